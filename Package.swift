@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// The Journey engine: jq rules in YAML files, evaluated with libjq.
+/// No package dependencies: C libraries come from Debian through system-library targets.
+let package = Package(
+    name: "Journey",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "journey", targets: ["journey"]),
+        .library(name: "RuleEngine", targets: ["RuleEngine"]),
+    ],
+    targets: [
+        // C libraries (Debian packages), one system-library target each.
+        .systemLibrary(name: "CJQ", path: "Sources/CJQ"),
+        .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1"),
+
+        // Swift wrappers, one per C library.
+        .target(name: "JQ", dependencies: ["CJQ"]),
+        .target(name: "YAML", dependencies: ["CYAML"]),
+
+        // Rule files → diagnostics → RuleSet; evaluation and tests.
+        .target(name: "RuleEngine", dependencies: ["JQ", "YAML"]),
+
+        // The command line, over injected streams; `journey` only calls it.
+        .target(name: "JourneyCLI", dependencies: ["RuleEngine", "JQ"]),
+        .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
+
+        // Benchmarks: the engine beside a plain C loop over libjq, measured in one run.
+        .target(
+            name: "JQBaseline",
+            dependencies: ["CJQ"],
+            linkerSettings: [.linkedLibrary("jq")]
+        ),
+        .executableTarget(
+            name: "journey-bench",
+            dependencies: ["RuleEngine", "JQ", "JQBaseline"],
+            path: "Sources/Benchmarks"
+        ),
+
+        .testTarget(name: "JQTests", dependencies: ["JQ"]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        .testTarget(
+            name: "RuleEngineTests",
+            dependencies: ["RuleEngine", "JQ"],
+            resources: [.copy("Cases")]
+        ),
+        .testTarget(
+            name: "JourneyCLITests",
+            dependencies: ["JourneyCLI", "RuleEngine", "JQ"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,80 @@
+import Testing
+
+@testable import JQ
+
+/// JSON ↔ jv conversion must be lossless for everything jq can represent.
+@Suite struct JSONBridgeTests {
+    static let roundTrips: [(String, JSON)] = [
+        ("null", .null),
+        ("booleans", [true, false]),
+        ("2^53 exact", .number(9_007_199_254_740_992)),
+        ("-2^53 exact", .number(-9_007_199_254_740_992)),
+        ("doubles", [0.1, -2.5e-300, 1.7976931348623157e308]),
+        ("negative zero", .number(-0.0)),
+        ("unicode and escapes", "Ünïcødé 🐕 \"quoted\" \\ back\nline\ttab \u{0}nul \u{7f}"),
+        ("empty string", ""),
+        ("key order kept", ["zeta": 1, "alpha": 2, "mid": ["b": 1, "a": 2]]),
+        ("big object", .object(JSONObject((0..<100).map { ("k\(99 - $0)", .number(Double($0))) }))),
+        ("nested", [["a": [[[1, [2, ["x": [3]]]]]]]]),
+    ]
+
+    @Test(arguments: roundTrips)
+    func roundTrip(_ name: String, _ value: JSON) throws {
+        let back = try JV(value).json()
+        #expect(back == value)
+        #expect(back.compactText == value.compactText, "key order must survive")
+    }
+
+    @Test func deepNestingRoundTrips() throws {
+        var value: JSON = "leaf"
+        for _ in 0..<500 { value = [value] }
+        #expect(try JV(value).json() == value)
+    }
+
+    @Test func tooDeepIsAnErrorNotACrash() {
+        var value: JSON = 1
+        for _ in 0..<(JV.maximumDepth + 5) { value = ["k": value] }
+        #expect(throws: JQError.self) { try JV(value).json() }
+    }
+
+    @Test func compactTextMatchesJq() throws {
+        let value: JSON = ["b": [1, 2.5, "x\u{1}"], "a": nil, "c": ["d": true]]
+        #expect(value.compactText == JV(value).compactText)
+        #expect(value.compactText == #"{"b":[1,2.5,"x\u0001"],"a":null,"c":{"d":true}}"#)
+    }
+
+    @Test func prettyText() {
+        let value: JSON = ["a": [1, 2], "b": [:]]
+        #expect(value.prettyText == "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}")
+    }
+
+    @Test func objectEqualityIgnoresOrderButTextKeepsIt() {
+        let a: JSON = ["x": 1, "y": 2]
+        let b: JSON = ["y": 2, "x": 1]
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a.compactText != b.compactText)
+    }
+
+    @Test func repeatedKeyKeepsFirstPositionLastValue() {
+        let object = JSONObject([("a", 1), ("b", 2), ("a", 3)])
+        #expect(object.keys == ["a", "b"])
+        #expect(object["a"] == 3)
+    }
+
+    @Test func objectIndexSurvivesRemoval() {
+        var object = JSONObject((0..<40).map { ("k\($0)", JSON.number(Double($0))) })
+        object["k3"] = nil
+        #expect(object["k3"] == nil)
+        #expect(object["k39"] == 39)
+        #expect(object.count == 39)
+    }
+
+    @Test func subscriptReadsMembers() throws {
+        let input = try JV.parse(#"{"dog":{"name":"Q"},"n":[1,2,3]}"#)
+        #expect(input.kind == .object)
+        #expect(try input["dog"]?["name"]?.json() == "Q")
+        #expect(input["missing"] == nil)
+        #expect(input["n"]?.count == 3)
+    }
+}
