@@ -96,3 +96,9 @@ extension JSONObject: Hashable {
         hasher.combine(combined)
     }
 }
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSON)...) {
+        self.init(elements)
+    }
+}

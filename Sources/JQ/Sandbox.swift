@@ -170,7 +170,7 @@ public enum Sandbox {
     }
 
     /// Nil when `path` names an existing module inside `libraryDirectory`, else why not.
-    static func checkModulePath(_ path: String, isData: Bool, libraryDirectory: String?) -> String? {
+    public static func checkModulePath(_ path: String, isData: Bool, libraryDirectory: String?) -> String? {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         let valid =
             !components.isEmpty
@@ -197,7 +197,7 @@ public enum Sandbox {
 
     /// Problems in a library file: forbidden names, and directives that leave the library.
     /// Also returns the library's top-level definitions as `name/arity`, for a compile check.
-    static func inspectLibrary(
+    public static func inspectLibrary(
         _ source: String, libraryDirectory: String
     ) -> (definitions: [(name: String, arity: Int)], problems: [CompileProblem]) {
         let tokens: [JQToken]

@@ -1,0 +1,244 @@
+/// An option of a command: `--name <value>` or a flag `--name` / `-n`.
+struct OptionSpec {
+    var long: String
+    var short: Character? = nil
+    /// The value's placeholder (`dir`); nil for a flag.
+    var valueName: String? = nil
+    var help: String
+    /// Shown as `(default: …)`.
+    var defaultValue: String? = nil
+    /// When set, the value must be one of these.
+    var allowedValues: [String]? = nil
+
+    var isFlag: Bool { valueName == nil }
+
+    /// `--rules <dir>` or `-v, --verbose`
+    var signature: String {
+        var text = short.map { "-\($0), " } ?? ""
+        text += "--\(long)"
+        if let valueName { text += " <\(valueName)>" }
+        return text
+    }
+
+    /// `[--rules <dir>]`
+    var usage: String {
+        if let short, isFlag { return "[-\(short)]" }
+        return "[--\(long)\(valueName.map { " <\($0)>" } ?? "")]"
+    }
+}
+
+/// A positional argument.
+struct ArgumentSpec {
+    var name: String
+    var help: String
+    var isOptional = false
+}
+
+/// What a command accepts, and the text of its help.
+struct CommandSpec {
+    /// The full name, e.g. `journey eval`.
+    var name: String
+    var overview: String
+    var discussion: String? = nil
+    var arguments: [ArgumentSpec] = []
+    var options: [OptionSpec] = []
+    var subcommands: [(name: String, overview: String)] = []
+    /// Usage lines to show instead of the generated one.
+    var customUsage: [String]? = nil
+
+    var usageLines: [String] {
+        if let customUsage { return customUsage }
+        var parts = [name]
+        if !subcommands.isEmpty { parts.append("<subcommand>") }
+        for argument in arguments { parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>") }
+        parts += options.map(\.usage)
+        return [parts.joined(separator: " ")]
+    }
+
+    func option(named long: String) -> OptionSpec? {
+        options.first { $0.long == long }
+    }
+}
+
+/// The parsed command line of one command.
+struct ParsedArguments {
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+
+    /// The last value of `--long`, or its default.
+    func value(_ long: String, spec: CommandSpec) -> String? {
+        values[long]?.last ?? spec.option(named: long)?.defaultValue
+    }
+
+    func flag(_ long: String) -> Bool { flags.contains(long) }
+}
+
+/// A wrong command line; printed with the command's usage and exit code 64.
+struct UsageError: Error {
+    var message: String
+    var command: CommandSpec
+}
+
+enum ArgumentParser {
+    /// Whether `arguments` ask for help (`-h`, `--help`) before any `--`.
+    static func asksForHelp(_ arguments: [String]) -> Bool {
+        for argument in arguments {
+            if argument == "--" { return false }
+            if argument == "-h" || argument == "--help" { return true }
+        }
+        return false
+    }
+
+    /// Parses `arguments` (after the command's name) against `spec`.
+    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var i = 0
+        var onlyPositionals = false
+        func fail(_ message: String) -> UsageError { UsageError(message: message, command: spec) }
+
+        while i < arguments.count {
+            let argument = arguments[i]
+            i += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            let option: OptionSpec
+            var inlineValue: String?
+            if argument.hasPrefix("--") {
+                var name = String(argument.dropFirst(2))
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+                guard let found = spec.option(named: name) else {
+                    var message = "Unknown option '--\(name)'"
+                    if let suggestion = closestOption(name, in: spec) { message += "; did you mean '--\(suggestion)'?" }
+                    throw fail(message)
+                }
+                option = found
+            } else {
+                let short = argument.dropFirst()
+                guard short.count == 1, let found = spec.options.first(where: { $0.short == short.first }) else {
+                    throw fail("Unknown option '\(argument)'")
+                }
+                option = found
+            }
+            if option.isFlag {
+                if inlineValue != nil { throw fail("Option '--\(option.long)' takes no value") }
+                parsed.flags.insert(option.long)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard i < arguments.count else { throw fail("Missing value for '--\(option.long) <\(option.valueName!)>'") }
+                value = arguments[i]
+                i += 1
+            }
+            if let allowed = option.allowedValues, !allowed.contains(value) {
+                throw fail(
+                    "The value '\(value)' is invalid for '--\(option.long) <\(option.valueName!)>'; use one of: \(allowed.joined(separator: ", "))"
+                )
+            }
+            parsed.values[option.long, default: []].append(value)
+        }
+        return parsed
+    }
+
+    private static func closestOption(_ name: String, in spec: CommandSpec) -> String? {
+        let names = spec.options.map(\.long)
+        return names.min { editDistance($0, name) < editDistance($1, name) }.flatMap {
+            editDistance($0, name) <= 2 ? $0 : nil
+        }
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 0..<a.count {
+            var current = [i + 1]
+            for j in 0..<b.count {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
+
+enum HelpFormatter {
+    private static let column = 26
+
+    /// The help page of a command, in swift-argument-parser's layout.
+    static func help(_ spec: CommandSpec) -> String {
+        var text = "OVERVIEW: \(spec.overview)\n"
+        if let discussion = spec.discussion { text += "\n\(discussion)\n" }
+        text += "\n"
+        let usage = spec.usageLines
+        text += "USAGE: \(usage[0])\n"
+        for line in usage.dropFirst() { text += "       \(line)\n" }
+        if !spec.arguments.isEmpty {
+            text += "\nARGUMENTS:\n"
+            for argument in spec.arguments { text += row("<\(argument.name)>", argument.help) }
+        }
+        text += "\nOPTIONS:\n"
+        for option in spec.options {
+            var help = option.help
+            if let allowed = option.allowedValues { help += " (values: \(allowed.joined(separator: ", ")))" }
+            if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
+            text += row(option.signature, help)
+        }
+        text += row("-h, --help", "Show help information.")
+        if !spec.subcommands.isEmpty {
+            text += "\nSUBCOMMANDS:\n"
+            for subcommand in spec.subcommands { text += row(subcommand.name, subcommand.overview) }
+            text += "\n  See '\(spec.name) help <subcommand>' for detailed help.\n"
+        }
+        return text
+    }
+
+    private static func row(_ name: String, _ help: String) -> String {
+        let indent = String(repeating: " ", count: column)
+        let lines = wrap(help, width: 80 - column)
+        let first = "  " + name
+        var text: String
+        if first.count < column - 1 {
+            text = first + String(repeating: " ", count: column - first.count) + (lines.first ?? "") + "\n"
+        } else {
+            text = first + "\n" + indent + (lines.first ?? "") + "\n"
+        }
+        for line in lines.dropFirst() { text += indent + line + "\n" }
+        return text
+    }
+
+    private static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty, current.count + 1 + word.count > width {
+                lines.append(current)
+                current = ""
+            }
+            current += current.isEmpty ? String(word) : " " + word
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    /// `Error: …`, the usage, and where to find help.
+    static func usageError(_ error: UsageError) -> String {
+        let usage = error.command.usageLines
+        var text = "Error: \(error.message)\nUsage: \(usage[0])\n"
+        for line in usage.dropFirst() { text += "       \(line)\n" }
+        text += "  See '\(error.command.name) --help' for more information.\n"
+        return text
+    }
+}

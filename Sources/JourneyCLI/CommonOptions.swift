@@ -1,0 +1,90 @@
+import Foundation
+import JQ
+import RuleEngine
+
+/// Options every command spells the same way.
+enum CommonOptions {
+    static let rules = OptionSpec(
+        long: "rules", valueName: "dir", help: "The rules directory.", defaultValue: "./Rules")
+    static let plugins = OptionSpec(
+        long: "plugins", valueName: "dir", help: "The check-plugins directory.", defaultValue: "./Plugins")
+    static let format = OptionSpec(
+        long: "format", valueName: "format", help: "Output format.", defaultValue: "text",
+        allowedValues: ["text", "json"])
+
+    /// Loads the rule set named by `--rules`/`--plugins`. When it does not load, prints the
+    /// diagnostics to stderr and returns nil (the caller exits with ``ExitCode/ruleErrors``).
+    static func loadRules(_ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO) -> RuleSetLoader.Result? {
+        let loader = RuleSetLoader(
+            rulesDirectory: arguments.value("rules", spec: spec) ?? "./Rules",
+            pluginsDirectory: arguments.value("plugins", spec: spec))
+        let result = loader.load()
+        guard result.ruleSet != nil else {
+            io.stderr.write(DiagnosticText.render(result.diagnostics))
+            let errors = result.diagnostics.filter { $0.severity == .error }.count
+            io.stderr.line("Error: the rules do not load (\(errors) error\(errors == 1 ? "" : "s")); see 'journey check'")
+            return nil
+        }
+        return result
+    }
+
+    static func isJSON(_ arguments: ParsedArguments, spec: CommandSpec) -> Bool {
+        arguments.value("format", spec: spec) == "json"
+    }
+}
+
+/// Diagnostics as compilers print them, with the source line and a caret.
+enum DiagnosticText {
+    static func render(_ diagnostics: [Diagnostic]) -> String {
+        var cache: [String: [Substring]] = [:]
+        func sourceLine(_ location: SourceLocation) -> Substring? {
+            if cache[location.file] == nil {
+                let text = (try? String(contentsOfFile: location.file, encoding: .utf8)) ?? ""
+                cache[location.file] = text.split(separator: "\n", omittingEmptySubsequences: false)
+            }
+            guard let lines = cache[location.file], location.line >= 1, location.line <= lines.count else { return nil }
+            return lines[location.line - 1]
+        }
+        var text = ""
+        for diagnostic in diagnostics {
+            text += "\(diagnostic.location): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"
+            if let line = sourceLine(diagnostic.location), !line.allSatisfy(\.isWhitespace) {
+                let caretColumn = min(max(diagnostic.location.column, 1), line.count + 1)
+                text += "    \(line)\n"
+                text += "    " + String(repeating: " ", count: caretColumn - 1) + "^\n"
+            }
+            for note in diagnostic.notes {
+                text += "\(note.location): note: \(note.message)\n"
+            }
+        }
+        return text
+    }
+
+    static func json(_ diagnostic: Diagnostic) -> JSON {
+        var object: JSONObject = [
+            "severity": .string(diagnostic.severity.rawValue), "code": .string(diagnostic.code),
+            "message": .string(diagnostic.message), "file": .string(diagnostic.location.file),
+            "line": .number(Double(diagnostic.location.line)), "column": .number(Double(diagnostic.location.column)),
+        ]
+        object["rule"] = diagnostic.rule.map(JSON.string) ?? .null
+        object["notes"] = .array(
+            diagnostic.notes.map { note in
+                [
+                    "message": .string(note.message), "file": .string(note.location.file),
+                    "line": .number(Double(note.location.line)), "column": .number(Double(note.location.column)),
+                ]
+            })
+        return .object(object)
+    }
+}
+
+/// Parses `16MiB`-style sizes for flags.
+enum ByteSize {
+    static func parse(_ text: String) -> Int? {
+        let units: [(String, Int)] = [("KiB", 1024), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 1_000_000), ("B", 1)]
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            return Int(text.dropLast(suffix.count)).map { $0 * factor }
+        }
+        return Int(text)
+    }
+}

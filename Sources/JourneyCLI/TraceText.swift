@@ -1,0 +1,63 @@
+import JQ
+import RuleEngine
+
+/// What `journey eval --trace` prints on stderr.
+enum TraceText {
+    static func header(rule: RuleDefinition, options: EvalCommand.Options, input: JV) -> String {
+        var text = "rule:     \(rule.id) (kind \(rule.kind.name))\n"
+        text += "file:     \(rule.location)\n"
+        let variant = options.fallback ? "fallback" : (options.variant ?? rule.defaultVariant.name)
+        if let experiment = rule.experiment {
+            text += "variant:  \(variant) (experiment \(experiment); variants: \(rule.variants.map(\.name).joined(separator: ", ")))\n"
+        } else if options.fallback {
+            text += "variant:  fallback\n"
+        }
+        text += common(options: options, input: input)
+        let budget = options.timeout.map { $0.map(DurationText.format) ?? "none" } ?? DurationText.format(rule.budget)
+        text += "budget:   \(budget)\n"
+        return text
+    }
+
+    static func header(expression: String, options: EvalCommand.Options, input: JV) -> String {
+        let oneLine = expression.split(separator: "\n").joined(separator: " ")
+        var text = "expr:     \(oneLine.count > 120 ? String(oneLine.prefix(120)) + "…" : oneLine)\n"
+        text += common(options: options, input: input)
+        return text
+    }
+
+    private static func common(options: EvalCommand.Options, input: JV) -> String {
+        var text = "input:    \(summary(input))\n"
+        text += "now:      \(options.now.map(Timestamp.format) ?? "the clock")\n"
+        return text
+    }
+
+    static func result(_ result: RuleResult) -> String {
+        var text = ""
+        for output in result.outputs { text += "output:   \(output.truncatedText(300))\n" }
+        if let value = result.value { text += "result:   \(value.truncatedText(300))\n" }
+        if let error = result.primaryError { text += "fallback: used because \(error.message)\n" }
+        text += footer(trace: result.trace, outputs: result.outputs.count, duration: result.duration)
+        return text
+    }
+
+    static func footer(trace: [TraceEntry], outputs: Int, duration: Duration) -> String {
+        var text = ""
+        for entry in trace { text += "\(entry.kind.rawValue):    ".prefix(10) + entry.value.truncatedText(300) + "\n" }
+        text += "outputs:  \(outputs)\n"
+        text += "time:     \(TestCommand.milliseconds(duration)) ms\n"
+        return text
+    }
+
+    /// `object, 15.1 KiB: dog, branches, blocks, records, events`
+    static func summary(_ input: JV) -> String {
+        let text = input.compactText
+        var summary = "\(input.kind.rawValue), \(ByteCount.format(text.utf8.count))"
+        if input.kind == .object, case .object(let object)? = try? input.json() {
+            let keys = object.keys
+            summary += ": " + keys.prefix(8).joined(separator: ", ") + (keys.count > 8 ? ", …" : "")
+        } else if input.kind == .array {
+            summary += ", \(input.count) elements"
+        }
+        return summary
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import JQ
+import YAML
+
+/// The state of one load: file contents, fixture cache and the diagnostics collected so far.
+final class LoadContext {
+    let root: String
+    let display: String
+    let library: String
+    let contents: [String: String]
+    let collector: DiagnosticCollector
+    private var fixtures: [String: JSON?] = [:]
+
+    init(root: String, display: String, library: String, contents: [String: String], collector: DiagnosticCollector) {
+        self.root = root
+        self.display = display
+        self.library = library
+        self.contents = contents
+        self.collector = collector
+    }
+
+    // MARK: Rule files
+
+    /// Parses one rule file and decodes its rules.
+    func decodeRules(in relative: String) -> [RuleDefinition] {
+        guard let text = contents[relative] else { return [] }
+        let file = display + "/" + relative
+        let documents: [YAMLNode]
+        do {
+            documents = try YAMLParser.parse(text)
+        } catch {
+            collector.error("yaml_syntax", error.message, at: SourceLocation(file: file, error.mark))
+            return []
+        }
+        guard let root = documents.first else {
+            collector.warning("empty_file", "the file holds no rules", at: SourceLocation(file: file, line: 1, column: 1))
+            return []
+        }
+        if documents.count > 1 {
+            collector.error(
+                "multiple_documents", "a rule file holds one YAML document; put several rules under `rules:`",
+                at: SourceLocation(file: file, documents[1].start))
+        }
+        let decoder = RuleFileDecoder(
+            file: file, lines: text.split(separator: "\n", omittingEmptySubsequences: false), collector: collector,
+            readFixture: readFixture)
+        return decoder.decodeDocument(root)
+    }
+
+    /// Keeps the first rule of each id; every later one is an error naming both places.
+    func rejectDuplicates(_ rules: [RuleDefinition]) -> [RuleDefinition] {
+        var first: [String: RuleDefinition] = [:]
+        var kept: [RuleDefinition] = []
+        for rule in rules {
+            if let original = first[rule.id] {
+                collector.error(
+                    "duplicate_rule", "rule id `\(rule.id)` is already defined at \(original.location)",
+                    at: rule.location, rule: rule.id, notes: [.init("`\(rule.id)` is first defined here", at: original.location)])
+                continue
+            }
+            first[rule.id] = rule
+            kept.append(rule)
+        }
+        return kept
+    }
+
+    // MARK: Compiling
+
+    /// Compiles every variant and fallback; compile problems become diagnostics at their line.
+    func compile(_ rules: [RuleDefinition]) -> [ProgramKey: Program] {
+        var programs: [ProgramKey: Program] = [:]
+        for rule in rules {
+            var expressions = rule.variants.map { (ProgramKey(rule: rule.id, variant: $0.name), $0.expression) }
+            if let fallback = rule.fallback { expressions.append((ProgramKey(rule: rule.id, variant: nil), fallback)) }
+            for (key, expression) in expressions {
+                do {
+                    programs[key] = try Program(expression.source, name: rule.id, libraryDirectory: library)
+                } catch {
+                    report(error, in: expression, rule: rule.id)
+                }
+            }
+        }
+        return programs
+    }
+
+    private func report(_ error: JQError, in expression: Expression, rule: String) {
+        let code = error.code == .sandboxViolation ? "sandbox_violation" : "jq_compile"
+        let problems = error.problems.isEmpty ? [CompileProblem(message: error.message)] : error.problems
+        for problem in problems {
+            let message = displayMessage(problem.message)
+            if let file = problem.file {
+                collector.error(code, message, at: libraryLocation(file, line: problem.line), rule: rule)
+            } else {
+                collector.error(code, message, at: expression.location(line: problem.line, column: problem.column), rule: rule)
+            }
+        }
+    }
+
+    /// Messages name library files by their display path, not the absolute one.
+    private func displayMessage(_ message: String) -> String {
+        message.replacingOccurrences(of: library, with: display + "/lib")
+    }
+
+    private func libraryLocation(_ absolute: String, line: Int?) -> SourceLocation {
+        let relative = absolute.hasPrefix(root + "/") ? String(absolute.dropFirst(root.count + 1)) : absolute
+        let file = absolute.hasPrefix(root + "/") ? display + "/" + relative : absolute
+        guard let line else { return SourceLocation(file: file, line: 1, column: 1) }
+        let lines = contents[relative]?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        let indent = line <= lines.count ? lines[line - 1].prefix { $0 == " " || $0 == "\t" }.count : 0
+        return SourceLocation(file: file, line: line, column: indent + 1)
+    }
+
+    // MARK: Libraries
+
+    /// Checks each library file: sandbox rules, module names, and that every top-level
+    /// function compiles (libjq only checks the functions a program uses).
+    func checkLibraries(_ relatives: [String]) {
+        for relative in relatives {
+            guard let text = contents[relative] else { continue }
+            let file = display + "/" + relative
+            let module = String(relative.dropFirst("lib/".count).dropLast(".jq".count))
+            let (definitions, problems) = Sandbox.inspectLibrary(text, libraryDirectory: library)
+            for problem in problems {
+                collector.error(
+                    "sandbox_violation", displayMessage(problem.message),
+                    at: SourceLocation(file: file, line: problem.line ?? 1, column: problem.column ?? 1))
+            }
+            guard problems.isEmpty else { continue }
+            if Sandbox.checkModulePath(module, isData: false, libraryDirectory: library) != nil {
+                collector.error(
+                    "invalid_value",
+                    "library file name `\(module)` cannot be imported: use letters, digits, `_` and `-`",
+                    at: SourceLocation(file: file, line: 1, column: 1))
+                continue
+            }
+            let references: [String] = definitions.map { definition in
+                guard definition.arity > 0 else { return definition.name }
+                let arguments = Array(repeating: ".", count: definition.arity).joined(separator: "; ")
+                return "\(definition.name)(\(arguments))"
+            }
+            let probe = "include \"\(module)\"; [\(references.joined(separator: ", "))]"
+            do {
+                _ = try Program(probe, name: "lib/\(module)", libraryDirectory: library)
+            } catch {
+                for problem in error.problems where problem.file != nil {
+                    collector.error(
+                        "jq_compile", displayMessage(problem.message), at: libraryLocation(problem.file!, line: problem.line))
+                }
+                if !error.problems.contains(where: { $0.file != nil }) {
+                    collector.error(
+                        "jq_compile", displayMessage(error.message), at: SourceLocation(file: file, line: 1, column: 1))
+                }
+            }
+        }
+    }
+
+    // MARK: Fixtures
+
+    /// Reads a test's `input_file`, relative to the folder of `ruleFile`, once per load.
+    func readFixture(_ path: String, ruleFile: String, at location: SourceLocation) -> JSON? {
+        let ruleRelative = String(ruleFile.dropFirst(display.count + 1))
+        let folder = (ruleRelative as NSString).deletingLastPathComponent
+        let absolute = ((root + "/" + folder + "/" + path) as NSString).standardizingPath
+        guard absolute.hasPrefix(root + "/"), !path.hasPrefix("/") else {
+            collector.error(
+                "invalid_value", "input_file `\(path)` must name a file inside the rules directory", at: location)
+            return nil
+        }
+        let relative = String(absolute.dropFirst(root.count + 1))
+        let shown = display + "/" + relative
+        if let cached = fixtures[relative] {
+            if cached == nil {
+                collector.error("invalid_fixture", "input_file \(shown) could not be read (see above)", at: location)
+            }
+            return cached
+        }
+        guard let text = contents[relative] else {
+            let exists = FileManager.default.fileExists(atPath: absolute)
+            collector.error(
+                exists ? "invalid_fixture" : "missing_file",
+                exists ? "input_file \(shown) is not UTF-8 text" : "input_file \(shown) does not exist", at: location)
+            fixtures[relative] = .some(nil)
+            return nil
+        }
+        do {
+            let value = try JV.parse(text).json()
+            fixtures[relative] = value
+            return value
+        } catch {
+            collector.error(
+                "invalid_fixture", "input_file \(shown): \(error.message)", at: fixtureLocation(error.message, file: shown) ?? location)
+            fixtures[relative] = .some(nil)
+            return nil
+        }
+    }
+
+    /// libjq's parse errors end in `at line N, column M`: point into the fixture itself.
+    private func fixtureLocation(_ message: String, file: String) -> SourceLocation? {
+        guard let match = message.firstMatch(of: #/at line (\d+), column (\d+)/#),
+            let line = Int(match.output.1), let column = Int(match.output.2)
+        else { return nil }
+        return SourceLocation(file: file, line: line, column: max(column, 1))
+    }
+}
+
+/// A compiled program's place in an evaluator: a rule's variant, or its fallback (`variant` nil).
+struct ProgramKey: Hashable {
+    var rule: String
+    var variant: String?
+}

@@ -1,0 +1,90 @@
+import JQ
+
+/// One rule as loaded from its file: validated, not compiled (compiled programs belong to a
+/// thread; see ``RuleEvaluator``).
+public struct RuleDefinition: Sendable {
+    /// The rule's id, unique in the rule set.
+    public var id: String
+    public var kind: RuleKind
+    public var description: String?
+    /// Where `rule:` is written.
+    public var location: SourceLocation
+    /// The experiment choosing among ``variants``; nil for a single-expression rule.
+    public var experiment: String?
+    /// The expressions; a single-expression rule has one variant, named ``defaultVariantName``.
+    /// The first variant is the default (the control).
+    public var variants: [Variant]
+    /// Evaluated instead when the rule fails or is quarantined.
+    public var fallback: Expression?
+    /// The longest one evaluation may run before it is stopped.
+    public var budget: Duration
+    public var tests: [RuleTest]
+
+    /// The variant name of a single-expression rule.
+    public static let defaultVariantName = "default"
+    /// The budget of a rule that does not set `budget:`.
+    public static let defaultBudget: Duration = .milliseconds(250)
+
+    /// The variant used when none is asked for: the first one.
+    public var defaultVariant: Variant { variants[0] }
+
+    /// The variant called `name`.
+    public func variant(named name: String) -> Variant? {
+        variants.first { $0.name == name }
+    }
+
+    /// Whether the rule has named variants chosen by an experiment.
+    public var hasVariants: Bool { experiment != nil }
+}
+
+/// A named jq expression of a rule.
+public struct Variant: Sendable {
+    public var name: String
+    public var expression: Expression
+}
+
+/// jq text and where it sits in its file, so that libjq's line numbers map back to the file.
+public struct Expression: Sendable {
+    public var source: String
+    /// Where the scalar holding the text starts (for a block scalar, its `|` or `>`).
+    public var start: SourceLocation
+    /// True for a block scalar: its line 1 is the line after `start`.
+    public var isBlock: Bool
+    /// For a block scalar, the column where its content starts; otherwise where the text starts.
+    public var contentColumn: Int
+
+    /// The file position of `line` (1-based, in `source`); `column` when libjq gave one.
+    public func location(line: Int?, column: Int?) -> SourceLocation {
+        guard let line, line >= 1 else { return SourceLocation(file: start.file, line: start.line, column: contentColumn) }
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let text = line <= lines.count ? lines[line - 1] : ""
+        let indent = text.prefix { $0 == " " }.count
+        let fileLine = isBlock ? start.line + line : start.line + (line - 1)
+        let offset = column.map { $0 - 1 } ?? indent
+        return SourceLocation(file: start.file, line: fileLine, column: contentColumn + offset)
+    }
+}
+
+/// An inline test of a rule.
+public struct RuleTest: Sendable {
+    public enum Expectation: Sendable, Equatable {
+        /// The rule's result (its one output, or the kind's value for none).
+        case value(JSON)
+        /// Every output, in order.
+        case outputs([JSON])
+        /// The evaluation fails; the text is part of the message, or the error's code.
+        case error(String)
+    }
+
+    public var name: String
+    public var location: SourceLocation
+    public var input: JSON
+    /// The fixture the input was read from, when `input_file` was used (display path).
+    public var inputFile: String?
+    public var variant: String?
+    /// What `now` returns, seconds since 1970; nil means the clock.
+    public var now: Double?
+    public var expectation: Expectation
+    /// Whether the test evaluates the rule's `fallback` instead of its expression.
+    public var usesFallback: Bool
+}

@@ -1,0 +1,268 @@
+import JQ
+import YAML
+
+/// Turns the YAML of a rule file into ``RuleDefinition``s, reporting every problem.
+struct RuleFileDecoder {
+    static let ruleFields = [
+        "rule", "kind", "description", "expr", "experiment", "variants", "fallback", "budget", "tests",
+    ]
+    static let testFields = [
+        "name", "input", "input_file", "variant", "now", "expect", "expect_outputs", "expect_error", "fallback",
+    ]
+    static let budgetRange: ClosedRange<Duration> = .milliseconds(1)...(.seconds(60))
+
+    /// Reads a fixture named by a test's `input_file` (relative to the rule file's folder).
+    typealias FixtureReader = (_ path: String, _ ruleFile: String, _ at: SourceLocation) -> JSON?
+
+    let file: String
+    let lines: [Substring]
+    let collector: DiagnosticCollector
+    let readFixture: FixtureReader
+
+    /// The rules of one document: a single rule (`rule:`) or a list (`rules:`).
+    func decodeDocument(_ root: YAMLNode) -> [RuleDefinition] {
+        if let list = root["rules"], root.pairs?.count == 1 {
+            guard let items = list.items else {
+                collector.error(
+                    "invalid_type", "`rules` must be a list of rules, found a \(list.kindName)",
+                    at: SourceLocation(file: file, list.start))
+                return []
+            }
+            return items.compactMap(decodeRule)
+        }
+        if root["rule"] != nil || root["kind"] != nil || root["expr"] != nil {
+            return decodeRule(root).map { [$0] } ?? []
+        }
+        collector.error(
+            "unknown_document",
+            "expected a rule (a mapping with `rule:`) or a list of rules (`rules:`)",
+            at: SourceLocation(file: file, root.start))
+        return []
+    }
+
+    func decodeRule(_ node: YAMLNode) -> RuleDefinition? {
+        guard let fields = YAMLFields(node, file: file, what: "rule", allowed: Self.ruleFields, collector: collector)
+        else { return nil }
+        let id = fields.string("rule", required: true)
+        if let (value, idNode) = id, !Self.isValidID(value) {
+            collector.error(
+                "invalid_value",
+                "rule id `\(value)` must start with a letter or digit and use only lowercase letters, digits, `_`, `-` and `.`",
+                at: fields.location(idNode))
+        }
+        let ruleID = id?.value
+        let kind = decodeKind(fields, rule: ruleID)
+        let description = fields.string("description")?.value
+        let variants = decodeVariants(fields, rule: ruleID)
+        let fallback = fields.expression("fallback", lines: lines)
+        let budget = fields.duration("budget", within: Self.budgetRange) ?? RuleDefinition.defaultBudget
+        guard let ruleID, let kind, let variants else { return nil }
+        var rule = RuleDefinition(
+            id: ruleID, kind: kind, description: description, location: fields.start,
+            experiment: fields.string("experiment")?.value, variants: variants, fallback: fallback,
+            budget: budget, tests: [])
+        rule.tests = decodeTests(fields, rule: rule)
+        return rule
+    }
+
+    static func isValidID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, first.isLowercaseASCIIAlphanumeric else { return false }
+        return id.unicodeScalars.allSatisfy { $0.isLowercaseASCIIAlphanumeric || "_-.".unicodeScalars.contains($0) }
+    }
+
+    private func decodeKind(_ fields: YAMLFields, rule: String?) -> RuleKind? {
+        guard let (name, node) = fields.string("kind", required: true) else { return nil }
+        if let kind = RuleKind.named(name) { return kind }
+        let names = RuleKind.registry.map(\.name)
+        var message = "unknown kind `\(name)`"
+        if let suggestion = closestMatch(to: name, in: names) { message += "; did you mean `\(suggestion)`?" }
+        message += " Kinds: \(listing(names, conjunction: "and"))"
+        collector.error("unknown_kind", message, at: fields.location(node), rule: rule)
+        return nil
+    }
+
+    /// `expr:` gives one variant named `default`; `experiment:` + `variants:` give named ones.
+    private func decodeVariants(_ fields: YAMLFields, rule: String?) -> [Variant]? {
+        let hasExpr = fields.has("expr")
+        let hasVariants = fields.has("variants")
+        let hasExperiment = fields.has("experiment")
+        switch (hasExpr, hasVariants) {
+        case (true, true):
+            collector.error(
+                "conflicting_fields", "a rule has either `expr` or `variants`, not both", at: fields.start, rule: rule)
+            return nil
+        case (false, false):
+            fields.missing("expr", "give one jq expression in `expr`, or an `experiment` with `variants`")
+            return nil
+        case (true, false):
+            if hasExperiment {
+                fields.missing("variants", "a rule with an `experiment` names its variants under `variants`")
+                return nil
+            }
+            guard let expression = fields.expression("expr", lines: lines) else { return nil }
+            return [Variant(name: RuleDefinition.defaultVariantName, expression: expression)]
+        case (false, true):
+            if !hasExperiment {
+                fields.missing("experiment", "`variants` are chosen by an experiment: name it in `experiment`")
+            }
+            return decodeVariantMap(fields.values["variants"]!, rule: rule)
+        }
+    }
+
+    private func decodeVariantMap(_ node: YAMLNode, rule: String?) -> [Variant]? {
+        guard let pairs = node.pairs, !pairs.isEmpty else {
+            collector.error(
+                "invalid_type", "`variants` must map variant names to jq expressions",
+                at: SourceLocation(file: file, node.start), rule: rule)
+            return nil
+        }
+        var variants: [Variant] = []
+        for pair in pairs {
+            let at = SourceLocation(file: file, pair.key.start)
+            guard let name = pair.key.scalar?.value, Self.isValidID(name), !name.contains(".") else {
+                collector.error(
+                    "invalid_value",
+                    "variant names use lowercase letters, digits, `_` and `-`, found `\(pair.key.scalar?.value ?? pair.key.kindName)`",
+                    at: at, rule: rule)
+                continue
+            }
+            guard !variants.contains(where: { $0.name == name }) else {
+                collector.error("duplicate_variant", "variant `\(name)` is given twice", at: at, rule: rule)
+                continue
+            }
+            guard let scalar = pair.value.scalar else {
+                collector.error(
+                    "invalid_type", "variant `\(name)` must be a jq expression (text)",
+                    at: SourceLocation(file: file, pair.value.start), rule: rule)
+                continue
+            }
+            variants.append(
+                Variant(name: name, expression: makeExpression(scalar, node: pair.value, file: file, lines: lines)))
+        }
+        return variants.isEmpty ? nil : variants
+    }
+
+    private func decodeTests(_ fields: YAMLFields, rule: RuleDefinition) -> [RuleTest] {
+        guard let node = fields.values["tests"] else { return [] }
+        guard let items = node.items else {
+            collector.error(
+                "invalid_type", "`tests` must be a list of tests", at: fields.location(node), rule: rule.id)
+            return []
+        }
+        var names: [String: SourceLocation] = [:]
+        return items.compactMap { item -> RuleTest? in
+            guard let test = decodeTest(item, rule: rule) else { return nil }
+            if let first = names[test.name] {
+                collector.error(
+                    "duplicate_test", "rule `\(rule.id)` has two tests named `\(test.name)`", at: test.location,
+                    rule: rule.id, notes: [.init("the first is here", at: first)])
+                return nil
+            }
+            names[test.name] = test.location
+            return test
+        }
+    }
+
+    private func decodeTest(_ node: YAMLNode, rule: RuleDefinition) -> RuleTest? {
+        guard let fields = YAMLFields(node, file: file, what: "test", allowed: Self.testFields, collector: collector)
+        else { return nil }
+        let name = fields.string("name", required: true)?.value
+        let input = decodeInput(fields, rule: rule)
+        let variant = fields.string("variant")
+        if let (variantName, variantNode) = variant, rule.variant(named: variantName) == nil {
+            let names = rule.variants.map(\.name)
+            collector.error(
+                "unknown_variant",
+                rule.hasVariants
+                    ? "rule `\(rule.id)` has no variant `\(variantName)`; its variants: \(listing(names, conjunction: "and"))"
+                    : "rule `\(rule.id)` has one expression and no variants; remove `variant`",
+                at: fields.location(variantNode), rule: rule.id)
+        }
+        var now: Double?
+        if let (text, nowNode) = fields.string("now") {
+            now = Timestamp.parse(text)
+            if now == nil {
+                collector.error(
+                    "invalid_value", "`now` must be an ISO 8601 date-time with an offset, e.g. 2026-11-29T09:00:00Z",
+                    at: fields.location(nowNode), rule: rule.id)
+            }
+        }
+        let usesFallback = fields.bool("fallback") ?? false
+        if usesFallback, rule.fallback == nil {
+            collector.error(
+                "invalid_value", "the test asks for the fallback, but rule `\(rule.id)` has no `fallback`",
+                at: fields.start, rule: rule.id)
+        }
+        let expectation = decodeExpectation(fields, rule: rule)
+        guard let name, let input, let expectation else { return nil }
+        return RuleTest(
+            name: name, location: fields.start, input: input.value, inputFile: input.file,
+            variant: variant?.value, now: now, expectation: expectation, usesFallback: usesFallback)
+    }
+
+    /// `input`, `input_file`, or both (then `input`'s members are laid over the file's).
+    private func decodeInput(_ fields: YAMLFields, rule: RuleDefinition) -> (value: JSON, file: String?)? {
+        let inline = fields.has("input") ? fields.json("input") : nil
+        if fields.has("input"), inline == nil { return nil }
+        guard let (path, pathNode) = fields.string("input_file") else {
+            guard let inline else {
+                fields.missing("input", "give the rule's input in `input`, or a JSON file in `input_file`")
+                return nil
+            }
+            return (inline, nil)
+        }
+        guard let fixture = readFixture(path, file, fields.location(pathNode)) else { return nil }
+        guard let inline else { return (fixture, path) }
+        guard case .object(var base) = fixture, case .object(let overrides) = inline else {
+            collector.error(
+                "invalid_value", "`input` can only be laid over an `input_file` when both are objects",
+                at: fields.start, rule: rule.id)
+            return nil
+        }
+        for (key, value) in overrides { base[key] = value }
+        return (.object(base), path)
+    }
+
+    private func decodeExpectation(_ fields: YAMLFields, rule: RuleDefinition) -> RuleTest.Expectation? {
+        let given = ["expect", "expect_outputs", "expect_error"].filter(fields.has)
+        guard given.count == 1 else {
+            if given.isEmpty {
+                fields.missing("expect", "say what the rule must give: `expect`, `expect_outputs` or `expect_error`")
+            } else {
+                collector.error(
+                    "conflicting_fields", "a test has one of \(listing(given)), not several", at: fields.start,
+                    rule: rule.id)
+            }
+            return nil
+        }
+        switch given[0] {
+        case "expect":
+            guard let value = fields.json("expect") else { return nil }
+            if let problem = rule.kind.checkResult(value) {
+                collector.error(
+                    "invalid_expectation",
+                    "this test can never pass: a \(rule.kind.name) rule cannot give \(value.truncatedText(80)) (\(problem))",
+                    at: fields.location(fields.values["expect"]!), rule: rule.id)
+                return nil
+            }
+            return .value(value)
+        case "expect_outputs":
+            guard let value = fields.json("expect_outputs") else { return nil }
+            guard case .array(let outputs) = value else {
+                collector.error(
+                    "invalid_type", "`expect_outputs` must be a list of the outputs, in order",
+                    at: fields.location(fields.values["expect_outputs"]!), rule: rule.id)
+                return nil
+            }
+            return .outputs(outputs)
+        default:
+            return fields.string("expect_error").map { .error($0.value) }
+        }
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isLowercaseASCIIAlphanumeric: Bool {
+        ("a"..."z").contains(self) || ("0"..."9").contains(self)
+    }
+}

@@ -1,0 +1,47 @@
+/// Every rule loaded from a rules directory: validated, compiled once to prove it, immutable,
+/// and identified by its revision (a SHA-256 over every file read).
+///
+/// `Sendable`: share one rule set between threads, and give each thread its own
+/// ``RuleEvaluator`` (compiled programs belong to one thread at a time).
+public struct RuleSet: Sendable {
+    /// The rules in file order (files sorted by path, rules in the order written).
+    public let rules: [RuleDefinition]
+    /// SHA-256 (hex) of every file under the rules and plugins directories.
+    public let revision: String
+    /// The rules directory as given (how paths in messages start).
+    public let rulesDirectory: String
+    /// Absolute path of `lib/` inside the rules directory: the only place imports resolve.
+    public let libraryDirectory: String
+    /// Display paths of the files that were read, sorted.
+    public let files: [String]
+    /// When the rule set was loaded (seconds since 1970).
+    public let loadedAt: Double
+
+    private let index: [String: Int]
+
+    init(
+        rules: [RuleDefinition], revision: String, rulesDirectory: String, libraryDirectory: String,
+        files: [String], loadedAt: Double
+    ) {
+        self.rules = rules
+        self.revision = revision
+        self.rulesDirectory = rulesDirectory
+        self.libraryDirectory = libraryDirectory
+        self.files = files
+        self.loadedAt = loadedAt
+        var index: [String: Int] = [:]
+        for (i, rule) in rules.enumerated() { index[rule.id] = i }
+        self.index = index
+    }
+
+    /// The rule with id `id`.
+    public func rule(_ id: String) -> RuleDefinition? {
+        index[id].map { rules[$0] }
+    }
+
+    /// The first 12 hex digits of the revision, for people.
+    public var shortRevision: String { String(revision.prefix(12)) }
+
+    /// How many inline tests the rules carry.
+    public var testCount: Int { rules.reduce(0) { $0 + $1.tests.count } }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import JQ
+import YAML
+
+/// Loads a rules directory (and the plugins directory) into a ``RuleSet``, collecting every
+/// diagnostic in one pass: YAML syntax, unknown and missing fields, duplicate ids, unknown
+/// kinds, jq compile errors mapped to their line in the YAML, sandbox violations, library
+/// problems, missing or malformed fixtures, and tests that can never pass.
+///
+/// Layout: rule files are `*.yaml`, `*.yml` and `*.json` anywhere under the directory, except
+/// in `lib/` (jq modules, `*.jq`) and in folders named `fixtures/` (test inputs). Hidden files
+/// and editor leftovers (`*~`, `*.swp`, `#…#`) are ignored.
+public struct RuleSetLoader {
+    /// The rules directory, as the user gave it (default `Rules`).
+    public var rulesDirectory: String
+    /// The plugins directory; its files count toward the revision.
+    public var pluginsDirectory: String?
+
+    public init(rulesDirectory: String = "Rules", pluginsDirectory: String? = "Plugins") {
+        self.rulesDirectory = rulesDirectory
+        self.pluginsDirectory = pluginsDirectory
+    }
+
+    /// What a load produced.
+    public struct Result {
+        /// The rule set; nil when there were errors.
+        public var ruleSet: RuleSet?
+        /// Every diagnostic, sorted by place.
+        public var diagnostics: [Diagnostic]
+        /// An evaluator holding the programs compiled during the load, for this thread.
+        public var evaluator: RuleEvaluator?
+    }
+
+    /// Loads, validates and compiles everything.
+    public func load() -> Result {
+        let collector = DiagnosticCollector()
+        let display = Self.displayPath(rulesDirectory)
+        let root = Self.absolutePath(rulesDirectory)
+        let library = root + "/lib"
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            collector.error(
+                "missing_directory", "rules directory not found (give another with --rules DIR)",
+                at: SourceLocation(file: display, line: 1, column: 1))
+            return Result(ruleSet: nil, diagnostics: collector.diagnostics, evaluator: nil)
+        }
+
+        var hasher = SHA256()
+        let files = Self.listFiles(in: root)
+        var contents: [String: String] = [:]
+        for relative in files {
+            guard let data = FileManager.default.contents(atPath: root + "/" + relative) else {
+                collector.error(
+                    "io_error", "cannot read the file", at: SourceLocation(file: display + "/" + relative, line: 1, column: 1))
+                continue
+            }
+            hasher.update("Rules/\(relative)\u{0}")
+            hasher.update(data)
+            hasher.update([0])
+            if let text = String(data: data, encoding: .utf8) {
+                contents[relative] = text
+            } else if Self.isRuleDocument(relative) || relative.hasSuffix(".jq") {
+                collector.error(
+                    "invalid_utf8", "the file is not valid UTF-8",
+                    at: SourceLocation(file: display + "/" + relative, line: 1, column: 1))
+            }
+        }
+        if let pluginsDirectory {
+            let pluginsRoot = Self.absolutePath(pluginsDirectory)
+            for relative in Self.listFiles(in: pluginsRoot) {
+                guard let data = FileManager.default.contents(atPath: pluginsRoot + "/" + relative) else { continue }
+                hasher.update("Plugins/\(relative)\u{0}")
+                hasher.update(data)
+                hasher.update([0])
+            }
+        }
+
+        let context = LoadContext(
+            root: root, display: display, library: library, contents: contents, collector: collector)
+        context.checkLibraries(files.filter { $0.hasPrefix("lib/") && $0.hasSuffix(".jq") })
+        var rules: [RuleDefinition] = []
+        for relative in files where Self.isRuleDocument(relative) {
+            rules += context.decodeRules(in: relative)
+        }
+        rules = context.rejectDuplicates(rules)
+        let programs = context.compile(rules)
+
+        let diagnostics = collector.diagnostics.sortedByLocation()
+        guard !diagnostics.hasErrors else {
+            return Result(ruleSet: nil, diagnostics: diagnostics, evaluator: nil)
+        }
+        let ruleSet = RuleSet(
+            rules: rules, revision: hasher.finalizeHex(), rulesDirectory: display, libraryDirectory: library,
+            files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970)
+        return Result(
+            ruleSet: ruleSet, diagnostics: diagnostics, evaluator: RuleEvaluator(ruleSet: ruleSet, programs: programs))
+    }
+
+    /// Whether `relative` (a path inside the rules directory) is read as a rule document.
+    static func isRuleDocument(_ relative: String) -> Bool {
+        let components = relative.split(separator: "/")
+        guard components.first != "lib", !components.dropLast().contains("fixtures") else { return false }
+        return relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") || relative.hasSuffix(".json")
+    }
+
+    /// Regular files under `root`, relative and sorted; hidden files and editor leftovers skipped.
+    static func listFiles(in root: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".swp") || name.hasPrefix("#") {
+                if let type = enumerator.fileAttributes?[.type] as? FileAttributeType, type == .typeDirectory {
+                    enumerator.skipDescendants()
+                }
+                continue
+            }
+            if let type = enumerator.fileAttributes?[.type] as? FileAttributeType, type == .typeRegular {
+                files.append(relative)
+            }
+        }
+        return files.sorted()
+    }
+
+    /// `./Rules/` → `Rules`, as paths in messages start.
+    static func displayPath(_ path: String) -> String {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        while path.hasPrefix("./"), path.count > 2 { path.removeFirst(2) }
+        return path
+    }
+
+    /// `path` made absolute against the working directory, with `.` and `..` resolved.
+    public static func absolutePath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return (absolute as NSString).standardizingPath
+    }
+}

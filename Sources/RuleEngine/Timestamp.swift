@@ -1,0 +1,106 @@
+/// ISO 8601 timestamps with an offset (`2026-11-29T18:20:00+01:00`, `…Z`, fractions allowed),
+/// as seconds since 1970-01-01T00:00:00Z. Exact, and independent of the machine's time zone.
+public enum Timestamp {
+    /// Seconds since 1970 for `text`; nil unless it is a full date-time with `Z` or `±HH:MM`.
+    public static func parse(_ text: String) -> Double? {
+        let b = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var value = 0
+            for c in b[from..<(from + count)] {
+                guard c >= 0x30, c <= 0x39 else { return nil }
+                value = value * 10 + Int(c - 0x30)
+            }
+            return value
+        }
+        func at(_ i: Int, _ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue! }
+        guard let year = number(0, 4), at(4, "-"), let month = number(5, 2), at(7, "-"),
+            let day = number(8, 2), at(10, "T") || at(10, "t") || at(10, " "),
+            let hour = number(11, 2), at(13, ":"), let minute = number(14, 2), at(16, ":"),
+            let second = number(17, 2)
+        else { return nil }
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if at(i, ".") {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                fraction += Double(b[i] - 0x30) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > start else { return nil }
+        }
+        var offset = 0
+        if at(i, "Z") || at(i, "z") {
+            i += 1
+        } else if at(i, "+") || at(i, "-") {
+            let sign = at(i, "-") ? -1 : 1
+            guard let hours = number(i + 1, 2), at(i + 3, ":"), let minutes = number(i + 4, 2),
+                hours < 24, minutes < 60
+            else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+            i += 6
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Double(seconds) + fraction
+    }
+
+    /// `2026-11-29T18:20:00Z` (with milliseconds when there are any).
+    public static func format(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.down))
+        let milliseconds = Int(((seconds - Double(whole)) * 1000).rounded())
+        var days = whole / 86_400
+        var rest = whole % 86_400
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
+        let (year, month, day) = civil(fromDays: days)
+        func pad(_ n: Int, _ width: Int = 2) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        var text = "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(rest / 3600)):\(pad(rest / 60 % 60)):\(pad(rest % 60))"
+        if milliseconds > 0 { text += "." + pad(milliseconds, 3) }
+        return text + "Z"
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

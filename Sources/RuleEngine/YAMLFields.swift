@@ -1,0 +1,195 @@
+import JQ
+import YAML
+
+/// The fields of one YAML mapping in a rule file, read strictly: a key that is not allowed is
+/// reported (with the closest allowed one), as are duplicate keys and values of the wrong type.
+struct YAMLFields {
+    let node: YAMLNode
+    let file: String
+    /// What the mapping is, for messages: `rule`, `test`.
+    let what: String
+    private(set) var values: [String: YAMLNode] = [:]
+    private let collector: DiagnosticCollector
+
+    /// Nil (with a diagnostic) when `node` is not a mapping.
+    init?(_ node: YAMLNode, file: String, what: String, allowed: [String], collector: DiagnosticCollector) {
+        self.node = node
+        self.file = file
+        self.what = what
+        self.collector = collector
+        guard let pairs = node.pairs else {
+            collector.error(
+                "invalid_type", "a \(what) must be a mapping of fields, found a \(node.kindName)",
+                at: SourceLocation(file: file, node.start))
+            return nil
+        }
+        for pair in pairs {
+            guard let key = pair.key.scalar?.value else {
+                collector.error("invalid_type", "field names must be plain text", at: location(pair.key))
+                continue
+            }
+            if values[key] != nil {
+                collector.error("duplicate_field", "`\(key)` is given twice in this \(what)", at: location(pair.key))
+                continue
+            }
+            guard allowed.contains(key) else {
+                var message = "unknown field `\(key)` in \(what)"
+                if let suggestion = closestMatch(to: key, in: allowed) {
+                    message += "; did you mean `\(suggestion)`?"
+                } else {
+                    message += "; allowed fields: \(listing(allowed, conjunction: "and"))"
+                }
+                collector.error("unknown_field", message, at: location(pair.key))
+                continue
+            }
+            values[key] = pair.value
+        }
+    }
+
+    func location(_ node: YAMLNode) -> SourceLocation {
+        SourceLocation(file: file, node.start)
+    }
+
+    var start: SourceLocation { location(node) }
+
+    func has(_ key: String) -> Bool { values[key] != nil }
+
+    /// Reports a missing required field.
+    func missing(_ key: String, _ hint: String = "") {
+        collector.error(
+            "missing_field", "\(what) is missing `\(key)`\(hint.isEmpty ? "" : "; \(hint)")", at: start)
+    }
+
+    /// A string field. Numbers and booleans are refused: ids and kinds are text.
+    func string(_ key: String, required: Bool = false) -> (value: String, node: YAMLNode)? {
+        guard let value = values[key] else {
+            if required { missing(key) }
+            return nil
+        }
+        guard let scalar = value.scalar, (try? value.resolvedScalar()).flatMap({ $0 }).map(isString) ?? false else {
+            collector.error(
+                "invalid_type", "`\(key)` must be text, found \(describe(value))", at: location(value))
+            return nil
+        }
+        return (scalar.value, value)
+    }
+
+    /// A boolean field.
+    func bool(_ key: String) -> Bool? {
+        guard let value = values[key] else { return nil }
+        guard case .bool(let b)? = try? value.resolvedScalar() else {
+            collector.error("invalid_type", "`\(key)` must be true or false, found \(describe(value))", at: location(value))
+            return nil
+        }
+        return b
+    }
+
+    /// A duration field (`250ms`, `5s`) within `range`.
+    func duration(_ key: String, within range: ClosedRange<Duration>) -> Duration? {
+        guard let (text, node) = string(key) else { return nil }
+        guard let duration = DurationText.parse(text) else {
+            collector.error(
+                "invalid_value", "`\(key)` must be a duration such as `250ms`, `5s` or `2m`, found `\(text)`",
+                at: location(node))
+            return nil
+        }
+        guard range.contains(duration) else {
+            collector.error(
+                "invalid_value",
+                "`\(key)` must be between \(DurationText.format(range.lowerBound)) and \(DurationText.format(range.upperBound)), found `\(text)`",
+                at: location(node))
+            return nil
+        }
+        return duration
+    }
+
+    /// A jq expression field: the scalar's text whatever its style, mapped back to the file.
+    func expression(_ key: String, lines: [Substring]) -> Expression? {
+        guard let value = values[key] else { return nil }
+        guard let scalar = value.scalar else {
+            collector.error(
+                "invalid_type", "`\(key)` must be a jq expression (text), found a \(value.kindName)",
+                at: location(value))
+            return nil
+        }
+        return makeExpression(scalar, node: value, file: file, lines: lines)
+    }
+
+    /// Any value as JSON.
+    func json(_ key: String) -> JSON? {
+        guard let value = values[key] else { return nil }
+        do {
+            return try value.toJSON()
+        } catch {
+            collector.error("invalid_value", error.message, at: SourceLocation(file: file, error.mark))
+            return nil
+        }
+    }
+
+    private func isString(_ resolved: ResolvedScalar) -> Bool {
+        if case .string = resolved { return true }
+        return false
+    }
+
+    private func describe(_ node: YAMLNode) -> String {
+        guard node.scalar != nil else { return "a \(node.kindName)" }
+        switch try? node.resolvedScalar() {
+        case .null?: return "nothing (null)"
+        case .bool(let b)?: return "\(b)"
+        case .number?: return "the number \(node.scalar!.value)"
+        default: return "`\(node.scalar!.value)`"
+        }
+    }
+}
+
+/// The ``Expression`` of a scalar, with the column its content starts at in the file.
+func makeExpression(_ scalar: YAMLScalar, node: YAMLNode, file: String, lines: [Substring]) -> Expression {
+    let start = SourceLocation(file: file, node.start)
+    var contentColumn = node.start.column
+    switch scalar.style {
+    case .literal, .folded:
+        // The first non-blank line after the indicator sets the block's indentation.
+        var lineIndex = node.start.line  // 0-based index of the next line
+        while lineIndex < lines.count, lines[lineIndex].allSatisfy({ $0 == " " }) { lineIndex += 1 }
+        if lineIndex < lines.count {
+            contentColumn = lines[lineIndex].prefix { $0 == " " }.count + 1
+        }
+    case .singleQuoted, .doubleQuoted:
+        contentColumn += 1
+    case .plain:
+        break
+    }
+    return Expression(source: scalar.value, start: start, isBlock: scalar.isBlock, contentColumn: contentColumn)
+}
+
+extension YAMLNode {
+    /// The node as JSON: scalars by the YAML 1.2 core schema, mapping keys as text.
+    func toJSON() throws(YAMLError) -> JSON {
+        switch content {
+        case .scalar:
+            switch try resolvedScalar() {
+            case .null?, nil: return .null
+            case .bool(let b)?: return .bool(b)
+            case .number(let n)?: return .number(n)
+            case .string(let s)?: return .string(s)
+            }
+        case .sequence(let items):
+            var elements: [JSON] = []
+            elements.reserveCapacity(items.count)
+            for item in items { elements.append(try item.toJSON()) }
+            return .array(elements)
+        case .mapping(let pairs):
+            var object = JSONObject()
+            for pair in pairs {
+                guard let key = pair.key.scalar?.value else {
+                    throw YAMLError("JSON object keys must be text, found a \(pair.key.kindName)", at: pair.key.start)
+                }
+                guard object[key] == nil else {
+                    throw YAMLError("key `\(key)` is given twice", at: pair.key.start)
+                }
+                object[key] = try pair.value.toJSON()
+            }
+            return .object(object)
+        }
+    }
+}
