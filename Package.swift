@@ -42,8 +42,8 @@ let package = Package(
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(
             name: "RuleEngineTests",
-            dependencies: ["RuleEngine", "JQ"],
-            resources: [.copy("Cases")]
+            dependencies: ["RuleEngine", "JQ", "YAML"],
+            exclude: ["Cases"]
         ),
         .testTarget(
             name: "JourneyCLITests",

@@ -91,9 +91,37 @@ final class LoadContext {
             if let file = problem.file {
                 collector.error(code, message, at: libraryLocation(file, line: problem.line), rule: rule)
             } else {
-                collector.error(code, message, at: expression.location(line: problem.line, column: problem.column), rule: rule)
+                var location = expression.location(line: problem.line, column: problem.column)
+                if problem.column == nil { location = pointAtName(in: problem.message, near: location) }
+                collector.error(code, message, at: location, rule: rule)
             }
         }
+    }
+
+    /// libjq 1.6 gives no columns; for `name/N is not defined`, point at `name` on its line.
+    private func pointAtName(in message: String, near location: SourceLocation) -> SourceLocation {
+        guard let match = message.wholeMatch(of: #/([A-Za-z_][A-Za-z_0-9:]*)/\d+ is not defined/#),
+            location.file.hasPrefix(display + "/"),
+            let text = contents[String(location.file.dropFirst(display.count + 1))]
+        else { return location }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard location.line >= 1, location.line <= lines.count else { return location }
+        let line = Array(lines[location.line - 1])
+        let name = Array(String(match.output.1))
+        var column = max(location.column - 1, 0)
+        while column + name.count <= line.count {
+            let before = column > 0 ? line[column - 1] : " "
+            let after = column + name.count < line.count ? line[column + name.count] : " "
+            if Array(line[column..<(column + name.count)]) == name, !isNameCharacter(before), !isNameCharacter(after) {
+                return SourceLocation(file: location.file, line: location.line, column: column + 1)
+            }
+            column += 1
+        }
+        return location
+    }
+
+    private func isNameCharacter(_ c: Character) -> Bool {
+        c.isLetter || c.isNumber || c == "_" || c == "$" || c == "."
     }
 
     /// Messages name library files by their display path, not the absolute one.

@@ -76,7 +76,7 @@ struct RuleFileDecoder {
         let names = RuleKind.registry.map(\.name)
         var message = "unknown kind `\(name)`"
         if let suggestion = closestMatch(to: name, in: names) { message += "; did you mean `\(suggestion)`?" }
-        message += " Kinds: \(listing(names, conjunction: "and"))"
+        message += "; kinds: \(listing(names, conjunction: "and"))"
         collector.error("unknown_kind", message, at: fields.location(node), rule: rule)
         return nil
     }

@@ -1,0 +1,149 @@
+import Foundation
+import JQ
+import Testing
+
+@Suite struct EvalCommandTests {
+    @Test func exprPrintsEachOutputCompactlyLikeJq() {
+        let run = journey(["eval", "--expr", ".[] | {name, n: (.n * 2)}"], stdin: Array(#"[{"n":1,"name":"a"},{"name":"é\n","n":2.5}]"#.utf8))
+        #expect(run.status == 0)
+        #expect(run.stdout == "{\"name\":\"a\",\"n\":2}\n{\"name\":\"é\\n\",\"n\":5}\n")
+    }
+
+    @Test func exprReadsEveryInputValue() {
+        let run = journey(["eval", "-e", ". + 1"], stdin: Array("1 2\n3".utf8))
+        #expect(run.stdout == "2\n3\n4\n")
+    }
+
+    @Test func nullInput() {
+        #expect(journey("eval", "--expr", "[range(3)]", "-n").stdout == "[0,1,2]\n")
+    }
+
+    @Test func environmentIsInvisible() {
+        let run = journey("eval", "--expr", "$ENV.HOME, env.PATH, ($ENV | length)", "-n")
+        #expect(run.stdout == "null\nnull\n0\n")
+    }
+
+    @Test func nowFlagSetsNow() {
+        #expect(journey("eval", "--expr", "now | todate", "-n", "--now", "2026-11-29T09:00:00+01:00").stdout == "\"2026-11-29T08:00:00Z\"\n")
+    }
+
+    @Test func ruleWithFileInput() {
+        let run = journey("eval", "recommendation", "--rules", Repository.rules, "--input", Repository.q123)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "\"impulse-control-basics\"\n")
+    }
+
+    @Test func variantsAndFallback() {
+        let base = ["eval", "recommendation", "--rules", Repository.rules, "--input", Repository.q123]
+        #expect(journey(base + ["--variant", "by-branch"]).stdout == "\"coat-and-skin\"\n")
+        #expect(journey(base + ["--fallback"]).stdout == "\"dental-check\"\n")
+        let unknown = journey(base + ["--variant", "nope"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("its variants: `control` and `by-branch`"))
+    }
+
+    @Test func traceGoesToStderr() {
+        let run = journey(
+            "eval", "recommendation", "--rules", Repository.rules, "--input", Repository.q123, "--trace", "--now",
+            "2026-11-29T09:00:00Z")
+        #expect(run.stdout == "\"impulse-control-basics\"\n")
+        for line in [
+            "rule:     recommendation (kind recommendation)", "file:     ", "recommendation.yaml:1:1",
+            "variant:  control (experiment recommendation-v2", "input:    object, ", "dog, branches, blocks, records, events",
+            "now:      2026-11-29T09:00:00Z", "output:   \"impulse-control-basics\"", "time:     ",
+        ] {
+            #expect(run.stderr.contains(line), "\(line)")
+        }
+    }
+
+    @Test func debugMessagesAppearInTheTraceOnly() {
+        let run = journey("eval", "--expr", "debug | stderr | . + 1", "-n", "--trace")
+        #expect(run.stdout == "1\n")
+        #expect(run.stderr.contains("debug:    null"))
+        #expect(run.stderr.contains("stderr:   null"))
+    }
+
+    @Test func unknownRule() {
+        let run = journey("eval", "recomendation", "--rules", Repository.rules, "-n")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("no rule `recomendation`; did you mean `recommendation`?"))
+    }
+
+    static let badInputs: [(String, [UInt8], String)] = [
+        ("invalid UTF-8", [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D], "not valid UTF-8: byte 0xC3 at line 1, column 7"),
+        ("malformed JSON", Array("{\"a\": }".utf8), "not valid JSON"),
+        ("10 MB", [UInt8](repeating: 0x20, count: 10 * 1024 * 1024), "over the limit of 4.0 MiB"),
+    ]
+
+    @Test(arguments: badInputs)
+    func badInputIsAClearErrorAndNoOutput(_ name: String, _ bytes: [UInt8], _ message: String) {
+        let run = journey(["eval", "--expr", "."], stdin: bytes)
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("Error: standard input: "))
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+
+    @Test func maxInputRaisesTheLimit() {
+        let bytes = Array(("[" + String(repeating: "1,", count: 3_000_000) + "1]").utf8)
+        #expect(journey(["eval", "--expr", "length"], stdin: bytes).status == 1)
+        #expect(journey(["eval", "--expr", "length", "--max-input", "16MiB"], stdin: bytes).stdout == "3000001\n")
+    }
+
+    @Test func runawayExprIsStopped() {
+        let run = journey("eval", "--expr", "def f: f; f", "-n", "--timeout", "100ms")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("ran past its time budget of 100ms and was stopped [timeout]"))
+    }
+
+    @Test func compileErrorOfAnExpr() {
+        let run = journey("eval", "--expr", ".a |||", "-n")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("Error: <expr>:1: syntax error"))
+    }
+
+    @Test func importOutsideTheLibraryIsRefused() {
+        let run = journey("eval", "--expr", #"import "/etc/passwd" as p; 1"#, "-n", "--rules", Repository.rules)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("sandbox_violation"))
+    }
+
+    @Test func exprCanUseTheLibrary() {
+        let run = journey(
+            "eval", "--expr", #"include "journey"; "2026-11-29T10:00:00+01:00" | iso_seconds"#, "-n", "--rules",
+            Repository.rules)
+        #expect(run.stdout == "1795942800\n", "\(run.stderr)")
+    }
+
+    @Test func outputBreakingTheContractShowsIt() throws {
+        let rules = try RulesDirectory(["r.yaml": "rule: r\nkind: recommendation\nexpr: '[1, 2]'\n"])
+        let run = journey("eval", "r", "--rules", rules.path, "--input", "-", stdin: Array(#"{"dog": {}, "blocks": []}"#.utf8))
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("rule `r` broke the recommendation contract"))
+        #expect(run.stderr.contains("got array [1,2]"))
+    }
+}
+
+@Suite struct RulesCommandTests {
+    @Test func listsRules() {
+        let run = journey("rules", "--rules", Repository.rules)
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("RULE"))
+        #expect(run.stdout.contains("recommendation  control, by-branch"))
+    }
+
+    @Test func json() throws {
+        let report = try JV.parse(journey("rules", "--rules", Repository.rules, "--format", "json").stdout).json()
+        let recommendation = try #require(report["rules"]?.arrayValue?.first { $0["id"] == "recommendation" })
+        #expect(recommendation["variants"] == ["control", "by-branch"])
+        #expect(recommendation["experiment"] == "recommendation-v2")
+        #expect(recommendation["budget_ms"] == 250)
+    }
+
+    @Test func kinds() {
+        let run = journey("rules", "--kinds")
+        for kind in ["recommendation", "auto_complete", "onboarding_trigger", "challenge_metric", "habit_stat", "personal_note", "value"] {
+            #expect(run.stdout.contains(kind))
+        }
+    }
+}

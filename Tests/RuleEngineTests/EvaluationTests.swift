@@ -1,0 +1,72 @@
+import JQ
+import Testing
+
+@testable import RuleEngine
+
+/// One small rule, one input, one expected result or error.
+struct EvaluationCase: Sendable, CustomTestStringConvertible {
+    var json: JSON
+    var testDescription: String { json["name"]?.stringValue ?? "?" }
+}
+
+@Suite struct EvaluationTests {
+    static let cases = loadCases("evaluation.yaml").map(EvaluationCase.init)
+
+    @Test(arguments: cases)
+    func evaluate(_ testCase: EvaluationCase) throws {
+        let spec = testCase.json
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", try #require(spec["rule"]).compactText)
+        let loaded = RuleSetLoader(rulesDirectory: directory.path).load()
+        let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
+        let rule = try #require(loaded.ruleSet?.rules.first)
+        let options = EvaluationOptions(
+            variant: spec["variant"]?.stringValue, now: spec["now"]?.stringValue.flatMap(Timestamp.parse),
+            fallbackOnError: spec["fallback_on_error"] == true)
+        let input = JV(spec["input"] ?? .null)
+        if let code = spec["error"]?.stringValue {
+            #expect {
+                try evaluator.evaluate(rule.id, input: input, options: options)
+            } throws: { error in
+                let error = error as! RuleError
+                let fragment = spec["message"]?.stringValue ?? ""
+                return error.code.rawValue == code && error.message.contains(fragment)
+            }
+            return
+        }
+        let result = try evaluator.evaluate(rule.id, input: input, options: options)
+        if let expected = spec["expect"] {
+            #expect(result.value ?? result.outputs.first == expected)
+        }
+        if case .array(let expected)? = spec["expect_outputs"] {
+            #expect(result.outputs == expected)
+        }
+    }
+
+    @Test func fallbackResultSaysWhy() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", "rule: r\nkind: value\nexpr: error(\"x\")\nfallback: 1\n")
+        let evaluator = try #require(RuleSetLoader(rulesDirectory: directory.path).load().evaluator)
+        let result = try evaluator.evaluate("r", input: JV(nil), options: .init(fallbackOnError: true))
+        #expect(result.usedFallback)
+        #expect(result.primaryError?.code == .runtimeError)
+        #expect(result.outputs == [1])
+    }
+
+    @Test func unknownRuleSuggestsTheClosest() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", "rule: recommendation\nkind: value\nexpr: 1\n")
+        let evaluator = try #require(RuleSetLoader(rulesDirectory: directory.path).load().evaluator)
+        #expect {
+            try evaluator.evaluate("recomendation", input: JV(nil))
+        } throws: { ($0 as! RuleError).message.contains("did you mean `recommendation`?") }
+    }
+
+    @Test func aSecondEvaluatorCompilesLazilyOverTheSameRuleSet() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", "rule: r\nkind: value\nexpr: . * 2\n")
+        let ruleSet = try #require(RuleSetLoader(rulesDirectory: directory.path).load().ruleSet)
+        let evaluator = RuleEvaluator(ruleSet: ruleSet)
+        #expect(try evaluator.evaluate("r", input: JV(21)).outputs == [42])
+    }
+}

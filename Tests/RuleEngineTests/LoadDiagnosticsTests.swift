@@ -1,0 +1,79 @@
+import JQ
+import Testing
+
+@testable import RuleEngine
+
+/// One broken rules directory and the diagnostics it must produce.
+struct LoadCase: Sendable, CustomTestStringConvertible {
+    struct Expected: Sendable {
+        var at: String
+        var code: String
+        var message: String?
+    }
+
+    var name: String
+    var files: [(path: String, text: String)]
+    var diagnostics: [Expected]
+
+    var testDescription: String { name }
+
+    init(_ json: JSON) {
+        name = json["name"]?.stringValue ?? "?"
+        files = (json["files"]?.objectValue ?? [:]).map { ($0.key, $0.value.stringValue ?? "") }
+        diagnostics = (json["diagnostics"]?.arrayValue ?? []).map {
+            Expected(at: $0["at"]?.stringValue ?? "", code: $0["code"]?.stringValue ?? "", message: $0["message"]?.stringValue)
+        }
+    }
+}
+
+@Suite struct LoadDiagnosticsTests {
+    static let cases = loadCases("load-diagnostics.yaml").map(LoadCase.init)
+
+    @Test(arguments: cases)
+    func brokenRulesAreRefusedWithEveryDiagnostic(_ testCase: LoadCase) throws {
+        let directory = try TemporaryDirectory()
+        for file in testCase.files { try directory.write(file.path, file.text) }
+        let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil).load()
+        #expect(result.ruleSet == nil, "a broken rule set must not load")
+        #expect(result.evaluator == nil)
+        let errors = result.diagnostics.filter { $0.severity == .error }
+        let rendered = errors.map(\.description).joined(separator: "\n")
+        #expect(errors.count == testCase.diagnostics.count, "\(rendered)")
+        for (actual, expected) in zip(errors, testCase.diagnostics) {
+            #expect(actual.location.description == directory.path + "/" + expected.at, "\(rendered)")
+            #expect(actual.code == expected.code, "\(rendered)")
+            if let fragment = expected.message?.replacingOccurrences(of: "{dir}", with: directory.path) {
+                #expect(actual.message.contains(fragment), "\(rendered)")
+            }
+        }
+    }
+
+    @Test func duplicateIdsNoteTheFirstDefinition() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("a.yaml", "rule: same\nkind: value\nexpr: 1\n")
+        try directory.write("b.yaml", "rule: same\nkind: value\nexpr: 2\n")
+        let diagnostic = try #require(RuleSetLoader(rulesDirectory: directory.path).load().diagnostics.first)
+        #expect(diagnostic.location.file.hasSuffix("b.yaml"))
+        #expect(diagnostic.notes.first?.location.file.hasSuffix("a.yaml") == true)
+    }
+
+    @Test func missingDirectoryIsADiagnostic() {
+        let result = RuleSetLoader(rulesDirectory: "/nonexistent/rules").load()
+        #expect(result.diagnostics.map(\.code) == ["missing_directory"])
+    }
+
+    @Test func emptyFileIsOnlyAWarning() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("empty.yaml", "# nothing yet\n")
+        try directory.write("r.yaml", "rule: r\nkind: value\nexpr: .\n")
+        let result = RuleSetLoader(rulesDirectory: directory.path).load()
+        #expect(result.ruleSet?.rules.count == 1)
+        #expect(result.diagnostics.map(\.code) == ["empty_file"])
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import JQ
+import Testing
+
+@testable import RuleEngine
+
+@Suite struct RuleSetTests {
+    func load(_ directory: TemporaryDirectory) -> RuleSet? {
+        RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil).load().ruleSet
+    }
+
+    @Test func revisionIsAContentHash() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", "rule: r\nkind: value\nexpr: 1\n")
+        let first = try #require(load(directory)).revision
+        #expect(first.count == 64)
+        #expect(try #require(load(directory)).revision == first, "same files, same revision")
+        try directory.write("lib/x.jq", "def x: 1;\n")
+        let second = try #require(load(directory)).revision
+        #expect(second != first, "a library file counts")
+        try directory.write("fixtures/f.json", "{}")
+        #expect(try #require(load(directory)).revision != second, "a fixture counts")
+    }
+
+    @Test func editorLeftoversAndHiddenFilesAreIgnored() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", "rule: r\nkind: value\nexpr: 1\n")
+        let revision = try #require(load(directory)).revision
+        try directory.write("r.yaml~", "garbage: [")
+        try directory.write(".r.yaml.swp", "garbage: [")
+        try directory.write(".hidden/r.yaml", "garbage: [")
+        try directory.write("#r.yaml#", "garbage: [")
+        #expect(try #require(load(directory)).revision == revision)
+    }
+
+    @Test func fixturesFoldersAndReadmesAreNotRules() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", "rule: r\nkind: value\nexpr: 1\n")
+        try directory.write("fixtures/data.json", "{\"not\": \"a rule\"}")
+        try directory.write("journey/fixtures/data.yaml", "not: a rule\n")
+        try directory.write("README.md", "# rules\n")
+        #expect(try #require(load(directory)).rules.map(\.id) == ["r"])
+    }
+
+    @Test func jsonRuleFilesLoad() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.json", #"{"rule": "r", "kind": "value", "expr": ".a + 1", "tests": [{"name": "t", "input": {"a": 1}, "expect": 2}]}"#)
+        let ruleSet = try #require(load(directory))
+        #expect(ruleSet.rule("r")?.tests.count == 1)
+    }
+
+    @Test func inputIsLaidOverTheFixture() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("fixtures/base.json", #"{"a": 1, "b": 2}"#)
+        try directory.write(
+            "r.yaml", "rule: r\nkind: value\nexpr: .\ntests:\n  - name: t\n    input_file: fixtures/base.json\n    input: {b: 3}\n    expect: {a: 1, b: 3}\n")
+        let test = try #require(load(directory)?.rule("r")?.tests.first)
+        #expect(test.input == ["a": 1, "b": 3])
+    }
+
+    @Test func expressionLinesMapIntoTheFile() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", "rule: r\nkind: value\nexpr: |\n    .a\n\n    | .b\n")
+        let expression = try #require(load(directory)?.rule("r")?.defaultVariant.expression)
+        #expect(expression.location(line: 1, column: nil).description.hasSuffix("r.yaml:4:5"))
+        #expect(expression.location(line: 3, column: nil).description.hasSuffix("r.yaml:6:5"))
+    }
+}
+
+@Suite struct SupportTypeTests {
+    static let timestamps: [(String, Double?)] = [
+        ("1970-01-01T00:00:00Z", 0),
+        ("2026-11-29T09:00:00Z", 1_795_942_800),
+        ("2026-11-29T10:00:00+01:00", 1_795_942_800),
+        ("2026-11-29T04:00:00-05:00", 1_795_942_800),
+        ("2024-02-29T12:00:00.250Z", 1_709_208_000.25),
+        ("2026-02-29T12:00:00Z", nil),
+        ("2026-11-29", nil),
+        ("2026-11-29T09:00:00", nil),
+        ("2026-11-29T25:00:00Z", nil),
+    ]
+
+    @Test(arguments: timestamps)
+    func timestampParsing(_ text: String, _ expected: Double?) {
+        #expect(Timestamp.parse(text) == expected)
+    }
+
+    @Test func timestampFormatting() {
+        #expect(Timestamp.format(1_795_942_800) == "2026-11-29T09:00:00Z")
+        #expect(Timestamp.format(-1) == "1969-12-31T23:59:59Z")
+        #expect(Timestamp.format(951_782_400) == "2000-02-29T00:00:00Z")
+    }
+
+    @Test func sha256Vectors() {
+        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hex(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    static let durations: [(String, Duration?)] = [
+        ("250ms", .milliseconds(250)), ("30s", .seconds(30)), ("5m", .seconds(300)), ("2h", .seconds(7200)),
+        ("7d", .seconds(604_800)), ("1h30m", .seconds(5400)), ("1.5s", .milliseconds(1500)),
+        ("", nil), ("5", nil), ("5 minutes", nil), ("-1s", nil), ("ms", nil),
+    ]
+
+    @Test(arguments: durations)
+    func durationParsing(_ text: String, _ expected: Duration?) {
+        #expect(DurationText.parse(text) == expected)
+    }
+
+    @Test func durationFormatting() {
+        #expect(DurationText.format(.milliseconds(250)) == "250ms")
+        #expect(DurationText.format(.seconds(90)) == "1m30s")
+        #expect(DurationText.format(.seconds(604_800)) == "7d")
+    }
+
+    @Test func diffMarksRemovedBeforeAdded() {
+        let lines = TextDiff.lines(expected: "a\nb\nc", actual: "a\nx\nc")
+        #expect(lines.map(\.text) == ["  a", "- b", "+ x", "  c"])
+    }
+}
