@@ -54,6 +54,22 @@ public struct JSONObject: Sendable {
         }
     }
 
+    /// Appends a member whose key is known not to be present (e.g. read from a jq object,
+    /// whose keys are unique), skipping the duplicate check.
+    mutating func appendUnique(_ key: String, _ value: JSON) {
+        members.append((key, value))
+        if index != nil {
+            index![key] = members.count - 1
+        } else if members.count > Self.indexThreshold {
+            rebuildIndex()
+        }
+    }
+
+    /// Reserves room for `count` members.
+    mutating func reserveCapacity(_ count: Int) {
+        members.reserveCapacity(count)
+    }
+
     private func position(of key: String) -> Int? {
         if let index { return index[key] }
         return members.firstIndex { $0.key == key }

@@ -57,6 +57,7 @@ extension JV {
         case JV_KIND_OBJECT:
             guard depth < maximumDepth else { throw tooDeep() }
             var object = JSONObject()
+            object.reserveCapacity(Int(jv_object_length(jv_copy(value))))  // consumes its argument
             // The object iterators borrow the object; keys and values come back at +1.
             var iterator = jv_object_iter(value)
             while jv_object_iter_valid(value, iterator) != 0 {
@@ -66,7 +67,8 @@ extension JV {
                     jv_free(key)
                     jv_free(member)
                 }
-                object[swiftString(key)] = try json(from: member, depth: depth + 1)
+                // jq object keys are unique: no need to look for an existing one.
+                object.appendUnique(swiftString(key), try json(from: member, depth: depth + 1))
                 iterator = jv_object_iter_next(value, iterator)
             }
             return .object(object)

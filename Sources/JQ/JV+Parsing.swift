@@ -16,7 +16,9 @@ extension JV {
     /// The text must be valid UTF-8 and within `limits`; libjq itself refuses nesting deeper
     /// than 256 levels. Errors name the line and column.
     public static func parseAll(_ bytes: [UInt8], limits: InputLimits = .init()) throws(JQError) -> [JV] {
-        let result = bytes.withUnsafeBytes { buffer in Result { () throws(JQError) in try parseAll(buffer, limits: limits) } }
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(JQError) in try parseAll(buffer, limits: limits) }
+        }
         return try result.get()
     }
 
@@ -25,7 +27,8 @@ extension JV {
         let values = try parseAll(Array(text.utf8), limits: limits)
         guard values.count == 1 else {
             throw JQError(
-                .invalidJSON, values.isEmpty ? "expected a JSON value, found none" : "expected one JSON value, found \(values.count)")
+                .invalidJSON,
+                values.isEmpty ? "expected a JSON value, found none" : "expected one JSON value, found \(values.count)")
         }
         return values[0]
     }
@@ -34,7 +37,8 @@ extension JV {
         guard buffer.count <= limits.maximumBytes else {
             throw JQError(
                 .inputTooLarge,
-                "input is \(ByteCount.format(buffer.count)), over the limit of \(ByteCount.format(limits.maximumBytes))")
+                "input is \(ByteCount.format(buffer.count)), over the limit of \(ByteCount.format(limits.maximumBytes))"
+            )
         }
         if let bad = UTF8Validation.firstInvalidOffset(in: buffer) {
             let (line, column) = UTF8Validation.lineAndColumn(of: bad, in: buffer)

@@ -59,6 +59,25 @@ public final class JV {
         return JV(consuming: member)
     }
 
+    /// The kind of the member `key` of an object value; nil when missing or not an object.
+    /// Cheaper than `self[key]?.kind`: no wrapper is allocated.
+    public func memberKind(_ key: String) -> Kind? {
+        guard jv_get_kind(raw) == JV_KIND_OBJECT else { return nil }
+        let member = jv_object_get(jv_copy(raw), JV.makeString(key))  // consumes object and key
+        defer { jv_free(member) }
+        let kind = jv_get_kind(member)
+        return kind == JV_KIND_INVALID ? nil : Kind(kind)
+    }
+
+    /// The kind of the member named by the string `key`; nil when missing or not an object.
+    public func memberKind(_ key: JV) -> Kind? {
+        guard jv_get_kind(raw) == JV_KIND_OBJECT, jv_get_kind(key.raw) == JV_KIND_STRING else { return nil }
+        let member = jv_object_get(jv_copy(raw), key.retained())  // consumes object and key
+        defer { jv_free(member) }
+        let kind = jv_get_kind(member)
+        return kind == JV_KIND_INVALID ? nil : Kind(kind)
+    }
+
     /// The number of elements of an array (or members of an object); 0 for other kinds.
     public var count: Int {
         switch jv_get_kind(raw) {

@@ -253,7 +253,9 @@ extension CompileProblem {
         var line: Int?
         var column: Int?
         var file: String?
-        if let match = firstLine.wholeMatch(of: #/(?<message>.*) at (?<file>.*), line (?<line>\d+)(?:, column (?<column>\d+))?:?/#) {
+        if let match = firstLine.wholeMatch(
+            of: #/(?<message>.*) at (?<file>.*), line (?<line>\d+)(?:, column (?<column>\d+))?:?/#)
+        {
             message = String(match.output.message)
             line = Int(match.output.line)
             column = match.output.column.flatMap { Int($0) }

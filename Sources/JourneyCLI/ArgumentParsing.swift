@@ -138,7 +138,9 @@ enum ArgumentParser {
             if let inlineValue {
                 value = inlineValue
             } else {
-                guard i < arguments.count else { throw fail("Missing value for '--\(option.long) <\(option.valueName!)>'") }
+                guard i < arguments.count else {
+                    throw fail("Missing value for '--\(option.long) <\(option.valueName!)>'")
+                }
                 value = arguments[i]
                 i += 1
             }

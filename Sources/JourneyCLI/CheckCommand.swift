@@ -40,7 +40,8 @@ enum CheckCommand: Command {
                     "ok: \(ruleSet.rules.count) rules, \(ruleSet.testCount) tests, \(ruleSet.files.count) files (revision \(ruleSet.shortRevision))"
                         + (warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : ""))
             } else {
-                io.stdout.line("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+                io.stdout.line(
+                    "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
             }
         }
         return result.ruleSet == nil ? .ruleErrors : .success

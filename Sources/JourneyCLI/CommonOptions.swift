@@ -22,7 +22,8 @@ enum CommonOptions {
         guard result.ruleSet != nil else {
             io.stderr.write(DiagnosticText.render(result.diagnostics))
             let errors = result.diagnostics.filter { $0.severity == .error }.count
-            io.stderr.line("Error: the rules do not load (\(errors) error\(errors == 1 ? "" : "s")); see 'journey check'")
+            io.stderr.line(
+                "Error: the rules do not load (\(errors) error\(errors == 1 ? "" : "s")); see 'journey check'")
             return nil
         }
         return result
@@ -47,7 +48,8 @@ enum DiagnosticText {
         }
         var text = ""
         for diagnostic in diagnostics {
-            text += "\(diagnostic.location): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"
+            text +=
+                "\(diagnostic.location): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"
             if let line = sourceLine(diagnostic.location), !line.allSatisfy(\.isWhitespace) {
                 let caretColumn = min(max(diagnostic.location.column, 1), line.count + 1)
                 text += "    \(line)\n"
@@ -81,7 +83,9 @@ enum DiagnosticText {
 /// Parses `16MiB`-style sizes for flags.
 enum ByteSize {
     static func parse(_ text: String) -> Int? {
-        let units: [(String, Int)] = [("KiB", 1024), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 1_000_000), ("B", 1)]
+        let units: [(String, Int)] = [
+            ("KiB", 1024), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 1_000_000), ("B", 1),
+        ]
         for (suffix, factor) in units where text.hasSuffix(suffix) {
             return Int(text.dropLast(suffix.count)).map { $0 * factor }
         }

@@ -16,14 +16,25 @@ enum EvalCommand: Command {
             """,
         arguments: [ArgumentSpec(name: "rule", help: "The id of the rule to evaluate.", isOptional: true)],
         options: [
-            OptionSpec(long: "expr", short: "e", valueName: "jq", help: "Evaluate this jq expression instead of a rule."),
-            OptionSpec(long: "input", short: "i", valueName: "file", help: "Read input from a file, or - for standard input.", defaultValue: "-"),
+            OptionSpec(
+                long: "expr", short: "e", valueName: "jq", help: "Evaluate this jq expression instead of a rule."),
+            OptionSpec(
+                long: "input", short: "i", valueName: "file", help: "Read input from a file, or - for standard input.",
+                defaultValue: "-"),
             OptionSpec(long: "null-input", short: "n", help: "Use null as the single input."),
-            OptionSpec(long: "variant", valueName: "name", help: "Evaluate this variant of the rule (default: its first)."),
+            OptionSpec(
+                long: "variant", valueName: "name", help: "Evaluate this variant of the rule (default: its first)."),
             OptionSpec(long: "fallback", help: "Evaluate the rule's fallback expression."),
-            OptionSpec(long: "now", valueName: "iso8601", help: "What `now` returns, e.g. 2026-11-29T09:00:00Z (default: the clock)."),
-            OptionSpec(long: "timeout", valueName: "duration", help: "Stop an evaluation after this long; 0 for no limit (default: the rule's budget, or 5s for --expr)."),
-            OptionSpec(long: "trace", help: "Show the rule, file, variant, input, outputs, debug messages and time on stderr."),
+            OptionSpec(
+                long: "now", valueName: "iso8601",
+                help: "What `now` returns, e.g. 2026-11-29T09:00:00Z (default: the clock)."),
+            OptionSpec(
+                long: "timeout", valueName: "duration",
+                help:
+                    "Stop an evaluation after this long; 0 for no limit (default: the rule's budget, or 5s for --expr)."
+            ),
+            OptionSpec(
+                long: "trace", help: "Show the rule, file, variant, input, outputs, debug messages and time on stderr."),
             OptionSpec(long: "max-input", valueName: "size", help: "Refuse larger input.", defaultValue: "4MiB"),
             CommonOptions.rules, CommonOptions.plugins,
         ],
@@ -66,7 +77,9 @@ enum EvalCommand: Command {
         init(_ arguments: ParsedArguments) throws(UsageError) {
             func fail(_ message: String) -> UsageError { UsageError(message: message, command: EvalCommand.spec) }
             expression = arguments.values["expr"]?.last
-            guard arguments.positionals.count <= 1 else { throw fail("Unexpected argument '\(arguments.positionals[1])'") }
+            guard arguments.positionals.count <= 1 else {
+                throw fail("Unexpected argument '\(arguments.positionals[1])'")
+            }
             rule = arguments.positionals.first
             switch (rule, expression) {
             case (nil, nil): throw fail("Missing a rule id or --expr")
@@ -84,7 +97,9 @@ enum EvalCommand: Command {
             if nullInput, arguments.values["input"] != nil { throw fail("Give --input or --null-input, not both") }
             if let text = arguments.values["now"]?.last {
                 guard let seconds = Timestamp.parse(text) else {
-                    throw fail("The value '\(text)' for '--now <iso8601>' is not a date-time with an offset, e.g. 2026-11-29T09:00:00Z")
+                    throw fail(
+                        "The value '\(text)' for '--now <iso8601>' is not a date-time with an offset, e.g. 2026-11-29T09:00:00Z"
+                    )
                 }
                 now = seconds
             }
@@ -157,7 +172,8 @@ enum EvalCommand: Command {
     static func evaluateExpression(_ source: String, inputs: [JV], options: Options, io: CommandIO) -> ExitCode {
         let library = RuleSetLoader.absolutePath(options.rulesDirectory) + "/lib"
         var isDirectory: ObjCBool = false
-        let hasLibrary = FileManager.default.fileExists(atPath: library, isDirectory: &isDirectory) && isDirectory.boolValue
+        let hasLibrary =
+            FileManager.default.fileExists(atPath: library, isDirectory: &isDirectory) && isDirectory.boolValue
         let program: Program
         do {
             program = try Program(source, name: "<expr>", libraryDirectory: hasLibrary ? library : nil)
@@ -175,15 +191,20 @@ enum EvalCommand: Command {
             let clock = ContinuousClock()
             let started = clock.now
             do {
-                let report = try program.run(input, now: options.now ?? Date().timeIntervalSince1970, timeout: timeout) {
+                let report = try program.run(input, now: options.now ?? Date().timeIntervalSince1970, timeout: timeout)
+                {
                     output in
                     let text = output.compactText
                     io.stdout.line(text)
-                    if options.trace { io.stderr.line("output:   \(text.count > 300 ? String(text.prefix(300)) + "…" : text)") }
+                    if options.trace {
+                        io.stderr.line("output:   \(text.count > 300 ? String(text.prefix(300)) + "…" : text)")
+                    }
                     return true
                 }
                 if options.trace {
-                    io.stderr.write(TraceText.footer(trace: report.trace, outputs: report.outputCount, duration: clock.now - started))
+                    io.stderr.write(
+                        TraceText.footer(
+                            trace: report.trace, outputs: report.outputCount, duration: clock.now - started))
                 }
             } catch let error as JQError {
                 io.stderr.line("Error: \(error.message) [\(error.code.rawValue)]")

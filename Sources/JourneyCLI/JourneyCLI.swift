@@ -24,7 +24,8 @@ public enum JourneyCLI {
             Exit codes: 0 success, 1 failure, 2 the rules do not load, 3 rule tests failed, 64 usage error.
             """,
         options: [OptionSpec(long: "version", help: "Show the version.")],
-        subcommands: commands.map { ($0.spec.name.split(separator: " ").last.map(String.init) ?? "", $0.spec.overview) })
+        subcommands: commands.map { ($0.spec.name.split(separator: " ").last.map(String.init) ?? "", $0.spec.overview) }
+    )
 
     /// Runs `journey` with `arguments` (without the program name); flushes both streams.
     public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
@@ -59,7 +60,8 @@ public enum JourneyCLI {
         }
         guard let command = command(named: first) else {
             if first.hasPrefix("-") {
-                io.stderr.write(HelpFormatter.usageError(UsageError(message: "Unknown option '\(first)'", command: root)))
+                io.stderr.write(
+                    HelpFormatter.usageError(UsageError(message: "Unknown option '\(first)'", command: root)))
                 return ExitCode.usage.rawValue
             }
             return unknownCommand(first, io: io)
@@ -85,7 +87,9 @@ public enum JourneyCLI {
     private static func unknownCommand(_ name: String, io: CommandIO) -> Int32 {
         var message = "Unknown subcommand '\(name)'"
         let names = commands.compactMap { $0.spec.name.split(separator: " ").last.map(String.init) }
-        if let suggestion = names.min(by: { ArgumentParser.editDistance($0, name) < ArgumentParser.editDistance($1, name) }),
+        if let suggestion = names.min(by: {
+            ArgumentParser.editDistance($0, name) < ArgumentParser.editDistance($1, name)
+        }),
             ArgumentParser.editDistance(suggestion, name) <= 2
         {
             message += "; did you mean '\(suggestion)'?"

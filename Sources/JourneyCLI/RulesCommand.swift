@@ -31,7 +31,10 @@ enum RulesCommand: Command {
                     "variants": .array(rule.variants.map { .string($0.name) }),
                     "file": .string(rule.location.file), "line": .number(Double(rule.location.line)),
                     "tests": .number(Double(rule.tests.count)), "has_fallback": .bool(rule.fallback != nil),
-                    "budget_ms": .number(Double(rule.budget.components.seconds * 1000 + rule.budget.components.attoseconds / 1_000_000_000_000_000)),
+                    "budget_ms": .number(
+                        Double(
+                            rule.budget.components.seconds * 1000 + rule.budget.components.attoseconds
+                                / 1_000_000_000_000_000)),
                 ]
                 object["experiment"] = rule.experiment.map(JSON.string) ?? .null
                 object["description"] = rule.description.map(JSON.string) ?? .null

@@ -15,7 +15,8 @@ enum TestCommand: Command {
             CommonOptions.rules, CommonOptions.plugins,
             OptionSpec(long: "run", valueName: "regex", help: "Run only tests whose `rule › test` name matches."),
             OptionSpec(long: "verbose", short: "v", help: "List every test, with its time and trace."),
-            OptionSpec(long: "timeout", valueName: "duration", help: "Fail a test that runs longer.", defaultValue: "5s"),
+            OptionSpec(
+                long: "timeout", valueName: "duration", help: "Fail a test that runs longer.", defaultValue: "5s"),
             CommonOptions.format,
         ])
 

@@ -8,7 +8,8 @@ enum TraceText {
         text += "file:     \(rule.location)\n"
         let variant = options.fallback ? "fallback" : (options.variant ?? rule.defaultVariant.name)
         if let experiment = rule.experiment {
-            text += "variant:  \(variant) (experiment \(experiment); variants: \(rule.variants.map(\.name).joined(separator: ", ")))\n"
+            text +=
+                "variant:  \(variant) (experiment \(experiment); variants: \(rule.variants.map(\.name).joined(separator: ", ")))\n"
         } else if options.fallback {
             text += "variant:  fallback\n"
         }

@@ -14,7 +14,10 @@ final class DiagnosticCollector {
         diagnostics.append(diagnostic)
     }
 
-    func error(_ code: String, _ message: String, at location: SourceLocation, rule: String? = nil, notes: [Diagnostic.Note] = []) {
+    func error(
+        _ code: String, _ message: String, at location: SourceLocation, rule: String? = nil,
+        notes: [Diagnostic.Note] = []
+    ) {
         add(Diagnostic(.error, code: code, message, at: location, rule: rule, notes: notes))
     }
 

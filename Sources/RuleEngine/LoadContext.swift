@@ -33,7 +33,8 @@ final class LoadContext {
             return []
         }
         guard let root = documents.first else {
-            collector.warning("empty_file", "the file holds no rules", at: SourceLocation(file: file, line: 1, column: 1))
+            collector.warning(
+                "empty_file", "the file holds no rules", at: SourceLocation(file: file, line: 1, column: 1))
             return []
         }
         if documents.count > 1 {
@@ -55,7 +56,8 @@ final class LoadContext {
             if let original = first[rule.id] {
                 collector.error(
                     "duplicate_rule", "rule id `\(rule.id)` is already defined at \(original.location)",
-                    at: rule.location, rule: rule.id, notes: [.init("`\(rule.id)` is first defined here", at: original.location)])
+                    at: rule.location, rule: rule.id,
+                    notes: [.init("`\(rule.id)` is first defined here", at: original.location)])
                 continue
             }
             first[rule.id] = rule
@@ -172,7 +174,8 @@ final class LoadContext {
             } catch {
                 for problem in error.problems where problem.file != nil {
                     collector.error(
-                        "jq_compile", displayMessage(problem.message), at: libraryLocation(problem.file!, line: problem.line))
+                        "jq_compile", displayMessage(problem.message),
+                        at: libraryLocation(problem.file!, line: problem.line))
                 }
                 if !error.problems.contains(where: { $0.file != nil }) {
                     collector.error(
@@ -216,7 +219,8 @@ final class LoadContext {
             return value
         } catch {
             collector.error(
-                "invalid_fixture", "input_file \(shown): \(error.message)", at: fixtureLocation(error.message, file: shown) ?? location)
+                "invalid_fixture", "input_file \(shown): \(error.message)",
+                at: fixtureLocation(error.message, file: shown) ?? location)
             fixtures[relative] = .some(nil)
             return nil
         }

@@ -55,7 +55,9 @@ public struct Expression: Sendable {
 
     /// The file position of `line` (1-based, in `source`); `column` when libjq gave one.
     public func location(line: Int?, column: Int?) -> SourceLocation {
-        guard let line, line >= 1 else { return SourceLocation(file: start.file, line: start.line, column: contentColumn) }
+        guard let line, line >= 1 else {
+            return SourceLocation(file: start.file, line: start.line, column: contentColumn)
+        }
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         let text = line <= lines.count ? lines[line - 1] : ""
         let indent = text.prefix { $0 == " " }.count

@@ -54,7 +54,9 @@ public struct RuleResult: Sendable {
 /// pooled worker) its own evaluator over the shared rule set.
 public final class RuleEvaluator {
     public let ruleSet: RuleSet
-    private var programs: [ProgramKey: Program]
+    /// Programs compiled during the load, not yet claimed by a ``CompiledRule``.
+    private var handedOver: [ProgramKey: Program]
+    private var compiled: [String: CompiledRule] = [:]
 
     /// An evaluator that compiles each program the first time it is needed.
     public convenience init(ruleSet: RuleSet) {
@@ -63,51 +65,70 @@ public final class RuleEvaluator {
 
     init(ruleSet: RuleSet, programs: [ProgramKey: Program]) {
         self.ruleSet = ruleSet
-        self.programs = programs
+        self.handedOver = programs
     }
 
     /// Evaluates rule `id` on `input`.
     /// - Throws: ``RuleError`` naming the rule: unknown rule or variant, input or output
     ///   outside the kind's contract, runtime error, halt, or timeout.
-    public func evaluate(_ id: String, input: JV, options: EvaluationOptions = .init()) throws(RuleError) -> RuleResult {
+    public func evaluate(_ id: String, input: JV, options: EvaluationOptions = .init()) throws(RuleError) -> RuleResult
+    {
         guard let rule = ruleSet.rule(id) else {
             var message = "no rule `\(id)`"
-            if let suggestion = closestMatch(to: id, in: ruleSet.rules.map(\.id)) { message += "; did you mean `\(suggestion)`?" }
+            if let suggestion = closestMatch(to: id, in: ruleSet.rules.map(\.id)) {
+                message += "; did you mean `\(suggestion)`?"
+            }
             throw RuleError(.unknownRule, message, rule: id)
         }
         return try evaluate(rule, input: input, options: options)
     }
 
     /// Evaluates `rule` on `input`.
-    public func evaluate(_ rule: RuleDefinition, input: JV, options: EvaluationOptions = .init()) throws(RuleError) -> RuleResult {
+    public func evaluate(
+        _ rule: RuleDefinition, input: JV, options: EvaluationOptions = .init()
+    ) throws(RuleError) -> RuleResult {
+        let compiledRule = compiledRule(rule)
         if options.useFallback {
-            return try evaluateFallback(rule, input: input, options: options, because: nil)
+            return try evaluateFallback(rule, compiledRule, input: input, options: options, because: nil)
         }
         let variant = try resolveVariant(rule, options.variant)
         do {
-            return try run(rule, key: ProgramKey(rule: rule.id, variant: variant.name), expression: variant.expression,
-                input: input, options: options)
+            let program = try compiledRule.program(variant: variant, of: rule)
+            return try run(
+                rule, compiledRule, program: program, variantName: rule.variants[variant].name, input: input,
+                options: options)
         } catch {
             guard options.fallbackOnError, rule.fallback != nil, error.code != .inputContract else { throw error }
-            return try evaluateFallback(rule, input: input, options: options, because: error)
+            return try evaluateFallback(rule, compiledRule, input: input, options: options, because: error)
         }
     }
 
-    private func evaluateFallback(
-        _ rule: RuleDefinition, input: JV, options: EvaluationOptions, because error: RuleError?
-    ) throws(RuleError) -> RuleResult {
-        guard let fallback = rule.fallback else {
-            throw RuleError(.noFallback, "rule `\(rule.id)` has no fallback", rule: rule.id)
+    private func compiledRule(_ rule: RuleDefinition) -> CompiledRule {
+        if let existing = compiled[rule.id] { return existing }
+        let made = CompiledRule(rule: rule, libraryDirectory: ruleSet.libraryDirectory)
+        for (index, variant) in rule.variants.enumerated() {
+            made.variants[index] = handedOver.removeValue(forKey: ProgramKey(rule: rule.id, variant: variant.name))
         }
-        var result = try run(rule, key: ProgramKey(rule: rule.id, variant: nil), expression: fallback, input: input,
-            options: options)
+        made.fallback = handedOver.removeValue(forKey: ProgramKey(rule: rule.id, variant: nil))
+        compiled[rule.id] = made
+        return made
+    }
+
+    private func evaluateFallback(
+        _ rule: RuleDefinition, _ compiledRule: CompiledRule, input: JV, options: EvaluationOptions,
+        because error: RuleError?
+    ) throws(RuleError) -> RuleResult {
+        let program = try compiledRule.fallbackProgram(of: rule)
+        var result = try run(
+            rule, compiledRule, program: program, variantName: RuleError.fallbackName, input: input, options: options)
         result.primaryError = error
         return result
     }
 
-    private func resolveVariant(_ rule: RuleDefinition, _ name: String?) throws(RuleError) -> Variant {
-        guard let name else { return rule.defaultVariant }
-        if let variant = rule.variant(named: name) { return variant }
+    /// The index of the variant to evaluate.
+    private func resolveVariant(_ rule: RuleDefinition, _ name: String?) throws(RuleError) -> Int {
+        guard let name else { return 0 }
+        if let index = rule.variants.firstIndex(where: { $0.name == name }) { return index }
         let names = rule.variants.map(\.name)
         throw RuleError(
             .unknownVariant,
@@ -117,26 +138,14 @@ public final class RuleEvaluator {
             rule: rule.id, variant: name)
     }
 
-    private func program(_ key: ProgramKey, _ expression: Expression) throws(RuleError) -> Program {
-        if let program = programs[key] { return program }
-        do {
-            let program = try Program(expression.source, name: key.rule, libraryDirectory: ruleSet.libraryDirectory)
-            programs[key] = program
-            return program
-        } catch {
-            throw RuleError(error, rule: key.rule, variant: key.variant ?? RuleError.fallbackName)
-        }
-    }
-
     private func run(
-        _ rule: RuleDefinition, key: ProgramKey, expression: Expression, input: JV, options: EvaluationOptions
+        _ rule: RuleDefinition, _ compiledRule: CompiledRule, program: Program, variantName: String, input: JV,
+        options: EvaluationOptions
     ) throws(RuleError) -> RuleResult {
-        let variantName = key.variant ?? RuleError.fallbackName
-        let subject = RuleError.subject(rule: rule.id, variant: variantName)
-        if let problem = rule.kind.checkInput(input) {
+        if let problem = rule.kind.checkInput(input, keys: compiledRule.inputKeys) {
+            let subject = RuleError.subject(rule: rule.id, variant: variantName)
             throw RuleError(.inputContract, "\(subject): \(problem)", rule: rule.id, variant: variantName)
         }
-        let program = try program(key, expression)
         let limit = rule.kind.cardinality == .many ? Int.max : 2
         let clock = ContinuousClock()
         let started = clock.now
@@ -153,10 +162,11 @@ public final class RuleEvaluator {
         } catch let error as JQError {
             throw RuleError(error, rule: rule.id, variant: variantName)
         } catch {
+            let subject = RuleError.subject(rule: rule.id, variant: variantName)
             throw RuleError(.runtimeError, "\(subject): \(error)", rule: rule.id, variant: variantName)
         }
         let duration = clock.now - started
-        let value = try checkContract(rule, outputs: outputs, subject: subject, variant: variantName)
+        let value = try checkContract(rule, outputs: outputs, variant: variantName)
         return RuleResult(
             rule: rule.id, variant: variantName, outputs: outputs, value: value, trace: trace, duration: duration,
             primaryError: nil)
@@ -164,18 +174,21 @@ public final class RuleEvaluator {
 
     /// Applies the kind's contract to the outputs; returns the result value.
     private func checkContract(
-        _ rule: RuleDefinition, outputs: [JSON], subject: String, variant: String
+        _ rule: RuleDefinition, outputs: [JSON], variant: String
     ) throws(RuleError) -> JSON? {
         let kind = rule.kind
         func broken(_ message: String, _ output: JSON?) -> RuleError {
-            RuleError(
+            let subject = RuleError.subject(rule: rule.id, variant: variant)
+            return RuleError(
                 .outputContract, "\(subject) broke the \(kind.name) contract: \(message)", rule: rule.id,
                 variant: variant, output: output)
         }
         switch kind.cardinality {
         case .many:
             for output in outputs {
-                if let problem = kind.checkOutput(output) { throw broken("\(problem), got \(output.truncatedText())", output) }
+                if let problem = kind.checkOutput(output) {
+                    throw broken("\(problem), got \(output.truncatedText())", output)
+                }
             }
             return nil
         case .one, .atMostOne:
@@ -192,6 +205,46 @@ public final class RuleEvaluator {
                 throw broken("\(problem), got \(output.typeName) \(output.truncatedText())", output)
             }
             return output
+        }
+    }
+}
+
+/// The compiled programs of one rule (compiled on first use), and the names its kind requires
+/// of the input as libjq strings, built once instead of at every evaluation.
+final class CompiledRule {
+    var variants: [Program?]
+    var fallback: Program?
+    let inputKeys: [JV]
+    private let libraryDirectory: String
+
+    init(rule: RuleDefinition, libraryDirectory: String) {
+        variants = Array(repeating: nil, count: rule.variants.count)
+        inputKeys = rule.kind.requiredMembers.map { JV(JSON.string($0.name)) }
+        self.libraryDirectory = libraryDirectory
+    }
+
+    func program(variant index: Int, of rule: RuleDefinition) throws(RuleError) -> Program {
+        if let program = variants[index] { return program }
+        let program = try compile(rule.variants[index].expression, rule: rule, variant: rule.variants[index].name)
+        variants[index] = program
+        return program
+    }
+
+    func fallbackProgram(of rule: RuleDefinition) throws(RuleError) -> Program {
+        if let fallback { return fallback }
+        guard let expression = rule.fallback else {
+            throw RuleError(.noFallback, "rule `\(rule.id)` has no fallback", rule: rule.id)
+        }
+        let program = try compile(expression, rule: rule, variant: RuleError.fallbackName)
+        fallback = program
+        return program
+    }
+
+    private func compile(_ expression: Expression, rule: RuleDefinition, variant: String) throws(RuleError) -> Program {
+        do {
+            return try Program(expression.source, name: rule.id, libraryDirectory: libraryDirectory)
+        } catch {
+            throw RuleError(error, rule: rule.id, variant: variant)
         }
     }
 }

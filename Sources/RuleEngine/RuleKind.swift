@@ -18,9 +18,9 @@ public struct RuleKind: Sendable {
     /// A member the input object must have, and the jq type of its value.
     public struct Member: Sendable {
         public var name: String
-        public var type: String
+        public var type: JV.Kind
 
-        public init(_ name: String, _ type: String) {
+        public init(_ name: String, _ type: JV.Kind) {
             self.name = name
             self.type = type
         }
@@ -42,16 +42,22 @@ public struct RuleKind: Sendable {
 
     /// Nil when `input` fits the contract, else what is wrong with it.
     public func checkInput(_ input: JV) -> String? {
+        checkInput(input, keys: requiredMembers.map { JV(JSON.string($0.name)) })
+    }
+
+    /// Like ``checkInput(_:)``, with the member names already built as libjq strings.
+    func checkInput(_ input: JV, keys: [JV]) -> String? {
         guard inputIsObject else { return nil }
         guard input.kind == .object else {
             return "input must be an object (\(inputDescription)), got \(input.kind.rawValue)"
         }
-        for member in requiredMembers {
-            guard let value = input[member.name] else {
+        for (member, key) in zip(requiredMembers, keys) {
+            guard let kind = input.memberKind(key) else {
                 return "input has no `\(member.name)` (\(inputDescription))"
             }
-            guard value.kind.rawValue == member.type else {
-                return "input `.\(member.name)` must be \(article(member.type)) \(member.type), got \(value.kind.rawValue)"
+            guard kind == member.type else {
+                let type = member.type.rawValue
+                return "input `.\(member.name)` must be \(article(type)) \(type), got \(kind.rawValue)"
             }
         }
         return nil
@@ -69,7 +75,7 @@ extension RuleKind {
             name: "recommendation",
             summary: "Picks the block to recommend now.",
             inputDescription: "{dog, branches, blocks} with each block's computed status",
-            requiredMembers: [Member("dog", "object"), Member("blocks", "array")], inputIsObject: true,
+            requiredMembers: [Member("dog", .object), Member("blocks", .array)], inputIsObject: true,
             outputDescription: "a block id (string) or null; no output means null",
             cardinality: .atMostOne(whenEmpty: .null),
             checkOutput: { output in
@@ -84,8 +90,8 @@ extension RuleKind {
             summary: "Finds evidence that a block's action is already done; non-empty means credit.",
             inputDescription: "{dog, block, records, events}",
             requiredMembers: [
-                Member("dog", "object"), Member("block", "object"), Member("records", "array"),
-                Member("events", "array"),
+                Member("dog", .object), Member("block", .object), Member("records", .array),
+                Member("events", .array),
             ], inputIsObject: true,
             outputDescription: "an array of evidence records (objects); empty means no credit",
             cardinality: .one,
@@ -100,7 +106,7 @@ extension RuleKind {
             name: "onboarding_trigger",
             summary: "Decides whether an app event completes the current onboarding step.",
             inputDescription: "{event, step, state}",
-            requiredMembers: [Member("event", "object")], inputIsObject: true,
+            requiredMembers: [Member("event", .object)], inputIsObject: true,
             outputDescription: "a boolean; no output means false",
             cardinality: .atMostOne(whenEmpty: false),
             checkOutput: { $0.boolValue == nil ? "expected a boolean" : nil }),
@@ -108,7 +114,7 @@ extension RuleKind {
             name: "challenge_metric",
             summary: "How much an event contributes to a challenge.",
             inputDescription: "the event as ingested: {event_id, user_id, type, occurred_at, payload}",
-            requiredMembers: [Member("type", "string")], inputIsObject: true,
+            requiredMembers: [Member("type", .string)], inputIsObject: true,
             outputDescription: "a finite number ≥ 0; no output means the event does not count (null)",
             cardinality: .atMostOne(whenEmpty: .null),
             checkOutput: { output in
@@ -119,7 +125,7 @@ extension RuleKind {
             name: "habit_stat",
             summary: "One statistic of a user's habit trackers.",
             inputDescription: "{trackers, checkins}",
-            requiredMembers: [Member("trackers", "array"), Member("checkins", "array")], inputIsObject: true,
+            requiredMembers: [Member("trackers", .array), Member("checkins", .array)], inputIsObject: true,
             outputDescription: "a finite number",
             cardinality: .one,
             checkOutput: { output in
@@ -130,7 +136,7 @@ extension RuleKind {
             name: "personal_note",
             summary: "Renders a personal note for a dog.",
             inputDescription: "{dog, …}",
-            requiredMembers: [Member("dog", "object")], inputIsObject: true,
+            requiredMembers: [Member("dog", .object)], inputIsObject: true,
             outputDescription: "a string",
             cardinality: .one,
             checkOutput: { $0.stringValue == nil ? "expected a string" : nil }),
@@ -138,7 +144,7 @@ extension RuleKind {
             name: "manifest",
             summary: "Builds a dog's journey map at registration.",
             inputDescription: "{dog, catalog}",
-            requiredMembers: [Member("dog", "object"), Member("catalog", "object")], inputIsObject: true,
+            requiredMembers: [Member("dog", .object), Member("catalog", .object)], inputIsObject: true,
             outputDescription: "an object",
             cardinality: .one,
             checkOutput: { $0.objectValue == nil ? "expected an object" : nil }),

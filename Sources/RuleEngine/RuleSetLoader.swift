@@ -51,7 +51,8 @@ public struct RuleSetLoader {
         for relative in files {
             guard let data = FileManager.default.contents(atPath: root + "/" + relative) else {
                 collector.error(
-                    "io_error", "cannot read the file", at: SourceLocation(file: display + "/" + relative, line: 1, column: 1))
+                    "io_error", "cannot read the file",
+                    at: SourceLocation(file: display + "/" + relative, line: 1, column: 1))
                 continue
             }
             hasher.update("Rules/\(relative)\u{0}")
@@ -82,7 +83,11 @@ public struct RuleSetLoader {
         for relative in files where Self.isRuleDocument(relative) {
             rules += context.decodeRules(in: relative)
         }
-        rules = context.rejectDuplicates(rules)
+        let unique = context.rejectDuplicates(rules)
+        // Duplicates are compiled too (and dropped) so that their own problems show in this pass.
+        let duplicates = rules.filter { rule in !unique.contains { $0.location == rule.location } }
+        _ = context.compile(duplicates)
+        rules = unique
         let programs = context.compile(rules)
 
         let diagnostics = collector.diagnostics.sortedByLocation()

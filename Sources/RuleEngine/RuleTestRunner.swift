@@ -76,14 +76,16 @@ public struct RuleTestRunner {
             if error.code.rawValue == expected || error.message.contains(expected) {
                 outcome.status = .passed
             } else {
-                outcome.message = "expected an error matching \"\(expected)\", got: \(error.message) [\(error.code.rawValue)]"
+                outcome.message =
+                    "expected an error matching \"\(expected)\", got: \(error.message) [\(error.code.rawValue)]"
             }
         case (.error(let expected), .success(let value)):
             outcome.trace = value.trace
             outcome.message = "expected an error matching \"\(expected)\", but the rule succeeded"
             outcome.actual = value.value ?? .array(value.outputs)
         case (_, .failure(let error)):
-            outcome.message = error.code == .timeout
+            outcome.message =
+                error.code == .timeout
                 ? "timed out: \(error.message) (test `\(test.name)` at \(test.location))"
                 : "\(error.message) [\(error.code.rawValue)]"
         case (.value(let expected), .success(let value)):

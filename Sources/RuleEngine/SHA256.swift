@@ -42,7 +42,9 @@ public struct SHA256 {
         let bitLength = length &* 8
         update([0x80])
         while buffer.count != 56 { update([0]) }
-        for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            buffer.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         compress(buffer)
         buffer.removeAll()
         return h.map { word in

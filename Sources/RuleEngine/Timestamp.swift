@@ -69,7 +69,8 @@ public enum Timestamp {
             let s = String(n)
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
-        var text = "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(rest / 3600)):\(pad(rest / 60 % 60)):\(pad(rest % 60))"
+        var text =
+            "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(rest / 3600)):\(pad(rest / 60 % 60)):\(pad(rest % 60))"
         if milliseconds > 0 { text += "." + pad(milliseconds, 3) }
         return text + "Z"
     }

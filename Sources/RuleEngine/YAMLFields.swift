@@ -78,7 +78,8 @@ struct YAMLFields {
     func bool(_ key: String) -> Bool? {
         guard let value = values[key] else { return nil }
         guard case .bool(let b)? = try? value.resolvedScalar() else {
-            collector.error("invalid_type", "`\(key)` must be true or false, found \(describe(value))", at: location(value))
+            collector.error(
+                "invalid_type", "`\(key)` must be true or false, found \(describe(value))", at: location(value))
             return nil
         }
         return b

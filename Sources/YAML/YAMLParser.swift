@@ -103,11 +103,13 @@ private struct TreeBuilder {
             add(node)
         case YAML_SEQUENCE_START_EVENT:
             let data = event.data.sequence_start
-            stack.append(.sequence(start: start, tag: Self.string(data.tag), anchor: Self.string(data.anchor), items: []))
+            stack.append(
+                .sequence(start: start, tag: Self.string(data.tag), anchor: Self.string(data.anchor), items: []))
         case YAML_MAPPING_START_EVENT:
             let data = event.data.mapping_start
             stack.append(
-                .mapping(start: start, tag: Self.string(data.tag), anchor: Self.string(data.anchor), pairs: [], key: nil))
+                .mapping(
+                    start: start, tag: Self.string(data.tag), anchor: Self.string(data.anchor), pairs: [], key: nil))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return }
             let node: YAMLNode

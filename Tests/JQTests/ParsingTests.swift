@@ -26,8 +26,10 @@ import Testing
         ("overlong UTF-8", [0x22, 0xC0, 0xAF, 0x22], .invalidUTF8, "offset 1"),
         ("surrogate in UTF-8", [0x22, 0xED, 0xA0, 0x80, 0x22], .invalidUTF8, "offset 1"),
         ("truncated UTF-8", [0x0A, 0x22, 0xE2, 0x82], .invalidUTF8, "line 2, column 2"),
-        ("too deep", Array((String(repeating: "[", count: 300) + String(repeating: "]", count: 300)).utf8),
-         .invalidJSON, "depth"),
+        (
+            "too deep", Array((String(repeating: "[", count: 300) + String(repeating: "]", count: 300)).utf8),
+            .invalidJSON, "depth"
+        ),
     ]
 
     @Test(arguments: badInputs)

@@ -82,7 +82,9 @@ import Testing
         #expect(try program.outputs(JV(false), now: now, timeout: nil).outputs == [1])
     }
 
-    static let runaways = ["def f: f; f", "repeat(1) | empty", "[range(1e9)] | length", "until(false; .)", "last(range(1e12))"]
+    static let runaways = [
+        "def f: f; f", "repeat(1) | empty", "[range(1e9)] | length", "until(false; .)", "last(range(1e12))",
+    ]
 
     @Test(arguments: runaways)
     func runawayProgramsAreStopped(_ source: String) throws {

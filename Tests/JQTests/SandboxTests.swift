@@ -1,16 +1,18 @@
 import Testing
 
+@testable import JQ
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import JQ
 
 /// Rules see nothing of the process: no environment, no files, no stderr.
 @Suite struct SandboxTests {
     let now = 1_795_000_000.0
 
-    func run(_ source: String, _ input: JSON = nil, library: String? = nil) throws -> (outputs: [JSON], trace: [TraceEntry]) {
+    func run(_ source: String, _ input: JSON = nil, library: String? = nil) throws -> (
+        outputs: [JSON], trace: [TraceEntry]
+    ) {
         try Program(source, libraryDirectory: library).outputs(JV(input), now: now, timeout: .seconds(5))
     }
 

@@ -84,7 +84,8 @@ import Testing
 
     @Test func runFiltersByName() throws {
         let rules = try RulesDirectory([
-            "r.yaml": "rule: r\nkind: value\nexpr: .\ntests:\n  - {name: one, input: 1, expect: 1}\n  - {name: two, input: 2, expect: 3}\n"
+            "r.yaml":
+                "rule: r\nkind: value\nexpr: .\ntests:\n  - {name: one, input: 1, expect: 1}\n  - {name: two, input: 2, expect: 3}\n"
         ])
         #expect(journey("test", "--rules", rules.path, "--run", "one$").stdout == "1 passed, 0 failed\n")
         let none = journey("test", "--rules", rules.path, "--run", "nothing")
@@ -94,7 +95,8 @@ import Testing
 
     @Test func aHangingTestFailsAfterTheTimeoutNamingRuleAndTest() throws {
         let rules = try RulesDirectory([
-            "r.yaml": "rule: spin\nkind: value\nexpr: 'def f: f; f'\ntests:\n  - {name: forever, input: null, expect: 1}\n"
+            "r.yaml":
+                "rule: spin\nkind: value\nexpr: 'def f: f; f'\ntests:\n  - {name: forever, input: null, expect: 1}\n"
         ])
         let clock = ContinuousClock()
         let started = clock.now

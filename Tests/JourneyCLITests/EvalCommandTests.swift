@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct EvalCommandTests {
     @Test func exprPrintsEachOutputCompactlyLikeJq() {
-        let run = journey(["eval", "--expr", ".[] | {name, n: (.n * 2)}"], stdin: Array(#"[{"n":1,"name":"a"},{"name":"é\n","n":2.5}]"#.utf8))
+        let run = journey(
+            ["eval", "--expr", ".[] | {name, n: (.n * 2)}"],
+            stdin: Array(#"[{"n":1,"name":"a"},{"name":"é\n","n":2.5}]"#.utf8))
         #expect(run.status == 0)
         #expect(run.stdout == "{\"name\":\"a\",\"n\":2}\n{\"name\":\"é\\n\",\"n\":5}\n")
     }
@@ -24,7 +26,9 @@ import Testing
     }
 
     @Test func nowFlagSetsNow() {
-        #expect(journey("eval", "--expr", "now | todate", "-n", "--now", "2026-11-29T09:00:00+01:00").stdout == "\"2026-11-29T08:00:00Z\"\n")
+        #expect(
+            journey("eval", "--expr", "now | todate", "-n", "--now", "2026-11-29T09:00:00+01:00").stdout
+                == "\"2026-11-29T08:00:00Z\"\n")
     }
 
     @Test func ruleWithFileInput() {
@@ -49,7 +53,8 @@ import Testing
         #expect(run.stdout == "\"impulse-control-basics\"\n")
         for line in [
             "rule:     recommendation (kind recommendation)", "file:     ", "recommendation.yaml:1:1",
-            "variant:  control (experiment recommendation-v2", "input:    object, ", "dog, branches, blocks, records, events",
+            "variant:  control (experiment recommendation-v2", "input:    object, ",
+            "dog, branches, blocks, records, events",
             "now:      2026-11-29T09:00:00Z", "output:   \"impulse-control-basics\"", "time:     ",
         ] {
             #expect(run.stderr.contains(line), "\(line)")
@@ -70,7 +75,10 @@ import Testing
     }
 
     static let badInputs: [(String, [UInt8], String)] = [
-        ("invalid UTF-8", [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D], "not valid UTF-8: byte 0xC3 at line 1, column 7"),
+        (
+            "invalid UTF-8", [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D],
+            "not valid UTF-8: byte 0xC3 at line 1, column 7"
+        ),
         ("malformed JSON", Array("{\"a\": }".utf8), "not valid JSON"),
         ("10 MB", [UInt8](repeating: 0x20, count: 10 * 1024 * 1024), "over the limit of 4.0 MiB"),
     ]
@@ -117,7 +125,8 @@ import Testing
 
     @Test func outputBreakingTheContractShowsIt() throws {
         let rules = try RulesDirectory(["r.yaml": "rule: r\nkind: recommendation\nexpr: '[1, 2]'\n"])
-        let run = journey("eval", "r", "--rules", rules.path, "--input", "-", stdin: Array(#"{"dog": {}, "blocks": []}"#.utf8))
+        let run = journey(
+            "eval", "r", "--rules", rules.path, "--input", "-", stdin: Array(#"{"dog": {}, "blocks": []}"#.utf8))
         #expect(run.status == 1)
         #expect(run.stderr.contains("rule `r` broke the recommendation contract"))
         #expect(run.stderr.contains("got array [1,2]"))
@@ -142,7 +151,10 @@ import Testing
 
     @Test func kinds() {
         let run = journey("rules", "--kinds")
-        for kind in ["recommendation", "auto_complete", "onboarding_trigger", "challenge_metric", "habit_stat", "personal_note", "value"] {
+        for kind in [
+            "recommendation", "auto_complete", "onboarding_trigger", "challenge_metric", "habit_stat", "personal_note",
+            "value",
+        ] {
             #expect(run.stdout.contains(kind))
         }
     }

@@ -5,7 +5,9 @@ import Testing
     @Test func rootHelpListsSubcommands() {
         let run = journey("--help")
         #expect(run.status == 0)
-        for section in ["OVERVIEW:", "USAGE: journey <subcommand>", "OPTIONS:", "SUBCOMMANDS:", "check", "test", "eval", "rules"] {
+        for section in [
+            "OVERVIEW:", "USAGE: journey <subcommand>", "OPTIONS:", "SUBCOMMANDS:", "check", "test", "eval", "rules",
+        ] {
             #expect(run.stdout.contains(section), "\(section)")
         }
         #expect(journey().stdout == run.stdout)

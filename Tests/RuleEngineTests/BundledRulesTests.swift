@@ -16,7 +16,9 @@ import Testing
 
     @Test func starterRulesArePresent() throws {
         let ruleSet = try #require(loaded.ruleSet)
-        for id in ["recommendation", "auto_complete.course_started", "auto_complete.save_weight", "auto_complete.add_vaccine"] {
+        for id in [
+            "recommendation", "auto_complete.course_started", "auto_complete.save_weight", "auto_complete.add_vaccine",
+        ] {
             let rule = try #require(ruleSet.rule(id), "missing \(id)")
             #expect(!rule.tests.isEmpty, "\(id) has no tests")
         }

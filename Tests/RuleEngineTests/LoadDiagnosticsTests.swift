@@ -21,7 +21,9 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
         name = json["name"]?.stringValue ?? "?"
         files = (json["files"]?.objectValue ?? [:]).map { ($0.key, $0.value.stringValue ?? "") }
         diagnostics = (json["diagnostics"]?.arrayValue ?? []).map {
-            Expected(at: $0["at"]?.stringValue ?? "", code: $0["code"]?.stringValue ?? "", message: $0["message"]?.stringValue)
+            Expected(
+                at: $0["at"]?.stringValue ?? "", code: $0["code"]?.stringValue ?? "",
+                message: $0["message"]?.stringValue)
         }
     }
 }

@@ -44,7 +44,10 @@ import Testing
 
     @Test func jsonRuleFilesLoad() throws {
         let directory = try TemporaryDirectory()
-        try directory.write("r.json", #"{"rule": "r", "kind": "value", "expr": ".a + 1", "tests": [{"name": "t", "input": {"a": 1}, "expect": 2}]}"#)
+        try directory.write(
+            "r.json",
+            #"{"rule": "r", "kind": "value", "expr": ".a + 1", "tests": [{"name": "t", "input": {"a": 1}, "expect": 2}]}"#
+        )
         let ruleSet = try #require(load(directory))
         #expect(ruleSet.rule("r")?.tests.count == 1)
     }
@@ -53,7 +56,9 @@ import Testing
         let directory = try TemporaryDirectory()
         try directory.write("fixtures/base.json", #"{"a": 1, "b": 2}"#)
         try directory.write(
-            "r.yaml", "rule: r\nkind: value\nexpr: .\ntests:\n  - name: t\n    input_file: fixtures/base.json\n    input: {b: 3}\n    expect: {a: 1, b: 3}\n")
+            "r.yaml",
+            "rule: r\nkind: value\nexpr: .\ntests:\n  - name: t\n    input_file: fixtures/base.json\n    input: {b: 3}\n    expect: {a: 1, b: 3}\n"
+        )
         let test = try #require(load(directory)?.rule("r")?.tests.first)
         #expect(test.input == ["a": 1, "b": 3])
     }
@@ -97,7 +102,9 @@ import Testing
         #expect(
             SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(SHA256.hex(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(
+            SHA256.hex(String(repeating: "a", count: 1000))
+                == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 
     static let durations: [(String, Duration?)] = [

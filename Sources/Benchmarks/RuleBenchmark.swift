@@ -1,0 +1,162 @@
+import Foundation
+import JQ
+import JQBaseline
+import RuleEngine
+
+/// Measures the bundled rules through the engine's public API and through the C baseline,
+/// alternating rounds so that both sides see the same machine noise; prints medians and ratios.
+struct RuleBenchmark {
+    var options: BenchmarkOptions
+
+    /// The rules measured, with the block laid into the context for the auto-complete ones.
+    static let rules = [
+        "recommendation", "auto_complete.course_started", "auto_complete.save_weight", "auto_complete.add_vaccine",
+    ]
+    static let now = Timestamp.parse("2026-11-29T09:00:00Z")!
+
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func run() throws {
+        let loaded = RuleSetLoader(rulesDirectory: options.rulesDirectory, pluginsDirectory: nil).load()
+        guard let ruleSet = loaded.ruleSet, let evaluator = loaded.evaluator else {
+            throw Problem(
+                description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
+        }
+        let fixturePath = options.rulesDirectory + "/" + options.fixture
+        guard let data = FileManager.default.contents(atPath: fixturePath) else {
+            throw Problem(description: "cannot read \(fixturePath)")
+        }
+        guard case .object(var context) = try JV.parse(String(decoding: data, as: UTF8.self)).json() else {
+            throw Problem(description: "\(fixturePath) is not a JSON object")
+        }
+        context["block"] = [
+            "id": "impulse-control-basics", "action": ["type": "start_course", "course_id": "impulse-101"],
+        ]
+        let json = JSON.object(context)
+        let text = json.compactText
+        let library = ruleSet.libraryDirectory
+
+        print("journey-bench: rule evaluation, engine vs plain C loop over libjq (same programs, same input)")
+        print("context: \(ByteCount.format(text.utf8.count)) JSON (\(options.fixture) + a block)")
+        print("\(options.iterations) evaluations per round and side, \(options.rounds) alternating rounds, medians\n")
+
+        let parseC = median((0..<options.rounds).map { _ in jqb_ns_per_parse(text, Int(options.iterations)) / 1000 })
+        let convert = median(
+            (0..<options.rounds).map { _ in
+                measure(options.iterations) { _ = JV(json) }
+            })
+        let parseEngine = median(
+            (0..<options.rounds).map { _ in
+                measure(options.iterations) { _ = try? JV.parse(text) }
+            })
+        print("building the input once per request:")
+        print("  jv_parse of the JSON text (C)      \(format(parseC)) µs")
+        print("  JV.parse (UTF-8 check + jv_parse)  \(format(parseEngine)) µs")
+        print("  JV(JSON) built from our JSON value \(format(convert)) µs\n")
+
+        let header = [
+            "rule", "C µs", "jq µs", "(a) µs", "(a)/C", "C+parse µs", "(b) µs", "(b)/C", "compile ms", "KiB/program",
+        ]
+        var rows: [[String]] = []
+        var ratiosA: [Double] = []
+        for id in Self.rules {
+            guard let rule = ruleSet.rule(id) else { throw Problem(description: "no rule \(id)") }
+            let source = rule.defaultVariant.expression.source
+            let input = JV(json)
+            let evaluationOptions = EvaluationOptions(now: Self.now)
+            _ = try evaluator.evaluate(rule, input: input, options: evaluationOptions)  // warm up, and prove it runs
+
+            let sandboxed = try Program(source, name: id, libraryDirectory: library)
+            var cPrebuilt: [Double] = []
+            var sandboxedRuns: [Double] = []
+            var enginePrebuilt: [Double] = []
+            var cText: [Double] = []
+            var engineText: [Double] = []
+            for _ in 0..<options.rounds {
+                var outputs = 0
+                cPrebuilt.append(jqb_ns_per_eval_prebuilt(source, library, text, options.iterations, &outputs) / 1000)
+                guard cPrebuilt.last! >= 0 else { throw Problem(description: "the C baseline cannot compile \(id)") }
+                sandboxedRuns.append(
+                    measure(options.iterations) {
+                        _ = try? sandboxed.run(input, now: Self.now, timeout: rule.budget) { _ in true }
+                    })
+                enginePrebuilt.append(
+                    measure(options.iterations) {
+                        _ = try? evaluator.evaluate(rule, input: input, options: evaluationOptions)
+                    })
+                cText.append(jqb_ns_per_eval_from_text(source, library, text, options.iterations, &outputs) / 1000)
+                engineText.append(
+                    measure(options.iterations) {
+                        guard let parsed = try? JV.parse(text) else { return }
+                        _ = try? evaluator.evaluate(rule, input: parsed, options: evaluationOptions)
+                    })
+            }
+            let (c, a, ct, b) = (median(cPrebuilt), median(enginePrebuilt), median(cText), median(engineText))
+            ratiosA.append(a / c)
+            let compileMilliseconds = jqb_ms_per_compile(source, library, 5)
+            rows.append([
+                id, format(c), format(median(sandboxedRuns)), format(a), ratio(a / c), format(ct), format(b),
+                ratio(b / ct),
+                String(format: "%.1f", compileMilliseconds),
+                String(format: "%.0f", try memoryPerProgram(source, library)),
+            ])
+        }
+        print(table(header: header, rows: rows))
+        print(
+            """
+
+            (a) the engine's RuleEvaluator.evaluate on an input already built as a JV (built once per request,
+                as the engine does): sandbox prelude, watchdog, input and output contracts, outputs as JSON.
+            (b) the same, parsing the JSON text first (engine: UTF-8 check + jv_parse; C: jv_parse).
+            C   the raw rule text compiled once, jq_start/jq_next on a pre-built jv, outputs freed.
+            jq  the sandboxed program alone (Program.run): prelude, watchdog, outputs freed, no contracts.
+            compile ms: one jq_compile (libjq 1.6 relinks its builtins every time); KiB/program: heap per
+                compiled sandboxed program (mallinfo2, averaged over 20 copies).
+            """)
+        print("worst (a)/C ratio: \(ratio(ratiosA.max() ?? 0)) (goal: within 1.30×)")
+    }
+
+    /// Microseconds per call of `body`, over `iterations` calls.
+    private func measure(_ iterations: Int, _ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<iterations { body() }
+        let elapsed = clock.now - start
+        let (seconds, attoseconds) = elapsed.components
+        let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+        return nanoseconds / Double(iterations) / 1000
+    }
+
+    /// Heap bytes per compiled program, in KiB.
+    private func memoryPerProgram(_ source: String, _ library: String) throws -> Double {
+        let copies = 20
+        var programs: [Program] = []
+        let before = jqb_heap_in_use()
+        for _ in 0..<copies { programs.append(try Program(source, name: "bench", libraryDirectory: library)) }
+        let after = jqb_heap_in_use()
+        withExtendedLifetime(programs) {}
+        return Double(after - before) / Double(copies) / 1024
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    private func format(_ microseconds: Double) -> String { String(format: "%.1f", microseconds) }
+    private func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }
+
+    private func table(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == 0
+                    ? cell + String(repeating: " ", count: widths[column] - cell.count)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}
