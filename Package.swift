@@ -14,10 +14,12 @@ let package = Package(
         // C libraries (Debian packages), one system-library target each.
         .systemLibrary(name: "CJQ", path: "Sources/CJQ"),
         .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
 
         // Swift wrappers, one per C library.
         .target(name: "JQ", dependencies: ["CJQ"]),
         .target(name: "YAML", dependencies: ["CYAML"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
 
         // Rule files → diagnostics → RuleSet; evaluation and tests.
         .target(name: "RuleEngine", dependencies: ["JQ", "YAML"]),
@@ -40,6 +42,7 @@ let package = Package(
 
         .testTarget(name: "JQTests", dependencies: ["JQ"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(
             name: "RuleEngineTests",
             dependencies: ["RuleEngine", "JQ", "YAML"],

@@ -1,0 +1,127 @@
+import CSQLite
+
+/// One SQLite connection, owned here and closed when this goes away.
+///
+/// Opened in WAL mode with a busy timeout and foreign keys on; statements prepared through
+/// ``prepare(_:)`` are cached by their SQL. Not `Sendable`: use a connection from one thread at
+/// a time (an owner such as the store serializes access).
+public final class Connection {
+    let handle: OpaquePointer
+    /// The database file.
+    public let path: String
+    private var statements: [String: Statement] = [:]
+
+    /// How a connection is opened.
+    public struct Options: Sendable {
+        /// How long to wait for another connection's lock before failing with SQLITE_BUSY.
+        public var busyTimeoutMilliseconds: Int32 = 5000
+        /// `NORMAL` with WAL survives a killed process; `FULL` also survives power loss.
+        public var synchronous: String = "NORMAL"
+        public var readOnly = false
+
+        public init(busyTimeoutMilliseconds: Int32 = 5000, synchronous: String = "NORMAL", readOnly: Bool = false) {
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+            self.synchronous = synchronous
+            self.readOnly = readOnly
+        }
+    }
+
+    /// Opens (and creates, unless read-only) the database at `path`.
+    public init(path: String, options: Options = .init()) throws(SQLiteError) {
+        self.path = path
+        var handle: OpaquePointer?
+        let flags =
+            (options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: result, message: "\(message): \(path)")
+        }
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        if !options.readOnly {
+            try execute("PRAGMA journal_mode = WAL")
+        }
+        try execute("PRAGMA foreign_keys = ON")
+        try execute("PRAGMA synchronous = \(options.synchronous)")
+    }
+
+    deinit {
+        statements.removeAll()  // finalize every statement before closing
+        sqlite3_close_v2(handle)
+    }
+
+    /// Builds the error for `result`, with SQLite's current message.
+    func error(_ result: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Runs one or more statements that return nothing (schema, pragmas).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard result == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// The cached prepared statement for `sql`.
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try Statement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `values` bound.
+    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+        try prepare(sql).run(values)
+    }
+
+    /// The single integer a query returns (e.g. `SELECT count(*) …`).
+    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int64? {
+        try prepare(sql).first(values) { $0.isNull(0) ? nil : $0.integer(0) } ?? nil
+    }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether a transaction is open.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in a transaction (`BEGIN IMMEDIATE`: the write lock is taken at once), and
+    /// commits; rolls back when `body` throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint: when it throws, only its own changes are rolled back.
+    public func savepoint<T>(_ name: String = "journey", _ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT \(name)")
+        do {
+            let value = try body()
+            try execute("RELEASE \(name)")
+            return value
+        } catch {
+            try? execute("ROLLBACK TO \(name)")
+            try? execute("RELEASE \(name)")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import SQLite
+
+/// The wrapper on real database files.
+@Suite struct ConnectionTests {
+    final class DatabaseFile {
+        let path = NSTemporaryDirectory() + "journey-sqlite-\(UUID().uuidString).sqlite"
+        deinit {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+    }
+
+    @Test func opensInWALModeWithForeignKeys() throws {
+        let file = DatabaseFile()
+        let db = try Connection(path: file.path)
+        #expect(try db.prepare("PRAGMA journal_mode").first { $0.text(0) } == "wal")
+        #expect(try db.scalar("PRAGMA foreign_keys") == 1)
+        #expect(try db.scalar("PRAGMA busy_timeout") == 5000)
+    }
+
+    @Test func bindsAndReadsEveryType() throws {
+        let file = DatabaseFile()
+        let db = try Connection(path: file.path)
+        try db.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")
+        try db.run(
+            "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+            [.integer(Int64.max), .real(0.1), .text("Grüße 🐶\0x"), .blob([0, 1, 255]), .null])
+        try db.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", [0, 0, "", .blob([]), nil])
+        var rows: [String] = []
+        try db.prepare("SELECT i, r, s, b, n FROM t ORDER BY rowid").query { row in
+            rows.append("\(row.integer(0))|\(row.real(1))|\(row.text(2)!)|\(row.blob(3)!)|\(row.isNull(4))")
+        }
+        #expect(rows == ["\(Int64.max)|0.1|Grüße 🐶\0x|[0, 1, 255]|true", "0|0.0||[]|true"])
+    }
+
+    @Test func statementsAreCached() throws {
+        let db = try Connection(path: ":memory:")
+        #expect(try db.prepare("SELECT 1") === db.prepare("SELECT 1"))
+    }
+
+    @Test func errorsCarryTheSQL() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE)")
+        try db.run("INSERT INTO t (name) VALUES (?)", ["a"])
+        do {
+            try db.run("INSERT INTO t (name) VALUES (?)", ["a"])
+            Issue.record("duplicate accepted")
+        } catch {
+            #expect(error.isConstraintViolation)
+            #expect(error.code == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+            #expect(error.sql == "INSERT INTO t (name) VALUES (?)")
+            #expect(error.description.contains("UNIQUE constraint failed: t.name"))
+        }
+        #expect(throws: SQLiteError.self) { try db.prepare("SELEC nonsense") }
+    }
+
+    @Test func transactionRollsBackOnError() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t (x INTEGER)")
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.run("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        #expect(try db.scalar("SELECT count(*) FROM t") == 0)
+        #expect(!db.isInTransaction)
+    }
+
+    @Test func savepointRollsBackOnlyItsOwnChanges() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t (x INTEGER)")
+        struct Boom: Error {}
+        try db.transaction {
+            try db.run("INSERT INTO t VALUES (1)")
+            _ = try? db.savepoint {
+                try db.run("INSERT INTO t VALUES (2)")
+                throw Boom()
+            }
+            try db.savepoint { try db.run("INSERT INTO t VALUES (3)") }
+        }
+        var values: [Int64] = []
+        try db.prepare("SELECT x FROM t ORDER BY x").query { values.append($0.integer(0)) }
+        #expect(values == [1, 3])
+    }
+
+    @Test func migrationsApplyOnceAndInOrder() throws {
+        let file = DatabaseFile()
+        let migrations = [
+            Migration(version: 2, name: "add column", sql: "ALTER TABLE t ADD COLUMN y TEXT"),
+            Migration(version: 1, name: "create", sql: "CREATE TABLE t (x INTEGER)"),
+        ]
+        let db = try Connection(path: file.path)
+        #expect(try db.schemaVersion() == 0)
+        #expect(try db.migrate(migrations, now: 1) == [1, 2])
+        #expect(try db.migrate(migrations, now: 2) == [])
+        #expect(try db.schemaVersion() == 2)
+        let reopened = try Connection(path: file.path)
+        #expect(try reopened.scalar("SELECT count(*) FROM schema_migrations") == 2)
+        #expect(throws: SQLiteError.self) { try reopened.migrate(Array(migrations.dropFirst()), now: 3) }
+    }
+
+    @Test func failedMigrationLeavesNothingBehind() throws {
+        let db = try Connection(path: ":memory:")
+        let migrations = [
+            Migration(version: 1, name: "create", sql: "CREATE TABLE a (x INTEGER); CREATE TABLE a (y INTEGER)")
+        ]
+        #expect(throws: SQLiteError.self) { try db.migrate(migrations, now: 1) }
+        #expect(try db.schemaVersion() == 0)
+        #expect(try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'a'") == 0)
+    }
+}
