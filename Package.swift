@@ -21,11 +21,17 @@ let package = Package(
         .target(name: "YAML", dependencies: ["CYAML"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
 
+        // Storage: the Store protocol and its embedded SQLite implementation.
+        .target(name: "Store", dependencies: ["SQLite", "JQ"]),
+
         // Rule files → diagnostics → RuleSet; evaluation and tests.
         .target(name: "RuleEngine", dependencies: ["JQ", "YAML"]),
 
+        // The one ingest path: events → consumers → effects → store.
+        .target(name: "Engine", dependencies: ["RuleEngine", "Store", "JQ"]),
+
         // The command line, over injected streams; `journey` only calls it.
-        .target(name: "JourneyCLI", dependencies: ["RuleEngine", "JQ"]),
+        .target(name: "JourneyCLI", dependencies: ["Engine", "RuleEngine", "Store", "JQ"]),
         .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
 
         // Benchmarks: the engine beside a plain C loop over libjq, measured in one run.
@@ -36,13 +42,19 @@ let package = Package(
         ),
         .executableTarget(
             name: "journey-bench",
-            dependencies: ["RuleEngine", "JQ", "JQBaseline"],
+            dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline"],
             path: "Sources/Benchmarks"
         ),
 
         .testTarget(name: "JQTests", dependencies: ["JQ"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "JQ"]),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
+            exclude: ["Cases"]
+        ),
         .testTarget(
             name: "RuleEngineTests",
             dependencies: ["RuleEngine", "JQ", "YAML"],
@@ -50,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JourneyCLITests",
-            dependencies: ["JourneyCLI", "RuleEngine", "JQ"]
+            dependencies: ["JourneyCLI", "RuleEngine", "JQ", "SQLite"]
         ),
     ],
     swiftLanguageModes: [.v6]

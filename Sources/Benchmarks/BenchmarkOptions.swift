@@ -1,21 +1,37 @@
 /// The benchmark's flags.
 struct BenchmarkOptions {
+    enum Benchmark: String { case rules, ingest }
+
+    var benchmark = Benchmark.rules
     var rulesDirectory = "Rules"
     var fixture = "journey/fixtures/q-123.json"
     var iterations = 1000
     var rounds = 15
+    var events = 100_000
+    var scaling = false
+    var cores: Int? = nil
     var help = false
 
     static let usage = """
-        OVERVIEW: Rule evaluation through the engine beside a plain C loop over libjq.
+        OVERVIEW: The engine beside a baseline measured in the same run.
 
-        USAGE: journey-bench [--rules <dir>] [--fixture <path>] [--iterations <n>] [--rounds <n>]
+        USAGE: journey-bench rules [--rules <dir>] [--fixture <path>] [--iterations <n>] [--rounds <n>]
+               journey-bench ingest [--rules <dir>] [--events <n>] [--rounds <n>] [--scaling]
+
+        SUBCOMMANDS:
+          rules                   Rule evaluation through the engine beside a plain C loop over libjq.
+          ingest                  The ingest path (three consumers) beside plain prepared-statement inserts
+                                  of the same rows into the same schema.
 
         OPTIONS:
           --rules <dir>           The rules directory. (default: Rules)
-          --fixture <path>        The context, relative to the rules directory. (default: journey/fixtures/q-123.json)
-          --iterations <n>        Evaluations per round and side. (default: 1000)
-          --rounds <n>            Alternating rounds; medians are reported. (default: 15)
+          --fixture <path>        rules: the context, relative to the rules directory.
+                                  (default: journey/fixtures/q-123.json)
+          --iterations <n>        rules: evaluations per round and side. (default: 1000)
+          --rounds <n>            Alternating rounds; medians are reported. (default: 15 for rules, 3 for ingest)
+          --events <n>            ingest: events per run. (default: 100000)
+          --scaling               ingest: also run 10k, 100k and 1M events to show how cost grows.
+          --cores <n>             ingest: threads computing pure consumers. (default: the machine's cores)
           -h, --help              Show help information.
         """
 
@@ -27,6 +43,11 @@ struct BenchmarkOptions {
 
     init(_ arguments: ArraySlice<String>) throws {
         var rest = arguments
+        if let first = rest.first, let benchmark = Benchmark(rawValue: first) {
+            self.benchmark = benchmark
+            rest = rest.dropFirst()
+            if benchmark == .ingest { rounds = 3 }
+        }
         func value(_ flag: String) throws -> String {
             guard let value = rest.popFirst() else { throw Problem(description: "Missing value for '\(flag)'") }
             return value
@@ -44,6 +65,9 @@ struct BenchmarkOptions {
             case "--fixture": fixture = try value(flag)
             case "--iterations": iterations = try number(flag)
             case "--rounds": rounds = try number(flag)
+            case "--events": events = try number(flag)
+            case "--scaling": scaling = true
+            case "--cores": cores = try number(flag)
             case "-h", "--help": help = true
             default: throw Problem(description: "Unknown option '\(flag)'")
             }

@@ -1,10 +1,8 @@
 import Foundation
-import JQ
-import JQBaseline
-import RuleEngine
 
-// journey-bench: the engine's rule evaluation beside a plain C loop over libjq, in one run.
-// Usage: swift run -c release journey-bench [--rules DIR] [--iterations N] [--rounds R]
+// journey-bench: the engine beside a baseline measured in the same run.
+//   journey-bench rules   rule evaluation vs a plain C loop over libjq
+//   journey-bench ingest  the ingest path vs plain prepared-statement inserts
 
 var options = BenchmarkOptions()
 do {
@@ -18,7 +16,10 @@ if options.help {
     exit(0)
 }
 do {
-    try RuleBenchmark(options: options).run()
+    switch options.benchmark {
+    case .rules: try RuleBenchmark(options: options).run()
+    case .ingest: try IngestBenchmark(options: options).run()
+    }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
     exit(1)

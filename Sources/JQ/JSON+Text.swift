@@ -1,16 +1,17 @@
 extension JSON {
     /// Compact JSON text in jq's style (`jq -c`): no spaces, keys in insertion order.
     public var compactText: String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
         write(to: &out, indent: nil, level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Indented JSON text (two spaces, as `jq .` prints), keys in insertion order.
     public var prettyText: String {
-        var out = ""
+        var out: [UInt8] = []
         write(to: &out, indent: 2, level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Compact text cut to at most `limit` characters, ending in `…` when cut: for error messages.
@@ -20,43 +21,55 @@ extension JSON {
         return String(text.prefix(limit)) + "…"
     }
 
-    private func write(to out: inout String, indent: Int?, level: Int) {
+    /// Appends the compact UTF-8 text of this value to `out`.
+    public func appendCompactText(to out: inout [UInt8]) {
+        write(to: &out, indent: nil, level: 0)
+    }
+
+    private func write(to out: inout [UInt8], indent: Int?, level: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += JSON.format(number: n)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: JSON.format(number: n).utf8)
         case .string(let s): JSON.writeQuoted(s, to: &out)
         case .array(let elements):
-            guard !elements.isEmpty else { out += "[]"; return }
-            out += "["
+            guard !elements.isEmpty else {
+                out.append(contentsOf: "[]".utf8)
+                return
+            }
+            out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSON.newline(&out, indent: indent, level: level + 1)
                 element.write(to: &out, indent: indent, level: level + 1)
             }
             JSON.newline(&out, indent: indent, level: level)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
-            guard !object.isEmpty else { out += "{}"; return }
-            out += "{"
+            guard !object.isEmpty else {
+                out.append(contentsOf: "{}".utf8)
+                return
+            }
+            out.append(UInt8(ascii: "{"))
             var first = true
             for (key, value) in object {
-                if !first { out += "," }
+                if !first { out.append(UInt8(ascii: ",")) }
                 first = false
                 JSON.newline(&out, indent: indent, level: level + 1)
                 JSON.writeQuoted(key, to: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(UInt8(ascii: " ")) }
                 value.write(to: &out, indent: indent, level: level + 1)
             }
             JSON.newline(&out, indent: indent, level: level)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ out: inout String, indent: Int?, level: Int) {
+    private static func newline(_ out: inout [UInt8], indent: Int?, level: Int) {
         guard let indent else { return }
-        out += "\n"
-        out += String(repeating: " ", count: indent * level)
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
     }
 
     /// A number as jq prints it: integers without a fraction, NaN as null, ±infinity as ±DBL_MAX.
@@ -72,34 +85,39 @@ extension JSON {
 
     /// Appends `s` as a JSON string literal with jq's escapes.
     public static func writeQuoted(_ s: String, to out: inout String) {
-        out += "\""
-        var pendingStart = s.unicodeScalars.startIndex
-        var i = pendingStart
-        let scalars = s.unicodeScalars
-        while i < scalars.endIndex {
-            let c = scalars[i]
-            let escape: String?
-            switch c.value {
-            case 0x22: escape = "\\\""
-            case 0x5C: escape = "\\\\"
-            case 0x08: escape = "\\b"
-            case 0x0C: escape = "\\f"
-            case 0x0A: escape = "\\n"
-            case 0x0D: escape = "\\r"
-            case 0x09: escape = "\\t"
-            case 0..<0x20, 0x7F:
-                let hex = String(c.value, radix: 16)
-                escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: escape = nil
+        var bytes: [UInt8] = []
+        writeQuoted(s, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `s` as a JSON string literal (UTF-8) with jq's escapes: `"`, `\\`, control
+    /// characters and DEL are escaped; everything else is written as is.
+    public static func writeQuoted(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            var pending = 0
+            for i in 0..<bytes.count {
+                let c = bytes[i]
+                guard c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<i]))
+                pending = i + 1
+                out.append(UInt8(ascii: "\\"))
+                switch c {
+                case 0x22: out.append(0x22)
+                case 0x5C: out.append(0x5C)
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+                }
             }
-            if let escape {
-                out.unicodeScalars.append(contentsOf: scalars[pendingStart..<i])
-                out += escape
-                pendingStart = scalars.index(after: i)
-            }
-            i = scalars.index(after: i)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<bytes.count]))
         }
-        out.unicodeScalars.append(contentsOf: scalars[pendingStart..<scalars.endIndex])
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -10,6 +10,14 @@ extension JV {
         self.init(consuming: JV.make(json))
     }
 
+    /// An object of `members`, sharing (not copying) each member's value.
+    public static func object(_ members: [(String, JV)]) -> JV {
+        var object = jv_object()
+        // jv_object_set consumes the object, the key and the value: give it new references.
+        for (key, value) in members { object = jv_object_set(object, makeString(key), value.retained()) }
+        return JV(consuming: object)
+    }
+
     /// Converts the value to ``JSON``.
     /// - Throws: ``JQError`` `too_deep` when nested deeper than ``maximumDepth``.
     public func json() throws(JQError) -> JSON {

@@ -78,6 +78,21 @@ public final class JV {
         return kind == JV_KIND_INVALID ? nil : Kind(kind)
     }
 
+    /// The string at `path` (member names as libjq strings) inside nested objects; nil when a
+    /// member is missing or the value there is not a string.
+    public func string(at path: [JV]) -> String? {
+        var current = jv_copy(raw)
+        for key in path {
+            guard jv_get_kind(current) == JV_KIND_OBJECT else {
+                jv_free(current)
+                return nil
+            }
+            current = jv_object_get(current, key.retained())  // consumes both; +1 result
+        }
+        defer { jv_free(current) }
+        return jv_get_kind(current) == JV_KIND_STRING ? JV.swiftString(current) : nil
+    }
+
     /// The number of elements of an array (or members of an object); 0 for other kinds.
     public var count: Int {
         switch jv_get_kind(raw) {

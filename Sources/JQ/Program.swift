@@ -165,6 +165,10 @@ public final class Program {
         if case .string(let text) = value {
             return JQError(.runtimeError, text, value: value)
         }
+        // error({code, message}): the message reads as the error; the object stays in `value`.
+        if case .object(let object) = value, case .string(let text)? = object["message"] {
+            return JQError(.runtimeError, text, value: value)
+        }
         return JQError(.runtimeError, "error(\(value.truncatedText()))", value: value)
     }
 }

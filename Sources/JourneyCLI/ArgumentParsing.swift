@@ -202,7 +202,8 @@ enum HelpFormatter {
         if !spec.subcommands.isEmpty {
             text += "\nSUBCOMMANDS:\n"
             for subcommand in spec.subcommands { text += row(subcommand.name, subcommand.overview) }
-            text += "\n  See '\(spec.name) help <subcommand>' for detailed help.\n"
+            let group = spec.name.split(separator: " ").dropFirst().joined(separator: " ")
+            text += "\n  See 'journey help \(group.isEmpty ? "" : group + " ")<subcommand>' for detailed help.\n"
         }
         return text
     }

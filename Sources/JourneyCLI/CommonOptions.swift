@@ -1,6 +1,7 @@
 import Foundation
 import JQ
 import RuleEngine
+import Store
 
 /// Options every command spells the same way.
 enum CommonOptions {
@@ -8,6 +9,8 @@ enum CommonOptions {
         long: "rules", valueName: "dir", help: "The rules directory.", defaultValue: "./Rules")
     static let plugins = OptionSpec(
         long: "plugins", valueName: "dir", help: "The check-plugins directory.", defaultValue: "./Plugins")
+    static let database = OptionSpec(
+        long: "db", valueName: "path", help: "The SQLite store.", defaultValue: "./journey.sqlite")
     static let format = OptionSpec(
         long: "format", valueName: "format", help: "Output format.", defaultValue: "text",
         allowedValues: ["text", "json"])
@@ -27,6 +30,11 @@ enum CommonOptions {
             return nil
         }
         return result
+    }
+
+    /// Opens the store named by `--db`, creating and migrating it when needed.
+    static func openStore(_ arguments: ParsedArguments, spec: CommandSpec, migrate: Bool = true) throws -> SQLiteStore {
+        try SQLiteStore(path: arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath, migrate: migrate)
     }
 
     static func isJSON(_ arguments: ParsedArguments, spec: CommandSpec) -> Bool {

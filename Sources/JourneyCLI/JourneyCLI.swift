@@ -10,11 +10,15 @@ protocol Command: Sendable {
 /// The `journey` command line: a function over injected streams that returns an exit code.
 public enum JourneyCLI {
     /// The engine's version.
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     static let commands: [any Command.Type] = [
-        CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self,
+        CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
+        DatabaseMigrateCommand.self, DatabaseStatsCommand.self,
     ]
+
+    /// Commands grouped under a word (`journey db migrate`), with the group's overview.
+    static let groups: [String: String] = ["db": "Manage the store: migrate its schema, show its statistics."]
 
     static let root = CommandSpec(
         name: "journey",
@@ -24,8 +28,31 @@ public enum JourneyCLI {
             Exit codes: 0 success, 1 failure, 2 the rules do not load, 3 rule tests failed, 64 usage error.
             """,
         options: [OptionSpec(long: "version", help: "Show the version.")],
-        subcommands: commands.map { ($0.spec.name.split(separator: " ").last.map(String.init) ?? "", $0.spec.overview) }
+        subcommands: topLevelEntries()
     )
+
+    /// `check`, `test`, …, and each group once.
+    private static func topLevelEntries() -> [(name: String, overview: String)] {
+        var entries: [(name: String, overview: String)] = []
+        for command in commands {
+            let words = command.spec.name.split(separator: " ").dropFirst().map(String.init)
+            if words.count == 1 {
+                entries.append((words[0], command.spec.overview))
+            } else if let group = words.first, !entries.contains(where: { $0.name == group }) {
+                entries.append((group, groups[group] ?? ""))
+            }
+        }
+        return entries
+    }
+
+    /// The help of a group: its commands as subcommands.
+    static func groupSpec(_ group: String) -> CommandSpec {
+        CommandSpec(
+            name: "journey \(group)", overview: groups[group] ?? "",
+            subcommands: commands.filter { $0.spec.name.hasPrefix("journey \(group) ") }.map {
+                (String($0.spec.name.split(separator: " ").last!), $0.spec.overview)
+            })
+    }
 
     /// Runs `journey` with `arguments` (without the program name); flushes both streams.
     public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
@@ -50,23 +77,27 @@ public enum JourneyCLI {
             return ExitCode.success.rawValue
         }
         if first == "help" {
-            guard let name = arguments.dropFirst().first else {
-                io.stdout.write(HelpFormatter.help(root))
-                return ExitCode.success.rawValue
-            }
-            guard let command = command(named: name) else { return unknownCommand(name, io: io) }
-            io.stdout.write(HelpFormatter.help(command.spec))
-            return ExitCode.success.rawValue
+            return help(Array(arguments.dropFirst()), io: io)
         }
-        guard let command = command(named: first) else {
+        guard let (command, consumed) = command(for: arguments) else {
             if first.hasPrefix("-") {
                 io.stderr.write(
                     HelpFormatter.usageError(UsageError(message: "Unknown option '\(first)'", command: root)))
                 return ExitCode.usage.rawValue
             }
+            if groups[first] != nil {
+                let spec = groupSpec(first)
+                if arguments.count == 1 || ArgumentParser.asksForHelp(Array(arguments.dropFirst())) {
+                    io.stdout.write(HelpFormatter.help(spec))
+                    return ExitCode.success.rawValue
+                }
+                let message = "Unknown subcommand '\(arguments[1])' of 'journey \(first)'"
+                io.stderr.write(HelpFormatter.usageError(UsageError(message: message, command: spec)))
+                return ExitCode.usage.rawValue
+            }
             return unknownCommand(first, io: io)
         }
-        let rest = Array(arguments.dropFirst())
+        let rest = Array(arguments.dropFirst(consumed))
         if ArgumentParser.asksForHelp(rest) {
             io.stdout.write(HelpFormatter.help(command.spec))
             return ExitCode.success.rawValue
@@ -80,13 +111,37 @@ public enum JourneyCLI {
         }
     }
 
-    private static func command(named name: String) -> (any Command.Type)? {
-        commands.first { $0.spec.name == "journey \(name)" }
+    /// `journey help [COMMAND…]`
+    private static func help(_ words: [String], io: CommandIO) -> Int32 {
+        guard let first = words.first else {
+            io.stdout.write(HelpFormatter.help(root))
+            return ExitCode.success.rawValue
+        }
+        if let (command, _) = command(for: words) {
+            io.stdout.write(HelpFormatter.help(command.spec))
+        } else if groups[first] != nil {
+            io.stdout.write(HelpFormatter.help(groupSpec(first)))
+        } else {
+            return unknownCommand(first, io: io)
+        }
+        return ExitCode.success.rawValue
+    }
+
+    /// The command named by the first one or two words of `arguments`, and how many words.
+    private static func command(for arguments: [String]) -> ((any Command.Type), Int)? {
+        if arguments.count >= 2,
+            let command = commands.first(where: { $0.spec.name == "journey \(arguments[0]) \(arguments[1])" })
+        {
+            return (command, 2)
+        }
+        guard let first = arguments.first, let command = commands.first(where: { $0.spec.name == "journey \(first)" })
+        else { return nil }
+        return (command, 1)
     }
 
     private static func unknownCommand(_ name: String, io: CommandIO) -> Int32 {
         var message = "Unknown subcommand '\(name)'"
-        let names = commands.compactMap { $0.spec.name.split(separator: " ").last.map(String.init) }
+        let names = topLevelEntries().map(\.name)
         if let suggestion = names.min(by: {
             ArgumentParser.editDistance($0, name) < ArgumentParser.editDistance($1, name)
         }),

@@ -18,6 +18,9 @@ public struct RuleDefinition: Sendable {
     public var fallback: Expression?
     /// The longest one evaluation may run before it is stopped.
     public var budget: Duration
+    /// For event-driven kinds: the event types the rule reacts to; for any other event it gives
+    /// the kind's empty value without being evaluated. Nil means every event.
+    public var events: [String]?
     public var tests: [RuleTest]
 
     /// The variant name of a single-expression rule.

@@ -103,6 +103,15 @@ public final class RuleEvaluator {
         }
     }
 
+    /// Compiles every variant of `rules` now (libjq 1.6 takes milliseconds per program), so
+    /// that the first evaluations do not pay for it.
+    public func prepare(_ rules: [RuleDefinition]) {
+        for rule in rules {
+            let compiledRule = compiledRule(rule)
+            for index in rule.variants.indices { _ = try? compiledRule.program(variant: index, of: rule) }
+        }
+    }
+
     private func compiledRule(_ rule: RuleDefinition) -> CompiledRule {
         if let existing = compiled[rule.id] { return existing }
         let made = CompiledRule(rule: rule, libraryDirectory: ruleSet.libraryDirectory)
@@ -145,6 +154,14 @@ public final class RuleEvaluator {
         if let problem = rule.kind.checkInput(input, keys: compiledRule.inputKeys) {
             let subject = RuleError.subject(rule: rule.id, variant: variantName)
             throw RuleError(.inputContract, "\(subject): \(problem)", rule: rule.id, variant: variantName)
+        }
+        if let events = compiledRule.events, case .atMostOne(let whenEmpty) = rule.kind.cardinality,
+            let type = input.string(at: compiledRule.eventTypeKeys), !events.contains(type)
+        {
+            // Not one of the rule's events: it gives nothing, without being evaluated.
+            return RuleResult(
+                rule: rule.id, variant: variantName, outputs: [], value: whenEmpty, trace: [], duration: .zero,
+                primaryError: nil)
         }
         let limit = rule.kind.cardinality == .many ? Int.max : 2
         let clock = ContinuousClock()
@@ -215,11 +232,16 @@ final class CompiledRule {
     var variants: [Program?]
     var fallback: Program?
     let inputKeys: [JV]
+    /// The rule's `events`, and the path of the event type in its input.
+    let events: Set<String>?
+    let eventTypeKeys: [JV]
     private let libraryDirectory: String
 
     init(rule: RuleDefinition, libraryDirectory: String) {
         variants = Array(repeating: nil, count: rule.variants.count)
         inputKeys = rule.kind.requiredMembers.map { JV(JSON.string($0.name)) }
+        events = rule.events.map(Set.init)
+        eventTypeKeys = (rule.kind.eventTypePath ?? []).map { JV(JSON.string($0)) }
         self.libraryDirectory = libraryDirectory
     }
 

@@ -4,7 +4,7 @@ import YAML
 /// Turns the YAML of a rule file into ``RuleDefinition``s, reporting every problem.
 struct RuleFileDecoder {
     static let ruleFields = [
-        "rule", "kind", "description", "expr", "experiment", "variants", "fallback", "budget", "tests",
+        "rule", "kind", "description", "events", "expr", "experiment", "variants", "fallback", "budget", "tests",
     ]
     static let testFields = [
         "name", "input", "input_file", "variant", "now", "expect", "expect_outputs", "expect_error", "fallback",
@@ -56,11 +56,12 @@ struct RuleFileDecoder {
         let variants = decodeVariants(fields, rule: ruleID)
         let fallback = fields.expression("fallback", lines: lines)
         let budget = fields.duration("budget", within: Self.budgetRange) ?? RuleDefinition.defaultBudget
+        let events = decodeEvents(fields, kind: kind, rule: ruleID)
         guard let ruleID, let kind, let variants else { return nil }
         var rule = RuleDefinition(
             id: ruleID, kind: kind, description: description, location: fields.start,
             experiment: fields.string("experiment")?.value, variants: variants, fallback: fallback,
-            budget: budget, tests: [])
+            budget: budget, events: events, tests: [])
         rule.tests = decodeTests(fields, rule: rule)
         return rule
     }
@@ -79,6 +80,36 @@ struct RuleFileDecoder {
         message += "; kinds: \(listing(names, conjunction: "and"))"
         collector.error("unknown_kind", message, at: fields.location(node), rule: rule)
         return nil
+    }
+
+    /// `events: [weight_saved, …]`, for event-driven kinds.
+    private func decodeEvents(_ fields: YAMLFields, kind: RuleKind?, rule: String?) -> [String]? {
+        guard let node = fields.values["events"] else { return nil }
+        let at = fields.location(node)
+        guard let kind else { return nil }
+        guard kind.eventTypePath != nil else {
+            let eventKinds = RuleKind.registry.filter { $0.eventTypePath != nil }.map(\.name)
+            collector.error(
+                "invalid_value",
+                "`events` applies to rules that read app events (\(listing(eventKinds, conjunction: "and"))), not to \(kind.name)",
+                at: at, rule: rule)
+            return nil
+        }
+        guard let items = node.items, !items.isEmpty else {
+            collector.error("invalid_type", "`events` must be a list of event types", at: at, rule: rule)
+            return nil
+        }
+        var types: [String] = []
+        for item in items {
+            guard let type = item.scalar?.value, type.wholeMatch(of: #/[a-z][a-z0-9_]{0,63}/#) != nil else {
+                collector.error(
+                    "invalid_value", "event types are snake_case, found `\(item.scalar?.value ?? item.kindName)`",
+                    at: SourceLocation(file: file, item.start), rule: rule)
+                continue
+            }
+            types.append(type)
+        }
+        return types
     }
 
     /// `expr:` gives one variant named `default`; `experiment:` + `variants:` give named ones.

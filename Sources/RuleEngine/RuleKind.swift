@@ -39,6 +39,9 @@ public struct RuleKind: Sendable {
     public var cardinality: Cardinality
     /// Nil when `output` fits the contract, else what is wrong with it.
     public var checkOutput: @Sendable (JSON) -> String?
+    /// For kinds whose input is (or holds) an app event: the path of the event's type, so a
+    /// rule can name the `events` it reacts to and skip the others without being evaluated.
+    public var eventTypePath: [String]? = nil
 
     /// Nil when `input` fits the contract, else what is wrong with it.
     public func checkInput(_ input: JV) -> String? {
@@ -109,7 +112,8 @@ extension RuleKind {
             requiredMembers: [Member("event", .object)], inputIsObject: true,
             outputDescription: "a boolean; no output means false",
             cardinality: .atMostOne(whenEmpty: false),
-            checkOutput: { $0.boolValue == nil ? "expected a boolean" : nil }),
+            checkOutput: { $0.boolValue == nil ? "expected a boolean" : nil },
+            eventTypePath: ["event", "type"]),
         RuleKind(
             name: "challenge_metric",
             summary: "How much an event contributes to a challenge.",
@@ -120,7 +124,8 @@ extension RuleKind {
             checkOutput: { output in
                 guard let n = output.numberValue, n.isFinite, n >= 0 else { return "expected a finite number ≥ 0" }
                 return nil
-            }),
+            },
+            eventTypePath: ["type"]),
         RuleKind(
             name: "habit_stat",
             summary: "One statistic of a user's habit trackers.",
@@ -148,6 +153,22 @@ extension RuleKind {
             outputDescription: "an object",
             cardinality: .one,
             checkOutput: { $0.objectValue == nil ? "expected an object" : nil }),
+        RuleKind(
+            name: "event_effects",
+            summary: "What an app event leads to: records, reminders, analytics, rewards.",
+            inputDescription: "{event, dog}: the event as ingested, and its dog's profile or null",
+            requiredMembers: [Member("event", .object)], inputIsObject: true,
+            outputDescription: "an array of effect objects ({type: record_added, …}); no output means none",
+            cardinality: .atMostOne(whenEmpty: []),
+            checkOutput: { output in
+                guard case .array(let effects) = output else { return "expected an array of effect objects" }
+                if let bad = effects.firstIndex(where: { $0["type"]?.stringValue == nil }) {
+                    return
+                        "expected every effect to be an object with a `type`, element \(bad) is \(effects[bad].truncatedText(60))"
+                }
+                return nil
+            },
+            eventTypePath: ["event", "type"]),
         RuleKind(
             name: "value",
             summary: "Any computation; no contract.",

@@ -112,15 +112,16 @@ public final class Connection {
     }
 
     /// Runs `body` inside a savepoint: when it throws, only its own changes are rolled back.
+    /// The savepoint statements are prepared once and reused (one per event on the ingest path).
     public func savepoint<T>(_ name: String = "journey", _ body: () throws -> T) throws -> T {
-        try execute("SAVEPOINT \(name)")
+        try prepare("SAVEPOINT \(name)").run()
         do {
             let value = try body()
-            try execute("RELEASE \(name)")
+            try prepare("RELEASE \(name)").run()
             return value
         } catch {
-            try? execute("ROLLBACK TO \(name)")
-            try? execute("RELEASE \(name)")
+            try? prepare("ROLLBACK TO \(name)").run()
+            try? prepare("RELEASE \(name)").run()
             throw error
         }
     }

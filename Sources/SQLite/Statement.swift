@@ -101,6 +101,30 @@ public final class Statement {
 public struct Row {
     let statement: Statement
 
+    /// The storage class of column `index` in this row.
+    public enum ColumnType: Sendable { case integer, real, text, blob, null }
+
+    public func type(_ index: Int32) -> ColumnType {
+        switch sqlite3_column_type(statement.handle, index) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
+    /// Column `index` as the value it holds.
+    public func value(_ index: Int32) -> SQLiteValue {
+        switch type(index) {
+        case .integer: .integer(integer(index))
+        case .real: .real(real(index))
+        case .text: .text(text(index) ?? "")
+        case .blob: .blob(blob(index) ?? [])
+        case .null: .null
+        }
+    }
+
     /// Whether column `index` (0-based) is NULL.
     public func isNull(_ index: Int32) -> Bool {
         sqlite3_column_type(statement.handle, index) == SQLITE_NULL

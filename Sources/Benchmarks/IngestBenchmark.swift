@@ -1,0 +1,233 @@
+import Engine
+import Foundation
+import JQ
+import RuleEngine
+import SQLite
+import Store
+
+/// The ingest path beside plain inserts of the same rows into the same schema, same run.
+///
+/// The engine side is what `journey ingest` does: parse each JSON line, validate, dedupe,
+/// check times and dogs, run the consumers (registration and the three bundled
+/// `event_effects` rules), write the event and its effects, in transactions of 500 events.
+/// The baseline replays the rows the engine wrote (users, dogs, events with their outcome,
+/// records, reminders, analytics), already built, with prepared statements in transactions
+/// of the same size: the cost of storing alone.
+struct IngestBenchmark {
+    var options: BenchmarkOptions
+    static let batchSize = 500
+    static let receivedAt = Timestamp.parse("2026-11-29T12:00:00Z")!
+
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func run() throws {
+        let loaded = RuleSetLoader(rulesDirectory: options.rulesDirectory, pluginsDirectory: nil).load()
+        guard let evaluator = loaded.evaluator else {
+            throw Problem(
+                description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
+        }
+        let consumers = Ingestor.defaultConsumers(for: evaluator.ruleSet)
+        let workload = IngestWorkload(events: options.events)
+        print("journey-bench ingest: the ingest path beside plain inserts of the same rows (same schema, same run)")
+        print(
+            "\(workload.lines.count) events (\(workload.registrations) registrations, \(workload.weights) weights, \(workload.openings) journey openings, the rest taps)"
+        )
+        print("consumers: \(consumers.map(\.name).joined(separator: ", ")); transactions of \(Self.batchSize) events\n")
+
+        var engineTimes: [Double] = []
+        var baselineTimes: [Double] = []
+        var rows = 0
+        for _ in 0..<options.rounds {
+            let engineFile = TemporaryFile()
+            engineTimes.append(try ingest(workload, evaluator: evaluator, path: engineFile.path))
+            let replay = try Replay(from: engineFile.path)
+            rows = replay.rowCount
+            let baselineFile = TemporaryFile()
+            baselineTimes.append(try replay.insert(into: baselineFile.path, batchSize: Self.batchSize))
+        }
+        let engine = median(engineTimes)
+        let baseline = median(baselineTimes)
+        let count = Double(workload.lines.count)
+        print("rows written per run: \(rows) (\(String(format: "%.1f", Double(rows) / count)) per event)")
+        print(String(format: "engine ingest:   %8.0f events/s  (%.1f µs/event)", count / engine, engine / count * 1e6))
+        print(
+            String(format: "plain inserts:   %8.0f events/s  (%.1f µs/event)", count / baseline, baseline / count * 1e6)
+        )
+        print(
+            String(
+                format: "engine / plain:  %.2f× the time (goal: within 2×; at least 20,000 events/s)", engine / baseline
+            ))
+        print("medians of \(options.rounds) alternating rounds")
+
+        if options.scaling {
+            print("\nhow cost grows (engine, one run each):")
+            for size in [10_000, 100_000, 1_000_000] {
+                let load = IngestWorkload(events: size)
+                let file = TemporaryFile()
+                let seconds = try ingest(load, evaluator: evaluator, path: file.path)
+                let perEvent = seconds / Double(load.lines.count) * 1e6
+                print(
+                    String(
+                        format: "  %9d events: %7.2f s  %8.0f events/s  %6.1f µs/event", load.lines.count, seconds,
+                        Double(load.lines.count) / seconds, perEvent))
+            }
+        }
+    }
+
+    /// Seconds to ingest every line into a new store at `path`.
+    private func ingest(_ workload: IngestWorkload, evaluator: RuleEvaluator, path: String) throws -> Double {
+        let store = try SQLiteStore(path: path)
+        let ingestor = Ingestor(
+            store: store, evaluator: evaluator, policy: IngestPolicy(clock: { Self.receivedAt }),
+            cores: options.cores ?? ProcessInfo.processInfo.activeProcessorCount)
+        let parser = JSONParser()
+        let clock = ContinuousClock()
+        let started = clock.now
+        var rejected = 0
+        let batches = BatchSequence(lines: workload.lines, size: Self.batchSize, parser: parser)
+        ingestor.ingest(stream: batches) { results in
+            rejected += results.filter { $0.status != .accepted }.count
+        }
+        let elapsed = clock.now - started
+        guard rejected == 0 else { throw Problem(description: "\(rejected) events were not accepted") }
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
+    }
+}
+
+/// A database file in the temporary folder, removed (with its WAL) when released.
+final class TemporaryFile {
+    let path = NSTemporaryDirectory() + "journey-bench-\(UUID().uuidString).sqlite"
+    deinit {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+/// The rows an engine run wrote, ready to be inserted again with plain statements.
+struct Replay {
+    struct EventRows {
+        var user: [SQLiteValue]?
+        var dogs: [[SQLiteValue]]
+        var event: [SQLiteValue]
+        var records: [[SQLiteValue]]
+        var reminders: [[SQLiteValue]]
+        var analytics: [[SQLiteValue]]
+    }
+
+    var events: [EventRows] = []
+    var rowCount = 0
+
+    static let userInsert = "INSERT INTO users (user_id, first_seen_at, timezone) VALUES (?, ?, ?)"
+    static let dogInsert =
+        "INSERT INTO dogs (dog_id, user_id, name, birth_date, age_range, breed, timezone, metrics, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let eventInsert =
+        "INSERT INTO events (id, user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let recordInsert =
+        "INSERT INTO profile_records (dog_id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let reminderInsert =
+        "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    static let analyticsInsert =
+        "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES (?, ?, ?, ?, ?)"
+
+    init(from path: String) throws {
+        let db = try Connection(path: path)
+        func values(_ row: Row, _ count: Int32) -> [SQLiteValue] {
+            (0..<count).map { row.value($0) }
+        }
+        var users: [String: [SQLiteValue]] = [:]
+        try db.prepare("SELECT user_id, first_seen_at, timezone FROM users").query { row in
+            users[row.text(0) ?? ""] = values(row, 3)
+        }
+        var dogs: [String: [SQLiteValue]] = [:]
+        try db.prepare(
+            "SELECT dog_id, user_id, name, birth_date, age_range, breed, timezone, metrics, registered_at FROM dogs"
+        ).query { row in dogs[row.text(0) ?? ""] = values(row, 9) }
+        func grouped(_ sql: String, _ count: Int32) throws -> [Int64: [[SQLiteValue]]] {
+            var byEvent: [Int64: [[SQLiteValue]]] = [:]
+            try db.prepare(sql).query { row in
+                byEvent[row.integer(count), default: []].append(values(row, count + 1))
+            }
+            return byEvent
+        }
+        let records = try grouped(
+            "SELECT dog_id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id, event FROM profile_records ORDER BY id",
+            8)
+        let reminders = try grouped(
+            "SELECT user_id, dog_id, kind, due_at, payload, status, event FROM reminders ORDER BY id", 6)
+        let analytics = try grouped(
+            "SELECT user_id, name, occurred_at, properties, event FROM analytics_outbox ORDER BY id", 4)
+        var seenUsers: Set<String> = []
+        try db.prepare(
+            "SELECT id, user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome FROM events ORDER BY id"
+        ).query { row in
+            let id = row.integer(0)
+            let user = row.text(1) ?? ""
+            let firstOfUser = seenUsers.insert(user).inserted
+            let dog = row.text(3) == "dog_registered" ? row.text(4).flatMap { dogs[$0] } : nil
+            let rows = EventRows(
+                user: firstOfUser ? users[user] : nil, dogs: dog.map { [$0] } ?? [], event: values(row, 10),
+                records: records[id] ?? [], reminders: reminders[id] ?? [], analytics: analytics[id] ?? [])
+            rowCount +=
+                1 + (rows.user == nil ? 0 : 1) + rows.dogs.count + rows.records.count + rows.reminders.count
+                + rows.analytics.count
+            events.append(rows)
+        }
+    }
+
+    /// Seconds to insert every row into a new store at `path`, `batchSize` events a transaction.
+    func insert(into path: String, batchSize: Int) throws -> Double {
+        let store = try SQLiteStore(path: path)
+        let db = store.connection
+        let clock = ContinuousClock()
+        let started = clock.now
+        var index = 0
+        while index < events.count {
+            let end = min(index + batchSize, events.count)
+            try db.transaction {
+                for rows in events[index..<end] {
+                    if let user = rows.user { try db.run(Self.userInsert, user) }
+                    for dog in rows.dogs { try db.run(Self.dogInsert, dog) }
+                    try db.run(Self.eventInsert, rows.event)
+                    for record in rows.records { try db.run(Self.recordInsert, record) }
+                    for reminder in rows.reminders { try db.run(Self.reminderInsert, reminder) }
+                    for event in rows.analytics { try db.run(Self.analyticsInsert, event) }
+                }
+            }
+            index = end
+        }
+        let elapsed = clock.now - started
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
+
+/// Lines parsed into batches lazily, as `journey ingest` reads a file.
+struct BatchSequence: Sequence, IteratorProtocol {
+    let lines: [String]
+    let size: Int
+    let parser: JSONParser
+    var position = 0
+
+    init(lines: [String], size: Int, parser: JSONParser) {
+        self.lines = lines
+        self.size = size
+        self.parser = parser
+    }
+
+    mutating func next() -> [Result<JSON, Rejection>]? {
+        guard position < lines.count else { return nil }
+        let end = Swift.min(position + size, lines.count)
+        defer { position = end }
+        return lines[position..<end].map { line in
+            do {
+                return .success(try parser.parse(line))
+            } catch {
+                return .failure(Rejection(.invalid, "\(error)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// Registers a dog from `dog_registered` (payload: `name`, `birth_date` or `age_range`,
+/// `breed`, `timezone`, `metrics`). Registering an existing dog again is accepted with no
+/// effects; a dog id another user registered is a conflict.
+public struct DogRegistrationConsumer: EventConsumer {
+    public let name = "dog_registration"
+    static let fields = ["name", "birth_date", "age_range", "breed", "timezone", "metrics"]
+
+    public init() {}
+
+    public func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
+        guard event.type == "dog_registered" else { return [] }
+        guard let dogID = event.dogID else {
+            throw Rejection(.invalid, "dog_registered needs a `dog_id`")
+        }
+        if let existing = try context.store.dog(dogID) {
+            guard existing.userID == event.userID else {
+                throw Rejection(.conflict, "dog \(dogID) is registered by another user")
+            }
+            return []  // already registered: idempotent
+        }
+        return [.dogRegistered(try profile(dogID, event))]
+    }
+
+    func profile(_ dogID: String, _ event: Event) throws(Rejection) -> DogProfile {
+        let payload = event.payload
+        for key in payload.keys where !Self.fields.contains(key) {
+            throw Rejection(
+                .invalid,
+                "unknown field `payload.\(key)` in dog_registered; fields: \(Self.fields.joined(separator: ", "))")
+        }
+        let name = try text(payload, "name", required: true, maximum: 60)!
+        let birthDate = try text(payload, "birth_date", required: false, maximum: 10)
+        let ageRange = try text(payload, "age_range", required: false, maximum: 16)
+        guard birthDate != nil || ageRange != nil else {
+            throw Rejection(
+                .invalid, "dog_registered needs `payload.birth_date` (YYYY-MM-DD) or `payload.age_range` (e.g. 4-8m)")
+        }
+        if let birthDate {
+            guard let born = Self.dateSeconds(birthDate) else {
+                throw Rejection(.invalid, "`payload.birth_date` must be a date YYYY-MM-DD, got \"\(birthDate)\"")
+            }
+            guard born <= event.occurredAt else {
+                throw Rejection(.invalid, "`payload.birth_date` \(birthDate) is after the registration")
+            }
+        }
+        if let ageRange, !Self.isAgeRange(ageRange) {
+            throw Rejection(.invalid, "`payload.age_range` must look like 4-8m, 1-3y or 7y+, got \"\(ageRange)\"")
+        }
+        let breed = try text(payload, "breed", required: false, maximum: 64)
+        let timezone = try text(payload, "timezone", required: true, maximum: 64)!
+        guard Self.isTimeZone(timezone) else {
+            throw Rejection(
+                .invalid, "`payload.timezone` must be an IANA time zone such as Europe/Berlin, got \"\(timezone)\"")
+        }
+        var metrics: JSONObject = [:]
+        switch payload["metrics"] {
+        case nil, .null?: break
+        case .object(let values)?:
+            for (metric, value) in values {
+                guard Self.isSnakeCase(metric, maximum: 40) else {
+                    throw Rejection(.invalid, "metric names are snake_case, got `payload.metrics.\(metric)`")
+                }
+                guard let number = value.numberValue, number >= 0, number <= 100 else {
+                    throw Rejection(
+                        .invalid,
+                        "`payload.metrics.\(metric)` must be a number from 0 to 100, got \(value.truncatedText(40))")
+                }
+                metrics[metric] = .number(number)
+            }
+        case let other?:
+            throw Rejection(.invalid, "`payload.metrics` must be an object of numbers, got \(other.typeName)")
+        }
+        return DogProfile(
+            id: dogID, userID: event.userID, name: name, birthDate: birthDate, ageRange: ageRange, breed: breed,
+            timezone: timezone, metrics: metrics, registeredAt: event.occurredAt)
+    }
+
+    private func text(_ payload: JSONObject, _ field: String, required: Bool, maximum: Int) throws(Rejection) -> String?
+    {
+        guard let value = payload[field], value != .null else {
+            if required { throw Rejection(.invalid, "dog_registered needs `payload.\(field)`") }
+            return nil
+        }
+        guard case .string(let text) = value, !text.isEmpty, text.count <= maximum else {
+            throw Rejection(
+                .invalid,
+                "`payload.\(field)` must be text of 1 to \(maximum) characters, got \(value.truncatedText(40))")
+        }
+        return text
+    }
+
+    /// `4-8m`, `1-3y`, `7y+`: one or two digits, a dash and one or two digits, or a `+`;
+    /// `m` or `y`. (Checked by hand: Swift regexes are parsed again at every use.)
+    static func isAgeRange(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        func digits() -> Int {
+            var count = 0
+            while let c = bytes.first, c >= 0x30, c <= 0x39, count < 3 {
+                bytes = bytes.dropFirst()
+                count += 1
+            }
+            return count
+        }
+        func unit() -> Bool {
+            guard let c = bytes.first, c == UInt8(ascii: "m") || c == UInt8(ascii: "y") else { return false }
+            bytes = bytes.dropFirst()
+            return true
+        }
+        guard (1...2).contains(digits()) else { return false }
+        if bytes.first == UInt8(ascii: "-") {
+            bytes = bytes.dropFirst()
+            return (1...2).contains(digits()) && unit() && bytes.isEmpty
+        }
+        return unit() && bytes.first == UInt8(ascii: "+") && bytes.count == 1
+    }
+
+    /// Lowercase letter, then lowercase letters, digits and `_`; at most `maximum` bytes.
+    static func isSnakeCase(_ text: String, maximum: Int) -> Bool {
+        guard let first = text.utf8.first, first >= 0x61, first <= 0x7A, text.utf8.count <= maximum else {
+            return false
+        }
+        return text.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+    }
+
+    /// IANA time zones, looked up once: Foundation's `TimeZone(identifier:)` reads tzdata each call.
+    private static let timeZones = Set(TimeZone.knownTimeZoneIdentifiers)
+
+    static func isTimeZone(_ identifier: String) -> Bool {
+        timeZones.contains(identifier) || identifier == "UTC" || identifier == "GMT"
+    }
+
+    /// Midnight UTC of `YYYY-MM-DD`, when it is a real date.
+    static func dateSeconds(_ text: String) -> Double? {
+        guard text.count == 10 else { return nil }
+        return Timestamp.parse(text + "T00:00:00Z")
+    }
+}

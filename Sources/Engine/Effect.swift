@@ -1,0 +1,62 @@
+import JQ
+import Store
+
+/// What the engine decided because of an event. Consumers return effects; the ingest path
+/// writes the event and all of its effects in one transaction.
+public enum Effect: Sendable, Equatable {
+    /// A dog was registered (its profile is stored).
+    case dogRegistered(DogProfile)
+    /// A dated profile record was added.
+    case recordAdded(ProfileRecord)
+    /// A step (`theory`, `check`, `action`) of a journey block was completed.
+    case blockStepCompleted(dogID: String, blockID: String, step: String)
+    /// An onboarding step was completed (or skipped).
+    case onboardingStepCompleted(flow: String, stepID: String, skipped: Bool, durationSeconds: Double?)
+    /// A user's progress in a challenge grew by `delta`.
+    case challengeProgress(challengeID: String, delta: Double)
+    /// A user completed a challenge.
+    case challengeCompleted(challengeID: String)
+    /// XP or a badge.
+    case rewardGranted(reward: String, amount: Double?, badgeID: String?, reason: String?)
+    /// A reminder for the app's push sender.
+    case reminderScheduled(Reminder)
+    /// An event for the analytics outbox.
+    case analyticsEvent(name: String, properties: JSONObject)
+
+    /// The snake_case name used in JSON (`record_added`, …).
+    public var typeName: String {
+        switch self {
+        case .dogRegistered: "dog_registered"
+        case .recordAdded: "record_added"
+        case .blockStepCompleted: "block_step_completed"
+        case .onboardingStepCompleted: "onboarding_step_completed"
+        case .challengeProgress: "challenge_progress"
+        case .challengeCompleted: "challenge_completed"
+        case .rewardGranted: "reward_granted"
+        case .reminderScheduled: "reminder_scheduled"
+        case .analyticsEvent: "analytics_event"
+        }
+    }
+
+    /// Every effect type, as named in JSON.
+    public static let typeNames = [
+        "dog_registered", "record_added", "block_step_completed", "onboarding_step_completed", "challenge_progress",
+        "challenge_completed", "reward_granted", "reminder_scheduled", "analytics_event",
+    ]
+
+    /// A short label for text output: `record_added(weight)`.
+    public var label: String {
+        switch self {
+        case .dogRegistered(let dog): "dog_registered(\(dog.id))"
+        case .recordAdded(let record): "record_added(\(record.kind))"
+        case .blockStepCompleted(_, let block, let step): "block_step_completed(\(block)/\(step))"
+        case .onboardingStepCompleted(let flow, let step, _, _): "onboarding_step_completed(\(flow)/\(step))"
+        case .challengeProgress(let challenge, let delta):
+            "challenge_progress(\(challenge) +\(JSON.format(number: delta)))"
+        case .challengeCompleted(let challenge): "challenge_completed(\(challenge))"
+        case .rewardGranted(let reward, _, _, _): "reward_granted(\(reward))"
+        case .reminderScheduled(let reminder): "reminder_scheduled(\(reminder.kind))"
+        case .analyticsEvent(let name, _): "analytics_event(\(name))"
+        }
+    }
+}

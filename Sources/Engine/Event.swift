@@ -1,0 +1,72 @@
+import JQ
+import RuleEngine
+
+/// Something that happened in the app, validated: who, what, when (as the client sent it)
+/// and the event's own fields.
+public struct Event: Sendable, Equatable {
+    public var eventID: String
+    public var userID: String
+    public var type: String
+    /// When it happened, seconds since 1970; effects are computed at this time.
+    public var occurredAt: Double
+    /// `occurred_at` as sent, with its offset.
+    public var occurredAtText: String
+    public var dogID: String?
+    public var payload: JSONObject
+    /// When the engine received it.
+    public var receivedAt: Double
+
+    /// The event as rules see it, built straight into a libjq value.
+    public var ruleValue: JV {
+        JV.object([
+            ("event_id", JV(.string(eventID))), ("user_id", JV(.string(userID))), ("type", JV(.string(type))),
+            ("occurred_at", JV(.string(occurredAtText))), ("dog_id", JV(dogID.map(JSON.string) ?? .null)),
+            ("payload", JV(.object(payload))),
+        ])
+    }
+
+    /// The event as rules see it: `{event_id, user_id, type, occurred_at, dog_id, payload}`.
+    public var json: JSON {
+        var object: JSONObject = [
+            "event_id": .string(eventID), "user_id": .string(userID), "type": .string(type),
+            "occurred_at": .string(occurredAtText),
+        ]
+        object["dog_id"] = dogID.map(JSON.string) ?? .null
+        object["payload"] = .object(payload)
+        return .object(object)
+    }
+}
+
+/// Why an event was refused: a stable code and a message naming the field or the limit.
+public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { self.rawValue = value }
+
+        /// A missing field, a wrong type, a value out of range.
+        public static let invalid: Code = "invalid"
+        /// Older than the late window.
+        public static let tooLate: Code = "too_late"
+        /// Later than the clock-skew allowance.
+        public static let inFuture: Code = "in_future"
+        /// A `dog_id` that is not one of the user's dogs.
+        public static let unknownDog: Code = "unknown_dog"
+        /// The event contradicts what is stored (a dog registered by another user).
+        public static let conflict: Code = "conflict"
+        /// A consumer failed (a rule error, a bug); nothing of the event was applied.
+        public static let consumerFailed: Code = "consumer_failed"
+        /// The store could not keep the event; nothing of it was applied.
+        public static let storageError: Code = "storage_error"
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}

@@ -1,0 +1,72 @@
+import JQ
+import RuleEngine
+
+extension Event {
+    static let fields = ["event_id", "user_id", "type", "occurred_at", "dog_id", "payload"]
+    static let maximumIDLength = 128
+
+    /// Validates a JSON event; every problem names its field.
+    /// - Throws: ``Rejection`` with code `invalid`.
+    public init(validating json: JSON, receivedAt: Double) throws(Rejection) {
+        guard case .object(let object) = json else {
+            throw Rejection(.invalid, "an event must be a JSON object, got \(json.typeName)")
+        }
+        for key in object.keys where !Self.fields.contains(key) {
+            throw Rejection(
+                .invalid,
+                "unknown field `\(key)`; an event has \(Self.fields.map { "`\($0)`" }.joined(separator: ", ")) (put the event's own data in `payload`)"
+            )
+        }
+        eventID = try Self.identifier(object, "event_id")
+        userID = try Self.identifier(object, "user_id")
+        let type = try Self.requiredString(object, "type")
+        guard Self.isEventType(type) else {
+            throw Rejection(
+                .invalid, "`type` must be snake_case (a–z, 0–9, _; at most 64 characters), got \"\(type.prefix(80))\"")
+        }
+        self.type = type
+        let occurred = try Self.requiredString(object, "occurred_at")
+        guard let seconds = Timestamp.parse(occurred) else {
+            throw Rejection(
+                .invalid,
+                "`occurred_at` must be an ISO 8601 date-time with an offset, e.g. 2026-11-29T18:20:00+01:00, got \"\(occurred.prefix(80))\""
+            )
+        }
+        occurredAt = seconds
+        occurredAtText = occurred
+        switch object["dog_id"] {
+        case nil, .null?: dogID = nil
+        default: dogID = try Self.identifier(object, "dog_id")
+        }
+        switch object["payload"] {
+        case nil, .null?: payload = [:]
+        case .object(let fields)?: payload = fields
+        case let other?: throw Rejection(.invalid, "`payload` must be an object, got \(other.typeName)")
+        }
+        self.receivedAt = receivedAt
+    }
+
+    private static func requiredString(_ object: JSONObject, _ field: String) throws(Rejection) -> String {
+        guard let value = object[field] else { throw Rejection(.invalid, "missing `\(field)`") }
+        guard case .string(let text) = value else {
+            throw Rejection(.invalid, "`\(field)` must be a string, got \(value.typeName)")
+        }
+        return text
+    }
+
+    private static func identifier(_ object: JSONObject, _ field: String) throws(Rejection) -> String {
+        let text = try requiredString(object, field)
+        guard !text.isEmpty, text.utf8.count <= maximumIDLength else {
+            throw Rejection(.invalid, "`\(field)` must have 1 to \(maximumIDLength) bytes, got \(text.utf8.count)")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw Rejection(.invalid, "`\(field)` must not contain control characters")
+        }
+        return text
+    }
+
+    private static func isEventType(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first >= 0x61, first <= 0x7A, text.utf8.count <= 64 else { return false }
+        return text.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+    }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// The one ingest path for every app event.
+///
+/// For each event of a batch: validate it; return the original result if its `event_id` was
+/// seen before for the user (idempotency); refuse it if it is older than the late window or
+/// beyond the clock-skew allowance; check its dog; let every consumer compute effects at
+/// the event's time; then write the event row and all of its effects as one unit. One bad
+/// event never spoils the rest of its batch, and a refused event leaves nothing behind.
+///
+/// Consumers that are pure (rules that read only the event and its dog) are computed for the
+/// whole batch first, on every core; the store is then written by one thread, in order.
+///
+/// Not `Sendable`: it owns rule evaluators and uses the store from one thread.
+public final class Ingestor {
+    public let store: any Store
+    public let evaluator: RuleEvaluator
+    public let consumers: [any EventConsumer]
+    public var policy: IngestPolicy
+    private let precomputer: Precomputer
+    /// Batches smaller than this are computed on the calling thread only.
+    static let parallelBatchSize = 16
+
+    /// What is known to be stored, to spare a query per event: users, and dogs with their
+    /// profile as a libjq value. Filled only with what an event's unit has written or read and
+    /// kept; emptied when a batch fails to commit. Dogs never change once registered.
+    private var knownUsers: Set<String> = []
+    private var knownDogs: [String: (profile: DogProfile, input: JV)] = [:]
+    private static let cacheLimit = 100_000
+
+    /// The consumers of the bundled engine: dog registration, then one per `event_effects` rule.
+    public static func defaultConsumers(for ruleSet: RuleSet) -> [any EventConsumer] {
+        [DogRegistrationConsumer()] + EventRulesConsumer.all(in: ruleSet)
+    }
+
+    /// - Parameter cores: how many threads compute pure consumers (default: the machine's cores).
+    public init(
+        store: any Store, evaluator: RuleEvaluator, consumers: [any EventConsumer]? = nil,
+        policy: IngestPolicy = IngestPolicy(), cores: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
+        self.store = store
+        self.evaluator = evaluator
+        let consumers = consumers ?? Self.defaultConsumers(for: evaluator.ruleSet)
+        self.consumers = consumers
+        self.policy = policy
+        self.precomputer = Precomputer(evaluator: evaluator, consumers: consumers, workers: min(max(cores, 1), 8) - 1)
+    }
+
+    /// Ingests `batch` in one transaction; a result per event, in order.
+    public func ingest(_ batch: [JSON]) -> [IngestResult] {
+        ingest(batch.map { Result<JSON, Rejection>.success($0) })
+    }
+
+    /// Ingests `batch`, where an item may already be a refusal (a line that is not JSON).
+    public func ingest(_ batch: [Result<JSON, Rejection>]) -> [IngestResult] {
+        let items = validate(batch)
+        var precomputed: [Precomputer.Outcome?]?
+        if precomputer.isUseful, precomputer.hasWorkers, items.count >= Self.parallelBatchSize {
+            var carried: [String: DogProfile] = [:]
+            precomputed = precomputer.compute(items.map(\.event), dogs: dogContexts(items, carried: &carried))
+        }
+        return write(items, precomputed)
+    }
+
+    /// Ingests a stream of batches, handing each batch's results to `onResults` in order.
+    /// While one batch is written, the next one's pure consumers are computed on other cores.
+    public func ingest<Batches: Sequence>(
+        stream batches: Batches, onResults: ([IngestResult]) -> Void
+    ) where Batches.Element == [Result<JSON, Rejection>] {
+        guard precomputer.isUseful, precomputer.hasWorkers else {
+            for batch in batches { onResults(ingest(batch)) }
+            return
+        }
+        var iterator = batches.makeIterator()
+        guard let first = iterator.next() else { return }
+        var carried: [String: DogProfile] = [:]
+        var current = validate(first)
+        precomputer.start(current.map(\.event), dogs: dogContexts(current, carried: &carried))
+        while true {
+            let outcomes = precomputer.finish()
+            let next = iterator.next().map(validate)
+            if let next {
+                precomputer.start(next.map(\.event), dogs: dogContexts(next, carried: &carried))
+            }
+            onResults(write(current, outcomes))
+            guard let next else { return }
+            current = next
+            if carried.count > Self.cacheLimit { carried.removeAll() }
+        }
+    }
+
+    private func validate(_ batch: [Result<JSON, Rejection>]) -> [Item] {
+        let receivedAt = policy.clock()
+        return batch.map { Item($0, receivedAt: receivedAt) }
+    }
+
+    /// Writes a validated batch, with the pure consumers' outcomes computed ahead (if any).
+    ///
+    /// Fast path first: the batch in one transaction without per-event savepoints, which is
+    /// safe because every refusal happens before an event writes anything. Should a write fail
+    /// (a storage error), the transaction is rolled back and the batch runs again with each
+    /// event in its own savepoint, so that only the failing event is refused.
+    private func write(_ items: [Item], _ precomputed: [Precomputer.Outcome?]?) -> [IngestResult] {
+        do {
+            return try store.transaction { try run(items, precomputed, guarded: false) }
+        } catch {
+            forget()
+        }
+        do {
+            return try store.transaction { try run(items, precomputed, guarded: true) }
+        } catch {
+            // The batch could not be committed: nothing of it was kept, nor may be remembered.
+            forget()
+            let rejection = Rejection(
+                .storageError, "the batch could not be stored (\(error)); nothing of it was kept: send it again")
+            return items.map { item in
+                switch item {
+                case .refused(let result): result
+                case .event(let event):
+                    .rejected(rejection, eventID: event.eventID, userID: event.userID, type: event.type)
+                }
+            }
+        }
+    }
+
+    /// A validated event, or the result of refusing it.
+    enum Item {
+        case event(Event)
+        case refused(IngestResult)
+
+        init(_ item: Result<JSON, Rejection>, receivedAt: Double) {
+            switch item {
+            case .failure(let rejection):
+                self = .refused(.rejected(rejection, eventID: nil, userID: nil, type: nil))
+            case .success(let json):
+                do {
+                    self = .event(try Event(validating: json, receivedAt: receivedAt))
+                } catch {
+                    self = .refused(
+                        .rejected(
+                            error, eventID: json["event_id"]?.stringValue, userID: json["user_id"]?.stringValue,
+                            type: json["type"]?.stringValue))
+                }
+            }
+        }
+
+        var event: Event? {
+            if case .event(let event) = self { return event }
+            return nil
+        }
+    }
+
+    /// The dog each event will see: stored ones, and those registered earlier (in this batch, or
+    /// in `carried`, registrations of batches not yet written). Registration is pure: its
+    /// profile follows from the event. Should a registration be refused, its events see no dog
+    /// and the outcomes computed with it are not used.
+    private func dogContexts(_ items: [Item], carried: inout [String: DogProfile]) -> [Precomputer.DogContext] {
+        var missing: Set<String> = []
+        let registration = DogRegistrationConsumer()
+        var contexts: [Precomputer.DogContext] = []
+        contexts.reserveCapacity(items.count)
+        for item in items {
+            guard let event = item.event, let dogID = event.dogID else {
+                contexts.append(.none)
+                continue
+            }
+            if carried[dogID] == nil, !missing.contains(dogID) {
+                if let known = knownDogs[dogID] {
+                    carried[dogID] = known.profile
+                } else if let stored = try? store.dog(dogID) {
+                    carried[dogID] = stored
+                } else {
+                    missing.insert(dogID)
+                }
+            }
+            if carried[dogID] == nil, event.type == "dog_registered",
+                let profile = try? registration.profile(dogID, event)
+            {
+                carried[dogID] = profile
+                missing.remove(dogID)
+            }
+            contexts.append(carried[dogID].map(Precomputer.DogContext.dog) ?? .unknown)
+        }
+        return contexts
+    }
+
+    private func run(_ items: [Item], _ precomputed: [Precomputer.Outcome?]?, guarded: Bool) throws -> [IngestResult] {
+        var results: [IngestResult] = []
+        results.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            switch item {
+            case .refused(let result): results.append(result)
+            case .event(let event):
+                results.append(try ingestOne(event, precomputed: precomputed?[index], guarded: guarded))
+            }
+        }
+        return results
+    }
+
+    /// One event. Unguarded, a storage error is thrown (to abort the fast path); guarded, the
+    /// event runs in a savepoint and a storage error refuses only it.
+    private func ingestOne(_ event: Event, precomputed: Precomputer.Outcome?, guarded: Bool) throws -> IngestResult {
+        var learned = Learned()
+        do {
+            let result =
+                guarded
+                ? try store.atomically { try apply(event, precomputed: precomputed, learned: &learned) }
+                : try apply(event, precomputed: precomputed, learned: &learned)
+            remember(learned)
+            return result
+        } catch let rejection as Rejection {
+            return .rejected(rejection, eventID: event.eventID, userID: event.userID, type: event.type)
+        } catch {
+            guard guarded else { throw error }
+            return .rejected(
+                Rejection(.storageError, "\(error)"), eventID: event.eventID, userID: event.userID, type: event.type)
+        }
+    }
+
+    private func forget() {
+        knownUsers.removeAll()
+        knownDogs.removeAll()
+    }
+
+    /// What one event's unit stored or read, remembered once the unit is kept.
+    private struct Learned {
+        var user: String?
+        var dog: (profile: DogProfile, input: JV)?
+    }
+
+    private func remember(_ learned: Learned) {
+        if knownUsers.count > Self.cacheLimit { knownUsers.removeAll() }
+        if knownDogs.count > Self.cacheLimit { knownDogs.removeAll() }
+        if let user = learned.user { knownUsers.insert(user) }
+        if let dog = learned.dog { knownDogs[dog.profile.id] = dog }
+    }
+
+    /// The stored dog `id`, from memory or from the store.
+    private func dog(_ id: String, learned: inout Learned) throws -> (profile: DogProfile, input: JV)? {
+        if let known = knownDogs[id] { return known }
+        guard let profile = try store.dog(id) else { return nil }
+        let found = (profile, JV(profile.json))
+        learned.dog = found
+        return found
+    }
+
+    /// Everything for one accepted-or-duplicate event; throws ``Rejection`` to refuse it.
+    private func apply(_ event: Event, precomputed: Precomputer.Outcome?, learned: inout Learned) throws -> IngestResult
+    {
+        if let stored = try store.event(user: event.userID, eventID: event.eventID) {
+            return IngestResult(
+                status: .duplicate, eventID: event.eventID, userID: event.userID, type: stored.type, code: nil,
+                message: nil, effects: stored.outcome.arrayValue ?? [])
+        }
+        try checkTime(event)
+        var dog: (profile: DogProfile, input: JV)?
+        if let dogID = event.dogID {
+            dog = try self.dog(dogID, learned: &learned)
+            if event.type != "dog_registered", dog == nil || dog?.profile.userID != event.userID {
+                throw Rejection(.unknownDog, "user \(event.userID) has no dog \(dogID)")
+            }
+        }
+        let context = ConsumerContext(
+            event: event, dog: dog?.profile, dogInput: dog?.input, store: store, evaluator: evaluator)
+        var effects: [Effect] = []
+        for (index, consumer) in consumers.enumerated() {
+            let produced: [Effect]
+            do {
+                if let precomputed, precomputed.dog == context.dog, let result = precomputed.results[index] {
+                    produced = try result.get()  // computed ahead with the same event and dog
+                } else {
+                    produced = try consumer.effects(of: event, in: context)
+                }
+            } catch let rejection as Rejection {
+                throw rejection
+            } catch {
+                throw Rejection(.consumerFailed, "\(consumer.name): \(error)")
+            }
+            for effect in produced {
+                if case .dogRegistered(let profile) = effect { context.register(profile) }
+            }
+            effects += produced
+            context.effectsSoFar = effects
+        }
+        // Writes only from here on: every refusal above leaves nothing behind.
+        if !knownUsers.contains(event.userID) {
+            try store.ensureUser(event.userID, firstSeenAt: event.receivedAt)
+            learned.user = event.userID
+        }
+        let outcome = effects.map(\.json)
+        let row = try store.insertEvent(
+            StoredEvent(
+                userID: event.userID, eventID: event.eventID, type: event.type, dogID: event.dogID,
+                occurredAt: event.occurredAt, occurredAtText: event.occurredAtText, receivedAt: event.receivedAt,
+                payload: .object(event.payload), outcome: .array(outcome)))
+        try EffectApplier.apply(effects, of: event, eventRow: row, to: store)
+        return IngestResult(
+            status: .accepted, eventID: event.eventID, userID: event.userID, type: event.type, code: nil, message: nil,
+            effects: outcome)
+    }
+
+    /// Refuses events older than the late window or later than the clock-skew allowance.
+    /// Both bounds are inclusive: an event exactly 7 days old is accepted.
+    private func checkTime(_ event: Event) throws(Rejection) {
+        let age = event.receivedAt - event.occurredAt
+        if age > policy.lateWindow.seconds {
+            throw Rejection(
+                .tooLate,
+                "occurred \(Self.describe(age)) before it was received, beyond the late window of \(DurationText.format(policy.lateWindow))"
+            )
+        }
+        if -age > policy.clockSkew.seconds {
+            throw Rejection(
+                .inFuture,
+                "occurs \(Self.describe(-age)) after it was received, beyond the clock-skew allowance of \(DurationText.format(policy.clockSkew))"
+            )
+        }
+    }
+
+    static func describe(_ seconds: Double) -> String {
+        DurationText.format(.milliseconds(Int64((seconds * 1000).rounded())))
+    }
+}

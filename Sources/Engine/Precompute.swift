@@ -1,0 +1,237 @@
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// Computes the effects of pure consumers (rules that read only the event and its dog) ahead
+/// of the serial write phase, on other cores.
+///
+/// Two ways: ``compute(_:dogs:)`` splits one batch between the calling thread and the worker
+/// threads; ``start(_:dogs:)`` + ``finish()`` compute the *next* batch on the worker threads
+/// only, while the calling thread writes the current one. Each slot (the caller's, and one per
+/// worker) has its own rule evaluator and its own libjq values: nothing libjq is shared.
+final class Precomputer {
+    /// What the pure consumers gave for one event: by consumer index, effects or a refusal.
+    struct Outcome: Sendable {
+        /// The dog the effects were computed with; they hold only if the event sees this dog.
+        var dog: DogProfile?
+        var results: [Int: Result<[Effect], Rejection>]
+    }
+
+    /// The dog an event will see, as far as can be told before the batch is written.
+    enum DogContext: Sendable {
+        /// The event names no dog.
+        case none
+        case dog(DogProfile)
+        /// Not known ahead: the event is computed serially.
+        case unknown
+    }
+
+    /// One thread's evaluator and the libjq values it built.
+    ///
+    /// `@unchecked Sendable`: a slot is used by one thread only (the caller's by the caller, a
+    /// worker's by that worker), and jobs reach a worker through its condition variable.
+    private final class Slot: @unchecked Sendable {
+        let evaluator: RuleEvaluator
+        private var dogInputs: [String: JV] = [:]
+
+        init(evaluator: RuleEvaluator) {
+            self.evaluator = evaluator
+        }
+
+        func dogInput(_ dog: DogProfile) -> JV {
+            if let input = dogInputs[dog.id] { return input }
+            if dogInputs.count > 100_000 { dogInputs.removeAll() }
+            let input = JV(dog.json)
+            dogInputs[dog.id] = input
+            return input
+        }
+    }
+
+    /// One batch's work, shared by the threads that compute it.
+    ///
+    /// `@unchecked Sendable`: each thread writes only the outputs of the events it owns (by
+    /// stride) and uses only its own slot; results are read after every thread has finished
+    /// (``WorkerThread/wait()`` orders those writes before the reads).
+    private final class Job: @unchecked Sendable {
+        let events: [Event?]
+        let dogs: [DogContext]
+        let consumers: [(index: Int, consumer: any EventConsumer)]
+        var outputs: [Outcome?]
+
+        init(events: [Event?], dogs: [DogContext], consumers: [(index: Int, consumer: any EventConsumer)]) {
+            self.events = events
+            self.dogs = dogs
+            self.consumers = consumers
+            self.outputs = Array(repeating: nil, count: events.count)
+        }
+
+        /// Computes every `stride`-th event from `first`, with `slot`.
+        func compute(from first: Int, stride: Int, slot: Slot) {
+            var index = first
+            while index < events.count {
+                defer { index += stride }
+                guard let event = events[index] else { continue }
+                let dog: DogProfile?
+                switch dogs[index] {
+                case .none: dog = nil
+                case .dog(let profile): dog = profile
+                case .unknown: continue
+                }
+                let context = ConsumerContext(
+                    event: event, dog: dog, dogInput: dog.map(slot.dogInput), store: NoStore.shared,
+                    evaluator: slot.evaluator)
+                var results: [Int: Result<[Effect], Rejection>] = [:]
+                for (consumerIndex, consumer) in consumers {
+                    do {
+                        results[consumerIndex] = .success(try consumer.effects(of: event, in: context))
+                    } catch let rejection as Rejection {
+                        results[consumerIndex] = .failure(rejection)
+                    } catch {
+                        results[consumerIndex] = .failure(Rejection(.consumerFailed, "\(consumer.name): \(error)"))
+                    }
+                }
+                outputs[index] = Outcome(dog: dog, results: results)
+            }
+        }
+    }
+
+    /// Slot `i + 1` belongs to `workers[i]`; slot 0 to the calling thread.
+    private let callerSlot: Slot
+    private let workerSlots: [Slot]
+    private let workers: [WorkerThread]
+    private let consumers: [(index: Int, consumer: any EventConsumer)]
+    private var pending: Job?
+
+    /// - Parameters:
+    ///   - evaluator: the caller's evaluator (the caller's slot).
+    ///   - workers: threads besides the caller's (each compiles its own programs on first use).
+    init(evaluator: RuleEvaluator, consumers: [any EventConsumer], workers: Int) {
+        callerSlot = Slot(evaluator: evaluator)
+        workerSlots = (0..<max(workers, 0)).map { _ in Slot(evaluator: RuleEvaluator(ruleSet: evaluator.ruleSet)) }
+        self.workers = workerSlots.map { _ in WorkerThread() }
+        self.consumers = consumers.enumerated().filter { $0.element.isPure }.map { ($0.offset, $0.element) }
+        // Each worker compiles the rules it will evaluate, in the background, at once.
+        let rules = consumers.compactMap { ($0 as? EventRulesConsumer)?.rule }
+        for (slot, worker) in zip(workerSlots, self.workers) {
+            worker.start { slot.evaluator.prepare(rules) }
+        }
+    }
+
+    deinit {
+        for worker in workers { worker.stop() }
+    }
+
+    /// Whether there is anything to compute ahead.
+    var isUseful: Bool { !consumers.isEmpty }
+
+    /// Whether work can be handed to other threads.
+    var hasWorkers: Bool { !workers.isEmpty }
+
+    /// Outcomes for one batch, computed by the caller and the workers together.
+    func compute(_ events: [Event?], dogs: [DogContext]) -> [Outcome?] {
+        for worker in workers { worker.wait() }  // a warm-up may still run
+        let job = Job(events: events, dogs: dogs, consumers: consumers)
+        let stride = workers.count + 1
+        for (offset, worker) in workers.enumerated() {
+            let slot = workerSlots[offset]
+            worker.start { job.compute(from: offset + 1, stride: stride, slot: slot) }
+        }
+        job.compute(from: 0, stride: stride, slot: callerSlot)
+        for worker in workers { worker.wait() }
+        return job.outputs
+    }
+
+    /// Starts computing a batch on the workers only; the caller collects it with ``finish()``.
+    func start(_ events: [Event?], dogs: [DogContext]) {
+        precondition(pending == nil && hasWorkers, "finish the previous batch first")
+        for worker in workers { worker.wait() }  // a warm-up may still run
+        let job = Job(events: events, dogs: dogs, consumers: consumers)
+        pending = job
+        let stride = workers.count
+        for (offset, worker) in workers.enumerated() {
+            let slot = workerSlots[offset]
+            worker.start { job.compute(from: offset, stride: stride, slot: slot) }
+        }
+    }
+
+    /// The outcomes of the batch given to ``start(_:dogs:)``, once the workers are done.
+    func finish() -> [Outcome?] {
+        guard let job = pending else { return [] }
+        for worker in workers { worker.wait() }
+        pending = nil
+        return job.outputs
+    }
+}
+
+/// The store pure consumers see while precomputed: they must not read it.
+private final class NoStore: StoreReader, @unchecked Sendable {
+    // `@unchecked Sendable`: it has no state.
+    static let shared = NoStore()
+
+    struct PureConsumerReadTheStore: Error, CustomStringConvertible {
+        var description: String { "a consumer declared pure read the store" }
+    }
+
+    func event(user: String, eventID: String) throws -> StoredEvent? { throw PureConsumerReadTheStore() }
+    func dog(_ id: String) throws -> DogProfile? { throw PureConsumerReadTheStore() }
+    func records(dog: String, kind: String?) throws -> [ProfileRecord] { throw PureConsumerReadTheStore() }
+}
+
+/// A thread that runs one job at a time, handed over with a condition variable.
+///
+/// `@unchecked Sendable`: `job`, `done` and `stopping` are only used with `condition` locked.
+final class WorkerThread: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var job: (@Sendable () -> Void)?
+    private var done = true
+    private var stopping = false
+
+    init() {
+        let thread = Thread { [self] in self.loop() }
+        thread.name = "journey-precompute"
+        thread.start()
+    }
+
+    /// Starts `job` on the thread.
+    func start(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        self.job = job
+        done = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until the job started last has finished.
+    func wait() {
+        condition.lock()
+        while !done { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Ends the thread once its current job is done.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while job == nil, !stopping { condition.wait() }
+            guard let next = job else {
+                condition.unlock()
+                return
+            }
+            job = nil
+            condition.unlock()
+            next()
+            condition.lock()
+            done = true
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import JQ
+import SQLite
+
+/// The embedded store: one SQLite file (`journey.sqlite` unless told otherwise), in WAL mode.
+///
+/// Not `Sendable`: it owns a connection. One owner (the ingest path, a request handler)
+/// uses it at a time.
+public final class SQLiteStore: Store {
+    public let connection: Connection
+    public var path: String { connection.path }
+
+    /// The default file name in the working directory.
+    public static let defaultPath = "journey.sqlite"
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    public init(path: String = SQLiteStore.defaultPath, migrate: Bool = true) throws {
+        connection = try Connection(path: path)
+        if migrate { try self.migrate() }
+    }
+
+    /// Applies pending migrations; returns the versions applied.
+    @discardableResult
+    public func migrate() throws -> [Int] {
+        try connection.migrate(Schema.migrations, now: Date().timeIntervalSince1970)
+    }
+
+    /// The schema version the code knows.
+    public static var latestSchemaVersion: Int { Schema.migrations.map(\.version).max() ?? 0 }
+
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try connection.transaction(body)
+    }
+
+    public func atomically<T>(_ body: () throws -> T) throws -> T {
+        try connection.savepoint("event", body)
+    }
+
+    // MARK: Events
+
+    public func event(user: String, eventID: String) throws -> StoredEvent? {
+        try connection.prepare(
+            """
+            SELECT id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome
+            FROM events WHERE user_id = ? AND event_id = ?
+            """
+        ).first([.text(user), .text(eventID)]) { row in
+            StoredEvent(
+                rowID: row.integer(0), userID: user, eventID: eventID, type: row.text(1) ?? "", dogID: row.text(2),
+                occurredAt: row.real(3), occurredAtText: row.text(4) ?? "", receivedAt: row.real(5),
+                payload: try Self.json(row.text(6)), outcome: try Self.json(row.text(7)))
+        }
+    }
+
+    public func insertEvent(_ event: StoredEvent) throws -> Int64 {
+        try connection.run(
+            """
+            INSERT INTO events (user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(event.userID), .text(event.eventID), .text(event.type), .optional(event.dogID),
+                .real(event.occurredAt), .text(event.occurredAtText), .real(event.receivedAt),
+                .text(event.payload.compactText), .text(event.outcome.compactText),
+            ])
+        return connection.lastInsertedRowID
+    }
+
+    public func eventCount() throws -> Int {
+        Int(try connection.scalar("SELECT count(*) FROM events") ?? 0)
+    }
+
+    // MARK: Users and dogs
+
+    public func ensureUser(_ user: String, firstSeenAt: Double) throws {
+        try connection.run(
+            "INSERT INTO users (user_id, first_seen_at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
+            [.text(user), .real(firstSeenAt)])
+    }
+
+    public func dog(_ id: String) throws -> DogProfile? {
+        try connection.prepare(
+            "SELECT user_id, name, birth_date, age_range, breed, timezone, metrics, registered_at FROM dogs WHERE dog_id = ?"
+        ).first([.text(id)]) { row in
+            DogProfile(
+                id: id, userID: row.text(0) ?? "", name: row.text(1) ?? "", birthDate: row.text(2),
+                ageRange: row.text(3), breed: row.text(4), timezone: row.text(5),
+                metrics: try Self.json(row.text(6)).objectValue ?? [:], registeredAt: row.real(7))
+        }
+    }
+
+    public func insertDog(_ dog: DogProfile) throws {
+        try connection.run(
+            """
+            INSERT INTO dogs (dog_id, user_id, name, birth_date, age_range, breed, timezone, metrics, registered_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(dog.id), .text(dog.userID), .text(dog.name), .optional(dog.birthDate), .optional(dog.ageRange),
+                .optional(dog.breed), .optional(dog.timezone), .text(JSON.object(dog.metrics).compactText),
+                .real(dog.registeredAt),
+            ])
+    }
+
+    // MARK: Effects
+
+    public func records(dog: String, kind: String?) throws -> [ProfileRecord] {
+        var records: [ProfileRecord] = []
+        let sql = """
+            SELECT id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id
+            FROM profile_records WHERE dog_id = ?1 AND (?2 IS NULL OR kind = ?2) ORDER BY recorded_at, id
+            """
+        try connection.prepare(sql).query([.text(dog), .optional(kind)]) { row in
+            records.append(
+                ProfileRecord(
+                    id: row.integer(0), dogID: dog, kind: row.text(1) ?? "", recordedAt: row.real(2),
+                    recordedAtText: row.text(3) ?? "", payload: try Self.json(row.text(4)), source: row.text(5) ?? "",
+                    ruleRevision: row.text(6), blockID: row.text(7)))
+        }
+        return records
+    }
+
+    public func insertRecord(_ record: ProfileRecord, event: Int64?) throws {
+        try connection.run(
+            """
+            INSERT INTO profile_records
+                (dog_id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id, event)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(record.dogID), .text(record.kind), .real(record.recordedAt), .text(record.recordedAtText),
+                .text(record.payload.compactText), .text(record.source), .optional(record.ruleRevision),
+                .optional(record.blockID), event.map(SQLiteValue.integer) ?? .null,
+            ])
+    }
+
+    public func completeBlockStep(dog: String, block: String, step: String, at: Double, event: Int64?) throws -> Bool {
+        try connection.run(
+            """
+            INSERT INTO block_progress (dog_id, block_id, step, completed_at, event) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (dog_id, block_id, step) DO NOTHING
+            """, [.text(dog), .text(block), .text(step), .real(at), event.map(SQLiteValue.integer) ?? .null])
+        return connection.changes > 0
+    }
+
+    public func scheduleReminder(_ reminder: Reminder, event: Int64?) throws {
+        try connection.run(
+            "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(reminder.userID), .optional(reminder.dogID), .text(reminder.kind), .real(reminder.dueAt),
+                .text(reminder.payload.compactText), .text(reminder.status), event.map(SQLiteValue.integer) ?? .null,
+            ])
+    }
+
+    public func appendAnalytics(_ analytics: AnalyticsEvent, event: Int64?) throws {
+        try connection.run(
+            "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(analytics.userID), .text(analytics.name), .real(analytics.occurredAt),
+                .text(JSON.object(analytics.properties).compactText), event.map(SQLiteValue.integer) ?? .null,
+            ])
+    }
+
+    public func completeOnboardingStep(
+        user: String, flow: String, step: String, skipped: Bool, at: Double, event: Int64?
+    ) throws -> Bool {
+        try connection.run(
+            """
+            INSERT INTO onboarding_progress (user_id, flow, step_id, completed_at, skipped, event) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, flow, step_id) DO NOTHING
+            """,
+            [
+                .text(user), .text(flow), .text(step), .real(at), .integer(skipped ? 1 : 0),
+                event.map(SQLiteValue.integer) ?? .null,
+            ])
+        return connection.changes > 0
+    }
+
+    public func addChallengeProgress(challenge: String, user: String, delta: Double, at: Double) throws -> Double {
+        try connection.run(
+            """
+            INSERT INTO challenge_progress (challenge_id, user_id, value, updated_at) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (challenge_id, user_id) DO UPDATE SET value = value + ?3, updated_at = max(updated_at, ?4)
+            """, [.text(challenge), .text(user), .real(delta), .real(at)])
+        return try connection.prepare("SELECT value FROM challenge_progress WHERE challenge_id = ? AND user_id = ?")
+            .first([.text(challenge), .text(user)]) { $0.real(0) } ?? delta
+    }
+
+    public func completeChallenge(challenge: String, user: String, at: Double) throws -> Bool {
+        try connection.run(
+            """
+            INSERT INTO challenge_progress (challenge_id, user_id, value, updated_at, completed_at) VALUES (?1, ?2, 0, ?3, ?3)
+            ON CONFLICT (challenge_id, user_id) DO UPDATE SET completed_at = ?3 WHERE completed_at IS NULL
+            """, [.text(challenge), .text(user), .real(at)])
+        return connection.changes > 0
+    }
+
+    public func grantReward(_ reward: Reward, event: Int64?) throws {
+        try connection.run(
+            "INSERT INTO rewards (user_id, reward, amount, badge_id, reason, granted_at, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(reward.userID), .text(reward.reward), reward.amount.map(SQLiteValue.real) ?? .null,
+                .optional(reward.badgeID), .optional(reward.reason), .real(reward.grantedAt),
+                event.map(SQLiteValue.integer) ?? .null,
+            ])
+    }
+
+    // MARK: Statistics
+
+    public func statistics() throws -> StoreStatistics {
+        var names: [String] = []
+        try connection.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
+        )
+        .query { row in names.append(row.text(0) ?? "") }
+        var tables: [(String, Int)] = []
+        for name in names {
+            tables.append((name, Int(try connection.scalar("SELECT count(*) FROM \"\(name)\"") ?? 0)))
+        }
+        let bytes = ["", "-wal"].reduce(0) { total, suffix in
+            let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0
+            return total + size
+        }
+        return StoreStatistics(path: path, schemaVersion: try connection.schemaVersion(), tables: tables, bytes: bytes)
+    }
+
+    /// `PRAGMA integrity_check`: `ok`, or what is wrong.
+    public func integrityCheck() throws -> String {
+        var lines: [String] = []
+        try connection.prepare("PRAGMA integrity_check").query { lines.append($0.text(0) ?? "") }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func json(_ text: String?) throws -> JSON {
+        guard let text else { return .null }
+        return try JSONParser().parse(text)
+    }
+}

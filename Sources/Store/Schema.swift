@@ -1,0 +1,123 @@
+import SQLite
+
+/// The store's schema, as numbered migrations recorded in `schema_migrations`.
+///
+/// Kept: users and dogs, one manifest per dog, profile records, block progress, events (with
+/// their outcome), reminders, the analytics outbox, onboarding progress, challenge progress
+/// and rewards. Derivable things (block status, progress bars, statistics) are not stored.
+/// Times are seconds since 1970 (REAL); the text an event sent is kept beside where it
+/// matters (its offset decides local dates).
+enum Schema {
+    static let migrations: [Migration] = [
+        Migration(
+            version: 1, name: "users, dogs, events and effects",
+            sql: """
+                CREATE TABLE users (
+                    user_id       TEXT PRIMARY KEY,
+                    first_seen_at REAL NOT NULL,
+                    timezone      TEXT
+                );
+                CREATE TABLE dogs (
+                    dog_id        TEXT PRIMARY KEY,
+                    user_id       TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    name          TEXT NOT NULL,
+                    birth_date    TEXT,
+                    age_range     TEXT,
+                    breed         TEXT,
+                    timezone      TEXT,
+                    metrics       TEXT NOT NULL DEFAULT '{}',
+                    registered_at REAL NOT NULL
+                );
+                CREATE INDEX dogs_user ON dogs (user_id);
+                CREATE TABLE manifests (
+                    dog_id        TEXT PRIMARY KEY REFERENCES dogs (dog_id) ON DELETE CASCADE,
+                    rule_revision TEXT NOT NULL,
+                    created_at    REAL NOT NULL,
+                    manifest      TEXT NOT NULL
+                );
+                CREATE TABLE events (
+                    id          INTEGER PRIMARY KEY,
+                    user_id     TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    event_id    TEXT NOT NULL,
+                    type        TEXT NOT NULL,
+                    dog_id      TEXT,
+                    occurred_at REAL NOT NULL,
+                    occurred_at_text TEXT NOT NULL,
+                    received_at REAL NOT NULL,
+                    payload     TEXT NOT NULL,
+                    outcome     TEXT NOT NULL,
+                    UNIQUE (user_id, event_id)
+                );
+                CREATE TABLE profile_records (
+                    id            INTEGER PRIMARY KEY,
+                    dog_id        TEXT NOT NULL REFERENCES dogs (dog_id) ON DELETE CASCADE,
+                    kind          TEXT NOT NULL,
+                    recorded_at   REAL NOT NULL,
+                    recorded_at_text TEXT NOT NULL,
+                    payload       TEXT NOT NULL,
+                    source        TEXT NOT NULL,
+                    rule_revision TEXT,
+                    block_id      TEXT,
+                    event         INTEGER REFERENCES events (id) ON DELETE SET NULL
+                );
+                CREATE INDEX profile_records_dog ON profile_records (dog_id, kind, recorded_at);
+                CREATE TABLE block_progress (
+                    dog_id       TEXT NOT NULL REFERENCES dogs (dog_id) ON DELETE CASCADE,
+                    block_id     TEXT NOT NULL,
+                    step         TEXT NOT NULL,
+                    completed_at REAL NOT NULL,
+                    event        INTEGER REFERENCES events (id) ON DELETE SET NULL,
+                    PRIMARY KEY (dog_id, block_id, step)
+                );
+                CREATE TABLE reminders (
+                    id      INTEGER PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    dog_id  TEXT,
+                    kind    TEXT NOT NULL,
+                    due_at  REAL NOT NULL,
+                    payload TEXT NOT NULL,
+                    status  TEXT NOT NULL DEFAULT 'pending',
+                    sent_at REAL,
+                    event   INTEGER REFERENCES events (id) ON DELETE SET NULL
+                );
+                CREATE INDEX reminders_due ON reminders (status, due_at);
+                CREATE TABLE analytics_outbox (
+                    id          INTEGER PRIMARY KEY,
+                    user_id     TEXT NOT NULL,
+                    name        TEXT NOT NULL,
+                    occurred_at REAL NOT NULL,
+                    properties  TEXT NOT NULL,
+                    event       INTEGER REFERENCES events (id) ON DELETE SET NULL,
+                    sent_at     REAL
+                );
+                CREATE INDEX analytics_unsent ON analytics_outbox (sent_at, id);
+                CREATE TABLE onboarding_progress (
+                    user_id      TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    flow         TEXT NOT NULL,
+                    step_id      TEXT NOT NULL,
+                    completed_at REAL NOT NULL,
+                    skipped      INTEGER NOT NULL DEFAULT 0,
+                    event        INTEGER REFERENCES events (id) ON DELETE SET NULL,
+                    PRIMARY KEY (user_id, flow, step_id)
+                );
+                CREATE TABLE challenge_progress (
+                    challenge_id TEXT NOT NULL,
+                    user_id      TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    value        REAL NOT NULL DEFAULT 0,
+                    updated_at   REAL NOT NULL,
+                    completed_at REAL,
+                    PRIMARY KEY (challenge_id, user_id)
+                );
+                CREATE TABLE rewards (
+                    id         INTEGER PRIMARY KEY,
+                    user_id    TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    reward     TEXT NOT NULL,
+                    amount     REAL,
+                    badge_id   TEXT,
+                    reason     TEXT,
+                    granted_at REAL NOT NULL,
+                    event      INTEGER REFERENCES events (id) ON DELETE SET NULL
+                );
+                """)
+    ]
+}

@@ -1,0 +1,50 @@
+import JQ
+
+/// What the engine needs from storage. SQLite (``SQLiteStore``) is the embedded default; a
+/// PostgreSQL store for several engine instances implements the same protocol, and nothing
+/// above this module knows which one it talks to.
+///
+/// A store is used from one thread at a time; the engine serializes access.
+public protocol Store: StoreReader {
+    /// Runs `body` in one write transaction: all of it is kept, or none of it.
+    func transaction<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body` as a unit inside the current transaction: when it throws, only its own
+    /// changes are undone.
+    func atomically<T>(_ body: () throws -> T) throws -> T
+
+    /// Keeps an accepted event and its outcome; returns its row id.
+    func insertEvent(_ event: StoredEvent) throws -> Int64
+    /// How many events are kept.
+    func eventCount() throws -> Int
+
+    /// Records `user` the first time it is seen.
+    func ensureUser(_ user: String, firstSeenAt: Double) throws
+    func insertDog(_ dog: DogProfile) throws
+    func insertRecord(_ record: ProfileRecord, event: Int64?) throws
+    /// Marks a step of a block done; false when it already was.
+    func completeBlockStep(dog: String, block: String, step: String, at: Double, event: Int64?) throws -> Bool
+    func scheduleReminder(_ reminder: Reminder, event: Int64?) throws
+    func appendAnalytics(_ analytics: AnalyticsEvent, event: Int64?) throws
+    /// Marks an onboarding step done (or skipped); false when it already was.
+    func completeOnboardingStep(
+        user: String, flow: String, step: String, skipped: Bool, at: Double, event: Int64?
+    ) throws -> Bool
+    /// Adds `delta` to a user's progress in a challenge; returns the new value.
+    func addChallengeProgress(challenge: String, user: String, delta: Double, at: Double) throws -> Double
+    /// Marks a challenge completed for a user; false when it already was.
+    func completeChallenge(challenge: String, user: String, at: Double) throws -> Bool
+    func grantReward(_ reward: Reward, event: Int64?) throws
+
+    /// Counts and sizes, for `journey db stats`.
+    func statistics() throws -> StoreStatistics
+}
+
+/// What consumers may read while they compute an event's effects (they never write: the
+/// engine applies their effects).
+public protocol StoreReader: AnyObject {
+    /// The accepted event `eventID` of `user`, if there is one.
+    func event(user: String, eventID: String) throws -> StoredEvent?
+    func dog(_ id: String) throws -> DogProfile?
+    /// A dog's records, oldest first; of one kind, or all.
+    func records(dog: String, kind: String?) throws -> [ProfileRecord]
+}

@@ -1,0 +1,51 @@
+import Engine
+import JQ
+import RuleEngine
+import Store
+import Testing
+
+struct IngestCase: Sendable, CustomTestStringConvertible {
+    var json: JSON
+    var testDescription: String { json["name"]?.stringValue ?? "?" }
+}
+
+/// The data-driven cases of Cases/ingest.yaml, on real SQLite files.
+@Suite struct IngestCaseTests {
+    static let cases = Fixtures.cases("ingest.yaml").map(IngestCase.init)
+
+    @Test(arguments: cases)
+    func ingest(_ testCase: IngestCase) throws {
+        let spec = testCase.json
+        let database = TestDatabase()
+        let evaluator = try #require(Fixtures.bundledRules().evaluator)
+        func ingestor(at text: String?) throws -> Ingestor {
+            let now = try #require(text.flatMap(Timestamp.parse), "a case needs a received_at")
+            return Ingestor(store: database.store, evaluator: evaluator, policy: IngestPolicy(clock: { now }))
+        }
+        if case .array(let setup)? = spec["setup"] {
+            let results = try ingestor(at: spec["setup_received_at"]?.stringValue).ingest(setup)
+            #expect(results.allSatisfy { $0.status == .accepted }, "\(results)")
+        }
+        let main = try ingestor(at: spec["received_at"]?.stringValue)
+        for (number, batch) in (spec["batches"]?.arrayValue ?? []).enumerated() {
+            let results = main.ingest(batch["events"]?.arrayValue ?? [])
+            let expected = batch["expect"]?.arrayValue ?? []
+            try #require(results.count == expected.count, "batch \(number): \(results.count) results")
+            for (index, (result, want)) in zip(results, expected).enumerated() {
+                let place = "batch \(number) event \(index): \(result.json.compactText)"
+                #expect(result.status.rawValue == want["status"]?.stringValue, "\(place)")
+                if let code = want["code"]?.stringValue { #expect(result.code == code, "\(place)") }
+                if let fragment = want["message"]?.stringValue {
+                    #expect(result.message?.contains(fragment) == true, "\(place)")
+                }
+                if case .array(let types)? = want["effects"] {
+                    #expect(result.effects.map { $0["type"] ?? .null } == types, "\(place)")
+                }
+            }
+        }
+        for (table, rows) in spec["tables"]?.objectValue ?? [:] {
+            #expect(try database.count(table) == Int(rows.numberValue ?? -1), "table \(table)")
+        }
+        #expect(try database.store.integrityCheck() == "ok")
+    }
+}

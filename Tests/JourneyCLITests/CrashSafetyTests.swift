@@ -1,0 +1,123 @@
+import Foundation
+import SQLite
+import Testing
+
+/// `journey ingest` killed with SIGKILL part way, then run again on the same file: every event
+/// is stored exactly once, no effect is doubled, and the database is intact.
+@Suite struct CrashSafetyTests {
+    static func journeyExecutable() throws -> String {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journey")
+                .path,
+            Repository.root + "/.build/debug/journey",
+        ]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw CLIError("the journey executable is not built (looked in \(candidates))")
+        }
+        return found
+    }
+
+    struct CLIError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// 100,000 events: 1,000 users each registering a dog, then 99 events (weights, journey
+    /// openings, taps) over the following days.
+    static func writeEvents(to path: String) throws -> (events: Int, weights: Int, openings: Int) {
+        var text = ""
+        text.reserveCapacity(24 * 1024 * 1024)
+        var weights = 0
+        var openings = 0
+        for user in 0..<1000 {
+            text +=
+                #"{"event_id":"reg","user_id":"u\#(user)","type":"dog_registered","occurred_at":"2026-11-23T08:00:00Z","dog_id":"d\#(user)","payload":{"name":"Dog \#(user)","age_range":"4-8m","timezone":"Europe/Berlin","metrics":{"bond":\#(user % 100)}}}"#
+            text += "\n"
+            for i in 0..<99 {
+                let minute = i * 80
+                let at = String(
+                    format: "2026-11-%02dT%02d:%02d:00Z", 23 + minute / 1440, (minute / 60) % 24, minute % 60)
+                switch i % 3 {
+                case 0:
+                    weights += 1
+                    text +=
+                        #"{"event_id":"e\#(i)","user_id":"u\#(user)","type":"weight_saved","occurred_at":"\#(at)","dog_id":"d\#(user)","payload":{"kg":\#(8 + Double(i) / 10)}}"#
+                case 1:
+                    openings += 1
+                    text +=
+                        #"{"event_id":"e\#(i)","user_id":"u\#(user)","type":"journey_opened","occurred_at":"\#(at)","dog_id":"d\#(user)"}"#
+                default:
+                    text +=
+                        #"{"event_id":"e\#(i)","user_id":"u\#(user)","type":"tap","occurred_at":"\#(at)","payload":{"element_id":"plus"}}"#
+                }
+                text += "\n"
+            }
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return (100_000, weights, openings)
+    }
+
+    func run(_ executable: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: Repository.root)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func killedIngestResumesExactlyOnce() throws {
+        let executable = try Self.journeyExecutable()
+        let folder = NSTemporaryDirectory() + "journey-crash-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let events = folder + "/events.jsonl"
+        let database = folder + "/journey.sqlite"
+        let expected = try Self.writeEvents(to: events)
+        let arguments = [
+            "ingest", events, "--db", database, "--rules", Repository.rules, "--plugins", Repository.plugins,
+            "--now", "2026-11-29T12:00:00Z", "--quiet", "--batch-size", "200",
+        ]
+
+        // First run: kill it once part of the file is stored.
+        let first = try run(executable, arguments)
+        var stored: Int64 = 0
+        let deadline = Date().addingTimeInterval(120)
+        while first.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            if FileManager.default.fileExists(atPath: database),
+                let connection = try? Connection(path: database, options: .init(readOnly: true)),
+                let count = try? connection.scalar("SELECT count(*) FROM events")
+            {
+                stored = count ?? 0
+                if stored >= 20_000 { break }
+            }
+        }
+        #expect(first.isRunning, "the first run ended before it could be killed (\(stored) events stored)")
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        #expect(first.terminationReason == .uncaughtSignal)
+        #expect(stored > 0 && stored < 100_000, "killed part way (\(stored) events stored)")
+
+        // Second run: the same file, to the end.
+        let second = try run(executable, arguments)
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0, "no event may be rejected on the second run")
+
+        let connection = try Connection(path: database)
+        #expect(try connection.scalar("SELECT count(*) FROM events") == Int64(expected.events))
+        #expect(
+            try connection.scalar("SELECT count(DISTINCT user_id || '/' || event_id) FROM events")
+                == Int64(expected.events))
+        #expect(try connection.scalar("SELECT count(*) FROM dogs") == 1000)
+        #expect(try connection.scalar("SELECT count(*) FROM profile_records") == Int64(expected.weights))
+        #expect(try connection.scalar("SELECT count(*) FROM reminders") == Int64(expected.weights))
+        #expect(
+            try connection.scalar("SELECT count(*) FROM analytics_outbox")
+                == Int64(expected.weights + expected.openings))
+        #expect(try connection.prepare("PRAGMA integrity_check").first { $0.text(0) } == "ok")
+    }
+}
