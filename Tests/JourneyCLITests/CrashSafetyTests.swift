@@ -92,7 +92,7 @@ import Testing
                 let connection = try? Connection(path: database, options: .init(readOnly: true)),
                 let count = try? connection.scalar("SELECT count(*) FROM events")
             {
-                stored = count ?? 0
+                stored = count
                 if stored >= 20_000 { break }
             }
         }
