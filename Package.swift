@@ -30,8 +30,12 @@ let package = Package(
         // The one ingest path: events → consumers → effects → store.
         .target(name: "Engine", dependencies: ["RuleEngine", "Store", "JQ"]),
 
+        // Features: check plugins, and the Dog Journey.
+        .target(name: "CheckPlugins", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "YAML"]),
+        .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "YAML"]),
+
         // The command line, over injected streams; `journey` only calls it.
-        .target(name: "JourneyCLI", dependencies: ["Engine", "RuleEngine", "Store", "JQ"]),
+        .target(name: "JourneyCLI", dependencies: ["Journey", "CheckPlugins", "Engine", "RuleEngine", "Store", "JQ"]),
         .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
 
         // Benchmarks: the engine beside a plain C loop over libjq, measured in one run.
@@ -42,7 +46,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "journey-bench",
-            dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline"],
+            dependencies: ["Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline"],
             path: "Sources/Benchmarks"
         ),
 
@@ -58,6 +62,11 @@ let package = Package(
         .testTarget(
             name: "RuleEngineTests",
             dependencies: ["RuleEngine", "JQ", "YAML"],
+            exclude: ["Cases"]
+        ),
+        .testTarget(
+            name: "JourneyTests",
+            dependencies: ["Journey", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
             exclude: ["Cases"]
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import JQ
+import Journey
 import RuleEngine
 import SQLite
 import Store
@@ -23,7 +24,9 @@ struct IngestBenchmark {
     }
 
     func run() throws {
-        let loaded = RuleSetLoader(rulesDirectory: options.rulesDirectory, pluginsDirectory: nil).load()
+        let loaded = RuleSetLoader(
+            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: JourneyDocuments.kinds()
+        ).load()
         guard let evaluator = loaded.evaluator else {
             throw Problem(
                 description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")

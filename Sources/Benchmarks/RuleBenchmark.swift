@@ -1,6 +1,7 @@
 import Foundation
 import JQ
 import JQBaseline
+import Journey
 import RuleEngine
 
 /// Measures the bundled rules through the engine's public API and through the C baseline,
@@ -19,7 +20,9 @@ struct RuleBenchmark {
     }
 
     func run() throws {
-        let loaded = RuleSetLoader(rulesDirectory: options.rulesDirectory, pluginsDirectory: nil).load()
+        let loaded = RuleSetLoader(
+            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: JourneyDocuments.kinds()
+        ).load()
         guard let ruleSet = loaded.ruleSet, let evaluator = loaded.evaluator else {
             throw Problem(
                 description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")

@@ -43,6 +43,23 @@ extension Effect {
         case .analyticsEvent(let name, let properties):
             object["name"] = .string(name)
             object["properties"] = .object(properties)
+        case .manifestCreated(let manifest, let hash, _):
+            object["dog_id"] = .string(manifest.dogID)
+            object["catalog"] = manifest.manifest["catalog"] ?? .null
+            object["catalog_hash"] = .string(hash)
+            object["recommended_first"] = manifest.manifest["recommended_first"] ?? .null
+            object["insights"] = manifest.manifest["insights"] ?? .array([])
+            object["notes"] = manifest.manifest["notes"] ?? .array([])
+        case .checkAnswered(let dog, let block, let type, let interpretation, let complete):
+            object["dog_id"] = .string(dog)
+            object["block_id"] = .string(block)
+            object["check_type"] = .string(type)
+            object["interpretation"] = interpretation.map(JSON.string) ?? .null
+            object["complete"] = .bool(complete)
+        case .blockCompleted(let dog, let block, let next):
+            object["dog_id"] = .string(dog)
+            object["block_id"] = .string(block)
+            object["next_block"] = next.map(JSON.string) ?? .null
         }
         return .object(object)
     }
@@ -149,8 +166,8 @@ extension Effect {
             let properties = try fields.optionalObject("properties") ?? [:]
             try fields.finish(type)
             self = .analyticsEvent(name: name, properties: properties)
-        case "dog_registered":
-            throw EffectDecodingError("dog_registered effects come only from registration, not from rules")
+        case "dog_registered", "manifest_created", "check_answered", "block_completed":
+            throw EffectDecodingError("\(type) effects come only from the Dog Journey, not from rules")
         default:
             throw EffectDecodingError(
                 "unknown effect type \"\(type)\"; effects: \(Effect.typeNames.filter { $0 != "dog_registered" }.joined(separator: ", "))"

@@ -22,6 +22,13 @@ public enum Effect: Sendable, Equatable {
     case reminderScheduled(Reminder)
     /// An event for the analytics outbox.
     case analyticsEvent(name: String, properties: JSONObject)
+    /// A dog's journey map was built (at registration); `catalog` is the content it refers to,
+    /// kept once under `catalogHash`.
+    case manifestCreated(StoredManifest, catalogHash: String, catalogText: String)
+    /// A check was answered: what to tell the user, and whether the check step is done.
+    case checkAnswered(dogID: String, blockID: String, checkType: String, interpretation: String?, complete: Bool)
+    /// A journey block was completed; `nextBlock` is the one block offered next.
+    case blockCompleted(dogID: String, blockID: String, nextBlock: String?)
 
     /// The snake_case name used in JSON (`record_added`, …).
     public var typeName: String {
@@ -35,12 +42,22 @@ public enum Effect: Sendable, Equatable {
         case .rewardGranted: "reward_granted"
         case .reminderScheduled: "reminder_scheduled"
         case .analyticsEvent: "analytics_event"
+        case .manifestCreated: "manifest_created"
+        case .checkAnswered: "check_answered"
+        case .blockCompleted: "block_completed"
         }
     }
 
     /// Every effect type, as named in JSON.
     public static let typeNames = [
         "dog_registered", "record_added", "block_step_completed", "onboarding_step_completed", "challenge_progress",
+        "challenge_completed", "reward_granted", "reminder_scheduled", "analytics_event", "manifest_created",
+        "check_answered", "block_completed",
+    ]
+
+    /// The effect types rules may produce.
+    public static let ruleTypeNames = [
+        "record_added", "block_step_completed", "onboarding_step_completed", "challenge_progress",
         "challenge_completed", "reward_granted", "reminder_scheduled", "analytics_event",
     ]
 
@@ -57,6 +74,10 @@ public enum Effect: Sendable, Equatable {
         case .rewardGranted(let reward, _, _, _): "reward_granted(\(reward))"
         case .reminderScheduled(let reminder): "reminder_scheduled(\(reminder.kind))"
         case .analyticsEvent(let name, _): "analytics_event(\(name))"
+        case .manifestCreated(let manifest, _, _): "manifest_created(\(manifest.dogID))"
+        case .checkAnswered(_, let block, let type, _, let complete):
+            "check_answered(\(block)/\(type)\(complete ? "" : ", open"))"
+        case .blockCompleted(_, let block, let next): "block_completed(\(block)\(next.map { " → \($0)" } ?? ""))"
         }
     }
 }

@@ -28,6 +28,13 @@ enum EffectApplier {
                         grantedAt: event.occurredAt), event: eventRow)
             case .reminderScheduled(let reminder):
                 try store.scheduleReminder(reminder, event: eventRow)
+            case .manifestCreated(let manifest, let hash, let catalog):
+                if try !store.hasCatalogSnapshot(hash: hash) {
+                    try store.insertCatalogSnapshot(hash: hash, text: catalog, at: event.occurredAt)
+                }
+                try store.insertManifest(manifest)
+            case .checkAnswered, .blockCompleted:
+                break  // what the user is told; block status is derived from the steps
             case .analyticsEvent(let name, let properties):
                 try store.appendAnalytics(
                     AnalyticsEvent(

@@ -176,6 +176,10 @@ private final class NoStore: StoreReader, @unchecked Sendable {
     func event(user: String, eventID: String) throws -> StoredEvent? { throw PureConsumerReadTheStore() }
     func dog(_ id: String) throws -> DogProfile? { throw PureConsumerReadTheStore() }
     func records(dog: String, kind: String?) throws -> [ProfileRecord] { throw PureConsumerReadTheStore() }
+    func manifest(dog: String) throws -> StoredManifest? { throw PureConsumerReadTheStore() }
+    func catalogSnapshot(hash: String) throws -> JSON? { throw PureConsumerReadTheStore() }
+    func blockSteps(dog: String) throws -> [BlockStep] { throw PureConsumerReadTheStore() }
+    func events(dog: String, limit: Int) throws -> [StoredEvent] { throw PureConsumerReadTheStore() }
 }
 
 /// A thread that runs one job at a time, handed over with a condition variable.

@@ -16,10 +16,7 @@ enum CheckCommand: Command {
         guard arguments.positionals.isEmpty else {
             throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
         }
-        let loader = RuleSetLoader(
-            rulesDirectory: arguments.value("rules", spec: spec) ?? "./Rules",
-            pluginsDirectory: arguments.value("plugins", spec: spec))
-        let result = loader.load()
+        let result = CommonOptions.loader(arguments, spec: spec).load()
         let diagnostics = result.diagnostics
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count

@@ -1,5 +1,6 @@
 import Foundation
 import JQ
+import Journey
 import RuleEngine
 import Store
 
@@ -18,10 +19,7 @@ enum CommonOptions {
     /// Loads the rule set named by `--rules`/`--plugins`. When it does not load, prints the
     /// diagnostics to stderr and returns nil (the caller exits with ``ExitCode/ruleErrors``).
     static func loadRules(_ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO) -> RuleSetLoader.Result? {
-        let loader = RuleSetLoader(
-            rulesDirectory: arguments.value("rules", spec: spec) ?? "./Rules",
-            pluginsDirectory: arguments.value("plugins", spec: spec))
-        let result = loader.load()
+        let result = loader(arguments, spec: spec).load()
         guard result.ruleSet != nil else {
             io.stderr.write(DiagnosticText.render(result.diagnostics))
             let errors = result.diagnostics.filter { $0.severity == .error }.count
@@ -30,6 +28,13 @@ enum CommonOptions {
             return nil
         }
         return result
+    }
+
+    /// The loader of `--rules` and `--plugins`, with every feature's document kinds.
+    static func loader(_ arguments: ParsedArguments, spec: CommandSpec) -> RuleSetLoader {
+        RuleSetLoader(
+            rulesDirectory: arguments.value("rules", spec: spec) ?? "./Rules",
+            pluginsDirectory: arguments.value("plugins", spec: spec), kinds: JourneyDocuments.kinds())
     }
 
     /// Opens the store named by `--db`, creating and migrating it when needed.

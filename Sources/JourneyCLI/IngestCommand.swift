@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import JQ
+import Journey
 import RuleEngine
 import Store
 
@@ -77,7 +78,7 @@ enum IngestCommand: Command {
             return .failure
         }
         let ingestor = Ingestor(
-            store: store, evaluator: evaluator,
+            store: store, evaluator: evaluator, consumers: JourneyFeature.consumers(for: evaluator.ruleSet),
             policy: IngestPolicy(lateWindow: lateWindow, clockSkew: clockSkew, clock: clock))
         let report = IngestReport(
             io: io, json: CommonOptions.isJSON(arguments, spec: spec), quiet: arguments.flag("quiet"),

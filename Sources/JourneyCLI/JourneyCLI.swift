@@ -14,11 +14,15 @@ public enum JourneyCLI {
 
     static let commands: [any Command.Type] = [
         CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
-        DatabaseMigrateCommand.self, DatabaseStatsCommand.self,
+        DatabaseMigrateCommand.self, DatabaseStatsCommand.self, DogTodayCommand.self, DogJourneyCommand.self,
+        DogPathCommand.self, DogPreviewCommand.self, DogMapCommand.self,
     ]
 
     /// Commands grouped under a word (`journey db migrate`), with the group's overview.
-    static let groups: [String: String] = ["db": "Manage the store: migrate its schema, show its statistics."]
+    static let groups: [String: String] = [
+        "db": "Manage the store: migrate its schema, show its statistics.",
+        "dog": "Show a dog's Dog Journey: today, the journey, a branch path, a block preview, the map.",
+    ]
 
     static let root = CommandSpec(
         name: "journey",

@@ -9,43 +9,56 @@ final class LoadContext {
     let library: String
     let contents: [String: String]
     let collector: DiagnosticCollector
+    let kinds: [any DocumentKind]
     private var fixtures: [String: JSON?] = [:]
 
-    init(root: String, display: String, library: String, contents: [String: String], collector: DiagnosticCollector) {
+    init(
+        root: String, display: String, library: String, contents: [String: String], collector: DiagnosticCollector,
+        kinds: [any DocumentKind]
+    ) {
         self.root = root
         self.display = display
         self.library = library
         self.contents = contents
         self.collector = collector
+        self.kinds = kinds
     }
 
     // MARK: Rule files
 
-    /// Parses one rule file and decodes its rules.
-    func decodeRules(in relative: String) -> [RuleDefinition] {
-        guard let text = contents[relative] else { return [] }
+    /// Parses one file and decodes it: rules, or a document of a registered kind.
+    func decodeFile(_ relative: String) -> (rules: [RuleDefinition], documents: [LoadedDocument]) {
+        guard let text = contents[relative] else { return ([], []) }
         let file = display + "/" + relative
         let documents: [YAMLNode]
         do {
             documents = try YAMLParser.parse(text)
         } catch {
             collector.error("yaml_syntax", error.message, at: SourceLocation(file: file, error.mark))
-            return []
+            return ([], [])
         }
         guard let root = documents.first else {
             collector.warning(
-                "empty_file", "the file holds no rules", at: SourceLocation(file: file, line: 1, column: 1))
-            return []
+                "empty_file", "the file holds nothing", at: SourceLocation(file: file, line: 1, column: 1))
+            return ([], [])
         }
         if documents.count > 1 {
             collector.error(
-                "multiple_documents", "a rule file holds one YAML document; put several rules under `rules:`",
+                "multiple_documents", "a file holds one YAML document; put several rules under `rules:`",
                 at: SourceLocation(file: file, documents[1].start))
         }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if let kind = kinds.first(where: { root[$0.key] != nil }) {
+            let documentFile = DocumentFile(path: file, lines: lines, collector: collector, readFixture: readFixture)
+            guard let decoded = kind.decode(root, in: documentFile) else { return ([], []) }
+            let loaded = LoadedDocument(
+                key: kind.key, location: SourceLocation(file: file, root.start), value: decoded.value)
+            return (decoded.rules, [loaded])
+        }
         let decoder = RuleFileDecoder(
-            file: file, lines: text.split(separator: "\n", omittingEmptySubsequences: false), collector: collector,
-            readFixture: readFixture)
-        return decoder.decodeDocument(root)
+            file: file, lines: lines, collector: collector, readFixture: readFixture,
+            otherKeys: kinds.map(\.key))
+        return (decoder.decodeDocument(root), [])
     }
 
     /// Keeps the first rule of each id; every later one is an error naming both places.

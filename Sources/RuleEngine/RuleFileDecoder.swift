@@ -18,6 +18,8 @@ struct RuleFileDecoder {
     let lines: [Substring]
     let collector: DiagnosticCollector
     let readFixture: FixtureReader
+    /// Top-level keys of the other document kinds, for the message about unknown documents.
+    var otherKeys: [String] = []
 
     /// The rules of one document: a single rule (`rule:`) or a list (`rules:`).
     func decodeDocument(_ root: YAMLNode) -> [RuleDefinition] {
@@ -33,9 +35,10 @@ struct RuleFileDecoder {
         if root["rule"] != nil || root["kind"] != nil || root["expr"] != nil {
             return decodeRule(root).map { [$0] } ?? []
         }
+        let others = otherKeys.isEmpty ? "" : ", or a document starting with \(listing(otherKeys))"
         collector.error(
             "unknown_document",
-            "expected a rule (a mapping with `rule:`) or a list of rules (`rules:`)",
+            "expected a rule (a mapping with `rule:`), a list of rules (`rules:`)\(others)",
             at: SourceLocation(file: file, root.start))
         return []
     }

@@ -16,13 +16,16 @@ public struct RuleSet: Sendable {
     public let files: [String]
     /// When the rule set was loaded (seconds since 1970).
     public let loadedAt: Double
+    /// Documents of registered kinds (catalogs, plugins, …), in file order.
+    public let documents: [LoadedDocument]
 
     private let index: [String: Int]
 
     init(
         rules: [RuleDefinition], revision: String, rulesDirectory: String, libraryDirectory: String,
-        files: [String], loadedAt: Double
+        files: [String], loadedAt: Double, documents: [LoadedDocument] = []
     ) {
+        self.documents = documents
         self.rules = rules
         self.revision = revision
         self.rulesDirectory = rulesDirectory

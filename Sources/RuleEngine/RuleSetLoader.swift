@@ -13,12 +13,17 @@ import YAML
 public struct RuleSetLoader {
     /// The rules directory, as the user gave it (default `Rules`).
     public var rulesDirectory: String
-    /// The plugins directory; its files count toward the revision.
+    /// The plugins directory: its YAML documents are read like the rules', and every file in it
+    /// counts toward the revision.
     public var pluginsDirectory: String?
+    /// The document kinds features register (catalogs, plugins, …), besides rules.
+    public var kinds: [any DocumentKind]
 
-    public init(rulesDirectory: String = "Rules", pluginsDirectory: String? = "Plugins") {
+    public init(rulesDirectory: String = "Rules", pluginsDirectory: String? = "Plugins", kinds: [any DocumentKind] = [])
+    {
         self.rulesDirectory = rulesDirectory
         self.pluginsDirectory = pluginsDirectory
+        self.kinds = kinds
     }
 
     /// What a load produced.
@@ -66,22 +71,40 @@ public struct RuleSetLoader {
                     at: SourceLocation(file: display + "/" + relative, line: 1, column: 1))
             }
         }
+        var pluginContents: [String: String] = [:]
+        var pluginFiles: [String] = []
+        var pluginsRoot = ""
         if let pluginsDirectory {
-            let pluginsRoot = Self.absolutePath(pluginsDirectory)
-            for relative in Self.listFiles(in: pluginsRoot) {
+            pluginsRoot = Self.absolutePath(pluginsDirectory)
+            pluginFiles = Self.listFiles(in: pluginsRoot)
+            for relative in pluginFiles {
                 guard let data = FileManager.default.contents(atPath: pluginsRoot + "/" + relative) else { continue }
                 hasher.update("Plugins/\(relative)\u{0}")
                 hasher.update(data)
                 hasher.update([0])
+                pluginContents[relative] = String(data: data, encoding: .utf8)
             }
         }
 
         let context = LoadContext(
-            root: root, display: display, library: library, contents: contents, collector: collector)
+            root: root, display: display, library: library, contents: contents, collector: collector, kinds: kinds)
         context.checkLibraries(files.filter { $0.hasPrefix("lib/") && $0.hasSuffix(".jq") })
         var rules: [RuleDefinition] = []
+        var documents: [LoadedDocument] = []
         for relative in files where Self.isRuleDocument(relative) {
-            rules += context.decodeRules(in: relative)
+            let decoded = context.decodeFile(relative)
+            rules += decoded.rules
+            documents += decoded.documents
+        }
+        if let pluginsDirectory {
+            let plugins = LoadContext(
+                root: pluginsRoot, display: Self.displayPath(pluginsDirectory), library: library,
+                contents: pluginContents, collector: collector, kinds: kinds)
+            for relative in pluginFiles where Self.isRuleDocument(relative) {
+                let decoded = plugins.decodeFile(relative)
+                rules += decoded.rules
+                documents += decoded.documents
+            }
         }
         let unique = context.rejectDuplicates(rules)
         // Duplicates are compiled too (and dropped) so that their own problems show in this pass.
@@ -90,15 +113,23 @@ public struct RuleSetLoader {
         rules = unique
         let programs = context.compile(rules)
 
+        let ruleSet = RuleSet(
+            rules: rules, revision: hasher.finalizeHex(), rulesDirectory: display, libraryDirectory: library,
+            files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970, documents: documents)
+        let evaluator = RuleEvaluator(ruleSet: ruleSet, programs: programs)
+        if !collector.hasErrors {
+            // Document kinds check their documents against the compiled rules.
+            let checkContext = DocumentCheckContext(ruleSet: ruleSet, evaluator: evaluator, collector: collector)
+            for kind in kinds {
+                kind.check(documents.filter { $0.key == kind.key }, in: checkContext)
+            }
+        }
+
         let diagnostics = collector.diagnostics.sortedByLocation()
         guard !diagnostics.hasErrors else {
             return Result(ruleSet: nil, diagnostics: diagnostics, evaluator: nil)
         }
-        let ruleSet = RuleSet(
-            rules: rules, revision: hasher.finalizeHex(), rulesDirectory: display, libraryDirectory: library,
-            files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970)
-        return Result(
-            ruleSet: ruleSet, diagnostics: diagnostics, evaluator: RuleEvaluator(ruleSet: ruleSet, programs: programs))
+        return Result(ruleSet: ruleSet, diagnostics: diagnostics, evaluator: evaluator)
     }
 
     /// Whether `relative` (a path inside the rules directory) is read as a rule document.

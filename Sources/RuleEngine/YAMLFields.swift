@@ -3,12 +3,13 @@ import YAML
 
 /// The fields of one YAML mapping in a rule file, read strictly: a key that is not allowed is
 /// reported (with the closest allowed one), as are duplicate keys and values of the wrong type.
-struct YAMLFields {
-    let node: YAMLNode
-    let file: String
+public struct YAMLFields {
+    public let node: YAMLNode
+    public let file: String
     /// What the mapping is, for messages: `rule`, `test`.
     let what: String
-    private(set) var values: [String: YAMLNode] = [:]
+    /// The allowed fields present, by name.
+    public private(set) var values: [String: YAMLNode] = [:]
     private let collector: DiagnosticCollector
 
     /// Nil (with a diagnostic) when `node` is not a mapping.
@@ -46,22 +47,22 @@ struct YAMLFields {
         }
     }
 
-    func location(_ node: YAMLNode) -> SourceLocation {
+    public func location(_ node: YAMLNode) -> SourceLocation {
         SourceLocation(file: file, node.start)
     }
 
-    var start: SourceLocation { location(node) }
+    public var start: SourceLocation { location(node) }
 
-    func has(_ key: String) -> Bool { values[key] != nil }
+    public func has(_ key: String) -> Bool { values[key] != nil }
 
     /// Reports a missing required field.
-    func missing(_ key: String, _ hint: String = "") {
+    public func missing(_ key: String, _ hint: String = "") {
         collector.error(
             "missing_field", "\(what) is missing `\(key)`\(hint.isEmpty ? "" : "; \(hint)")", at: start)
     }
 
     /// A string field. Numbers and booleans are refused: ids and kinds are text.
-    func string(_ key: String, required: Bool = false) -> (value: String, node: YAMLNode)? {
+    public func string(_ key: String, required: Bool = false) -> (value: String, node: YAMLNode)? {
         guard let value = values[key] else {
             if required { missing(key) }
             return nil
@@ -75,7 +76,7 @@ struct YAMLFields {
     }
 
     /// A boolean field.
-    func bool(_ key: String) -> Bool? {
+    public func bool(_ key: String) -> Bool? {
         guard let value = values[key] else { return nil }
         guard case .bool(let b)? = try? value.resolvedScalar() else {
             collector.error(
@@ -86,7 +87,7 @@ struct YAMLFields {
     }
 
     /// A duration field (`250ms`, `5s`) within `range`.
-    func duration(_ key: String, within range: ClosedRange<Duration>) -> Duration? {
+    public func duration(_ key: String, within range: ClosedRange<Duration>) -> Duration? {
         guard let (text, node) = string(key) else { return nil }
         guard let duration = DurationText.parse(text) else {
             collector.error(
@@ -105,7 +106,7 @@ struct YAMLFields {
     }
 
     /// A jq expression field: the scalar's text whatever its style, mapped back to the file.
-    func expression(_ key: String, lines: [Substring]) -> Expression? {
+    public func expression(_ key: String, lines: [Substring]) -> Expression? {
         guard let value = values[key] else { return nil }
         guard let scalar = value.scalar else {
             collector.error(
@@ -117,7 +118,7 @@ struct YAMLFields {
     }
 
     /// Any value as JSON.
-    func json(_ key: String) -> JSON? {
+    public func json(_ key: String) -> JSON? {
         guard let value = values[key] else { return nil }
         do {
             return try value.toJSON()

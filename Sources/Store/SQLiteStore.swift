@@ -102,6 +102,71 @@ public final class SQLiteStore: Store {
             ])
     }
 
+    // MARK: Journey
+
+    public func insertManifest(_ manifest: StoredManifest) throws {
+        try connection.run(
+            "INSERT INTO manifests (dog_id, rule_revision, created_at, manifest) VALUES (?, ?, ?, ?)",
+            [
+                .text(manifest.dogID), .text(manifest.ruleRevision), .real(manifest.createdAt),
+                .text(manifest.manifest.compactText),
+            ])
+    }
+
+    public func manifest(dog: String) throws -> StoredManifest? {
+        try connection.prepare("SELECT rule_revision, created_at, manifest FROM manifests WHERE dog_id = ?")
+            .first([.text(dog)]) { row in
+                StoredManifest(
+                    dogID: dog, ruleRevision: row.text(0) ?? "", createdAt: row.real(1),
+                    manifest: try Self.json(row.text(2)))
+            }
+    }
+
+    public func insertCatalogSnapshot(hash: String, text: String, at: Double) throws {
+        try connection.run(
+            "INSERT INTO catalog_snapshots (hash, catalog, created_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+            [.text(hash), .text(text), .real(at)])
+    }
+
+    public func hasCatalogSnapshot(hash: String) throws -> Bool {
+        try connection.scalar("SELECT count(*) FROM catalog_snapshots WHERE hash = ?", [.text(hash)]) == 1
+    }
+
+    public func catalogSnapshot(hash: String) throws -> JSON? {
+        try connection.prepare("SELECT catalog FROM catalog_snapshots WHERE hash = ?").first([.text(hash)]) {
+            try Self.json($0.text(0))
+        }
+    }
+
+    public func blockSteps(dog: String) throws -> [BlockStep] {
+        var steps: [BlockStep] = []
+        try connection.prepare(
+            "SELECT block_id, step, completed_at FROM block_progress WHERE dog_id = ? ORDER BY completed_at"
+        )
+        .query([.text(dog)]) { row in
+            steps.append(BlockStep(blockID: row.text(0) ?? "", step: row.text(1) ?? "", completedAt: row.real(2)))
+        }
+        return steps
+    }
+
+    public func events(dog: String, limit: Int) throws -> [StoredEvent] {
+        var events: [StoredEvent] = []
+        try connection.prepare(
+            """
+            SELECT id, user_id, event_id, type, occurred_at, occurred_at_text, received_at, payload, outcome
+            FROM events WHERE dog_id = ? ORDER BY occurred_at DESC, id DESC LIMIT ?
+            """
+        ).query([.text(dog), .integer(Int64(limit))]) { row in
+            events.append(
+                StoredEvent(
+                    rowID: row.integer(0), userID: row.text(1) ?? "", eventID: row.text(2) ?? "",
+                    type: row.text(3) ?? "",
+                    dogID: dog, occurredAt: row.real(4), occurredAtText: row.text(5) ?? "", receivedAt: row.real(6),
+                    payload: try Self.json(row.text(7)), outcome: .null))
+        }
+        return events
+    }
+
     // MARK: Effects
 
     public func records(dog: String, kind: String?) throws -> [ProfileRecord] {
@@ -144,6 +209,21 @@ public final class SQLiteStore: Store {
     }
 
     public func scheduleReminder(_ reminder: Reminder, event: Int64?) throws {
+        // One pending reminder per user, dog and kind: the later due time wins, whatever the
+        // order the events arrive in.
+        try connection.run(
+            """
+            UPDATE reminders
+            SET payload = CASE WHEN ?1 >= due_at THEN ?2 ELSE payload END,
+                event = CASE WHEN ?1 >= due_at THEN ?3 ELSE event END,
+                due_at = max(due_at, ?1)
+            WHERE user_id = ?4 AND dog_id IS ?5 AND kind = ?6 AND status = 'pending'
+            """,
+            [
+                .real(reminder.dueAt), .text(reminder.payload.compactText), event.map(SQLiteValue.integer) ?? .null,
+                .text(reminder.userID), .optional(reminder.dogID), .text(reminder.kind),
+            ])
+        guard connection.changes == 0 else { return }
         try connection.run(
             "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [

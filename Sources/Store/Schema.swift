@@ -118,6 +118,17 @@ enum Schema {
                     granted_at REAL NOT NULL,
                     event      INTEGER REFERENCES events (id) ON DELETE SET NULL
                 );
-                """)
+                """),
+        Migration(
+            version: 2, name: "catalog snapshots",
+            sql: """
+                CREATE TABLE catalog_snapshots (
+                    hash       TEXT PRIMARY KEY,
+                    catalog    TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX events_dog ON events (dog_id, occurred_at);
+                CREATE INDEX reminders_pending ON reminders (user_id, kind, status);
+                """),
     ]
 }

@@ -20,9 +20,17 @@ public protocol Store: StoreReader {
     /// Records `user` the first time it is seen.
     func ensureUser(_ user: String, firstSeenAt: Double) throws
     func insertDog(_ dog: DogProfile) throws
+    /// Keeps a dog's manifest (once: a second one for the same dog is an error).
+    func insertManifest(_ manifest: StoredManifest) throws
+    /// Keeps a catalog's content (JSON text) under its hash, once.
+    func insertCatalogSnapshot(hash: String, text: String, at: Double) throws
+    /// Whether content is kept under `hash`.
+    func hasCatalogSnapshot(hash: String) throws -> Bool
     func insertRecord(_ record: ProfileRecord, event: Int64?) throws
     /// Marks a step of a block done; false when it already was.
     func completeBlockStep(dog: String, block: String, step: String, at: Double, event: Int64?) throws -> Bool
+    /// Schedules a reminder; a pending one of the same user, dog and kind is kept once, due at
+    /// the later of the two times.
     func scheduleReminder(_ reminder: Reminder, event: Int64?) throws
     func appendAnalytics(_ analytics: AnalyticsEvent, event: Int64?) throws
     /// Marks an onboarding step done (or skipped); false when it already was.
@@ -47,4 +55,12 @@ public protocol StoreReader: AnyObject {
     func dog(_ id: String) throws -> DogProfile?
     /// A dog's records, oldest first; of one kind, or all.
     func records(dog: String, kind: String?) throws -> [ProfileRecord]
+    /// A dog's manifest, if it has one.
+    func manifest(dog: String) throws -> StoredManifest?
+    /// The catalog content kept under `hash`.
+    func catalogSnapshot(hash: String) throws -> JSON?
+    /// The completed steps of a dog's blocks.
+    func blockSteps(dog: String) throws -> [BlockStep]
+    /// A dog's latest events (newest first), at most `limit`.
+    func events(dog: String, limit: Int) throws -> [StoredEvent]
 }

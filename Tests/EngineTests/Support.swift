@@ -23,9 +23,10 @@ enum Fixtures {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// The bundled rule set, loaded once per test.
+    /// The bundled event rules (Rules/events: records, analytics, reminders): the engine's
+    /// tests need no feature's documents.
     static func bundledRules() -> RuleSetLoader.Result {
-        RuleSetLoader(rulesDirectory: repository + "/Rules", pluginsDirectory: repository + "/Plugins").load()
+        RuleSetLoader(rulesDirectory: repository + "/Rules/events", pluginsDirectory: nil).load()
     }
 
     static let now = Timestamp.parse("2026-11-29T12:00:00Z")!

@@ -15,7 +15,7 @@ import Testing
             "r.yaml": "rule: r\nkind: value\nexpr: |\n  .a\n  | nope\n",
             "s.yaml": "rule: s\nkind: valeu\nexpr: .\n",
         ])
-        let run = journey("check", "--rules", rules.path)
+        let run = journey("check", "--rules", rules.path, "--plugins", rules.path + "/none")
         #expect(run.status == 2)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines[0] == "\(rules.path)/r.yaml:5:5: error: nope/0 is not defined [jq_compile]")
@@ -27,7 +27,7 @@ import Testing
 
     @Test func jsonReport() throws {
         let rules = try RulesDirectory(["r.yaml": "rule: r\nkind: value\nexpr: '.['\n"])
-        let run = journey("check", "--rules", rules.path, "--format", "json")
+        let run = journey("check", "--rules", rules.path, "--plugins", rules.path + "/none", "--format", "json")
         #expect(run.status == 2)
         let report = try JV.parse(run.stdout).json()
         #expect(report["ok"] == false)
@@ -41,12 +41,12 @@ import Testing
     @Test func otherCommandsRefuseBrokenRulesWithExit2() throws {
         let rules = try RulesDirectory(["r.yaml": "rule: r\nkind: value\n"])
         for command in ["test", "rules"] {
-            let run = journey(command, "--rules", rules.path)
+            let run = journey(command, "--rules", rules.path, "--plugins", rules.path + "/none")
             #expect(run.status == 2)
             #expect(run.stderr.contains("missing_field"))
             #expect(run.stderr.contains("Error: the rules do not load (1 error)"))
         }
-        #expect(journey("eval", "r", "--rules", rules.path, "-n").status == 2)
+        #expect(journey("eval", "r", "--rules", rules.path, "--plugins", rules.path + "/none", "-n").status == 2)
     }
 }
 
@@ -72,14 +72,16 @@ import Testing
                 expect: {a: 1, b: 4}
             """
         ])
-        let run = journey("test", "--rules", rules.path)
+        let run = journey("test", "--rules", rules.path, "--plugins", rules.path + "/none")
         #expect(run.status == 3)
         #expect(run.stdout.contains("FAIL r › differs\n  at \(rules.path)/r.yaml:8:5\n  wrong result\n"))
         #expect(run.stdout.contains("-   \"b\": 4"))
         #expect(run.stdout.contains("+   \"b\": 3"))
         #expect(!run.stdout.contains("PASS"))
         #expect(run.stdout.hasSuffix("1 passed, 1 failed\n"))
-        #expect(journey("test", "--rules", rules.path, "-v").stdout.contains("PASS r › matches"))
+        #expect(
+            journey("test", "--rules", rules.path, "--plugins", rules.path + "/none", "-v").stdout.contains(
+                "PASS r › matches"))
     }
 
     @Test func runFiltersByName() throws {
@@ -87,8 +89,10 @@ import Testing
             "r.yaml":
                 "rule: r\nkind: value\nexpr: .\ntests:\n  - {name: one, input: 1, expect: 1}\n  - {name: two, input: 2, expect: 3}\n"
         ])
-        #expect(journey("test", "--rules", rules.path, "--run", "one$").stdout == "1 passed, 0 failed\n")
-        let none = journey("test", "--rules", rules.path, "--run", "nothing")
+        #expect(
+            journey("test", "--rules", rules.path, "--plugins", rules.path + "/none", "--run", "one$").stdout
+                == "1 passed, 0 failed\n")
+        let none = journey("test", "--rules", rules.path, "--plugins", rules.path + "/none", "--run", "nothing")
         #expect(none.status == 1)
         #expect(none.stderr.contains("no test matches --run 'nothing'"))
     }
@@ -100,7 +104,7 @@ import Testing
         ])
         let clock = ContinuousClock()
         let started = clock.now
-        let run = journey("test", "--rules", rules.path, "--timeout", "200ms")
+        let run = journey("test", "--rules", rules.path, "--plugins", rules.path + "/none", "--timeout", "200ms")
         #expect(clock.now - started < .seconds(5))
         #expect(run.status == 3)
         #expect(run.stdout.contains("FAIL spin › forever"))

@@ -114,10 +114,12 @@ import Testing
                 == Int64(expected.events))
         #expect(try connection.scalar("SELECT count(*) FROM dogs") == 1000)
         #expect(try connection.scalar("SELECT count(*) FROM profile_records") == Int64(expected.weights))
-        #expect(try connection.scalar("SELECT count(*) FROM reminders") == Int64(expected.weights))
+        #expect(try connection.scalar("SELECT count(*) FROM reminders") == 1000, "one pending weigh-again per dog")
+        // weight_saved and journey_opened, plus one ai_interpretation_completed per registration.
         #expect(
             try connection.scalar("SELECT count(*) FROM analytics_outbox")
-                == Int64(expected.weights + expected.openings))
+                == Int64(expected.weights + expected.openings + 1000))
+        #expect(try connection.scalar("SELECT count(*) FROM manifests") == 1000)
         #expect(try connection.prepare("PRAGMA integrity_check").first { $0.text(0) } == "ok")
     }
 }

@@ -126,7 +126,8 @@ import Testing
     @Test func outputBreakingTheContractShowsIt() throws {
         let rules = try RulesDirectory(["r.yaml": "rule: r\nkind: recommendation\nexpr: '[1, 2]'\n"])
         let run = journey(
-            "eval", "r", "--rules", rules.path, "--input", "-", stdin: Array(#"{"dog": {}, "blocks": []}"#.utf8))
+            "eval", "r", "--rules", rules.path, "--plugins", rules.path + "/none", "--input", "-",
+            stdin: Array(#"{"dog": {}, "blocks": []}"#.utf8))
         #expect(run.status == 1)
         #expect(run.stderr.contains("rule `r` broke the recommendation contract"))
         #expect(run.stderr.contains("got array [1,2]"))

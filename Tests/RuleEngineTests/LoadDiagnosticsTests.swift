@@ -54,13 +54,14 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
         let directory = try TemporaryDirectory()
         try directory.write("a.yaml", "rule: same\nkind: value\nexpr: 1\n")
         try directory.write("b.yaml", "rule: same\nkind: value\nexpr: 2\n")
-        let diagnostic = try #require(RuleSetLoader(rulesDirectory: directory.path).load().diagnostics.first)
+        let diagnostic = try #require(
+            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil).load().diagnostics.first)
         #expect(diagnostic.location.file.hasSuffix("b.yaml"))
         #expect(diagnostic.notes.first?.location.file.hasSuffix("a.yaml") == true)
     }
 
     @Test func missingDirectoryIsADiagnostic() {
-        let result = RuleSetLoader(rulesDirectory: "/nonexistent/rules").load()
+        let result = RuleSetLoader(rulesDirectory: "/nonexistent/rules", pluginsDirectory: nil).load()
         #expect(result.diagnostics.map(\.code) == ["missing_directory"])
     }
 
@@ -68,7 +69,7 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
         let directory = try TemporaryDirectory()
         try directory.write("empty.yaml", "# nothing yet\n")
         try directory.write("r.yaml", "rule: r\nkind: value\nexpr: .\n")
-        let result = RuleSetLoader(rulesDirectory: directory.path).load()
+        let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil).load()
         #expect(result.ruleSet?.rules.count == 1)
         #expect(result.diagnostics.map(\.code) == ["empty_file"])
     }

@@ -1,12 +1,14 @@
+import Foundation
 import JQ
+import Journey
+import RuleEngine
 import Testing
-
-@testable import RuleEngine
 
 /// The rules shipped in Rules/ load cleanly and pass their own tests.
 @Suite struct BundledRulesTests {
     let loaded = RuleSetLoader(
-        rulesDirectory: Paths.repository + "/Rules", pluginsDirectory: Paths.repository + "/Plugins"
+        rulesDirectory: Paths.repository + "/Rules", pluginsDirectory: Paths.repository + "/Plugins",
+        kinds: JourneyDocuments.kinds()
     ).load()
 
     @Test func bundledRulesLoadWithoutDiagnostics() {

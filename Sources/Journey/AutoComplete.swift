@@ -1,0 +1,52 @@
+import JQ
+import RuleEngine
+import Store
+
+/// Auto-complete: when the data a block's action asks for already exists, the engine offers
+/// to count it ("Found 2 weight records — count them").
+public enum AutoComplete {
+    /// The evidence the block's auto-complete rule finds (empty: no offer).
+    public static func evidence(
+        for block: JourneyMap.Block, rule: String, dog: DogProfile, store: any StoreReader, evaluator: RuleEvaluator,
+        now: Double
+    ) throws -> [JSON] {
+        let records = try store.records(dog: dog.id, kind: nil).map { record -> JSON in
+            [
+                "id": .string(record.id.map { "r-\($0)" } ?? ""), "kind": .string(record.kind),
+                "recorded_at": .string(record.recordedAtText), "source": .string(record.source),
+                "block_id": record.blockID.map(JSON.string) ?? .null, "payload": record.payload,
+            ]
+        }
+        let events = try store.events(dog: dog.id, limit: 200).map { event -> JSON in
+            [
+                "event_id": .string(event.eventID), "type": .string(event.type),
+                "occurred_at": .string(event.occurredAtText), "payload": event.payload,
+            ]
+        }
+        let input: JSON = [
+            "dog": dog.json, "block": ["id": .string(block.id), "action": block.action],
+            "records": .array(records), "events": .array(events),
+        ]
+        let result = try evaluator.evaluate(rule, input: JV(input), options: EvaluationOptions(now: now))
+        return result.value?.arrayValue ?? []
+    }
+
+    /// What the evidence is, for messages: "weight records".
+    static func noun(_ action: String) -> String {
+        switch action {
+        case "save_weight": "weight records"
+        case "add_vaccine": "vaccine records"
+        case "start_course": "started course"
+        case "upload_photo": "photos"
+        default: "records"
+        }
+    }
+
+    /// The offer as shown: "Found 2 weight records — count them".
+    public static func offer(_ evidence: [JSON], action: String) -> String {
+        let count = evidence.count
+        if action == "start_course" { return "The course is already started — count it" }
+        let noun = noun(action)
+        return "Found \(count) \(count == 1 ? String(noun.dropLast()) : noun) — count \(count == 1 ? "it" : "them")"
+    }
+}

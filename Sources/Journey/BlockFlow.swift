@@ -1,0 +1,216 @@
+import CheckPlugins
+import Engine
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// The effects of one journey event on one dog: steps done, records, reminders, analytics,
+/// and for each block this event completes, the next block offered.
+struct BlockFlow {
+    let event: Event
+    let state: JourneyState
+    let plugins: CheckPluginRegistry
+    let evaluator: RuleEvaluator
+    let store: any StoreReader
+    private var effects: [Effect] = []
+    private var newSteps: [BlockStep] = []
+
+    init(
+        event: Event, state: JourneyState, plugins: CheckPluginRegistry, evaluator: RuleEvaluator,
+        store: any StoreReader
+    ) {
+        self.event = event
+        self.state = state
+        self.plugins = plugins
+        self.evaluator = evaluator
+        self.store = store
+    }
+
+    private var dog: DogProfile { state.map.dog }
+
+    // MARK: Block events
+
+    /// `block_started`, `theory_viewed`, `check_answered`, `auto_complete_accepted`.
+    mutating func blockEvent() throws {
+        guard case .string(let id)? = event.payload["block_id"] else {
+            throw Rejection(.invalid, "\(event.type) needs `payload.block_id`")
+        }
+        guard let block = state.map.block(id) else {
+            throw Rejection(.invalid, "\(dog.name)'s journey has no block `\(id)`")
+        }
+        let missing = state.missingNeeds(id)
+        if !missing.isEmpty, !state.isCompleted(id) {
+            let titles = missing.compactMap { state.map.block($0).map { "`\($0.id)` (\($0.title))" } }
+            throw Rejection(.invalid, "block `\(id)` is locked: finish \(titles.joined(separator: " and ")) first")
+        }
+        switch event.type {
+        case "block_started":
+            complete("started", of: block)
+            analytics("block_started", ["block_id": .string(id), "branch": .string(block.branch)])
+        case "theory_viewed":
+            complete("started", of: block)
+            let cards = block.content["theory"]?.arrayValue?.count ?? 0
+            if case .number(let card)? = event.payload["card"], Int(card) < cards - 1 { break }  // not the last card yet
+            complete("theory", of: block)
+        case "check_answered":
+            try answerCheck(of: block)
+        default:
+            try acceptAutoComplete(of: block)
+        }
+    }
+
+    private mutating func answerCheck(of block: JourneyMap.Block) throws {
+        guard case .object? = event.payload["answer"] else {
+            throw Rejection(
+                .invalid, "check_answered needs `payload.answer`, an object with the \(block.checkType) answer")
+        }
+        guard let plugin = plugins.plugin(block.checkType) else {
+            throw Rejection(
+                .invalid,
+                "no plugin for check type `\(block.checkType)`; types: \(plugins.types.joined(separator: ", "))")
+        }
+        let context = CheckContext(
+            dog: dog, blockID: block.id, occurredAt: event.occurredAt, occurredAtText: event.occurredAtText,
+            localTime: LocalTime.text(event.occurredAt, timezone: dog.timezone))
+        let outcome = try plugin.outcome(
+            of: event.payload["answer"]!, content: block.content["check"] ?? [:], context: context, evaluator: evaluator
+        )
+        complete("started", of: block)
+        for record in outcome.records {
+            effects.append(
+                .recordAdded(
+                    ProfileRecord(
+                        dogID: dog.id, kind: record.kind, recordedAt: event.occurredAt,
+                        recordedAtText: event.occurredAtText, payload: .object(record.payload), source: "journey",
+                        ruleRevision: evaluator.ruleSet.revision, blockID: block.id)))
+        }
+        effects.append(
+            .checkAnswered(
+                dogID: dog.id, blockID: block.id, checkType: block.checkType, interpretation: outcome.interpretation,
+                complete: outcome.completesCheck))
+        if let request = outcome.reminder {
+            let due =
+                request.localTime.flatMap { LocalTime.next($0, after: event.occurredAt, timezone: dog.timezone) }
+                ?? event.occurredAt + (request.after?.seconds ?? 3 * 3600)
+            effects.append(
+                .reminderScheduled(
+                    Reminder(
+                        userID: event.userID, dogID: dog.id, kind: request.kind, dueAt: due,
+                        payload: ["text": .string(request.text), "block_id": .string(block.id)])))
+        }
+        var properties: JSONObject = ["block_id": .string(block.id), "type": .string(block.checkType)]
+        for (key, value) in outcome.analytics where key != "type" { properties[key] = value }
+        if outcome.completesCheck {
+            complete("check", of: block)
+            analytics("check_completed", properties)
+        }
+        if !outcome.records.isEmpty {
+            analytics(
+                "profile_records_added",
+                ["block_id": .string(block.id), "count": .number(Double(outcome.records.count))])
+        }
+    }
+
+    private mutating func acceptAutoComplete(of block: JourneyMap.Block) throws {
+        guard let rule = block.autoCompleteRule else {
+            throw Rejection(.invalid, "block `\(block.id)`'s action (\(block.actionType)) has no auto-complete")
+        }
+        let evidence = try AutoComplete.evidence(
+            for: block, rule: rule, dog: dog, store: store, evaluator: evaluator, now: event.occurredAt)
+        guard !evidence.isEmpty else {
+            throw Rejection(
+                .invalid,
+                "nothing to count yet for block `\(block.id)`: no \(AutoComplete.noun(block.actionType)) found")
+        }
+        complete("started", of: block)
+        completeAction(of: block, extra: ["auto_complete": true, "evidence": .number(Double(evidence.count))])
+    }
+
+    // MARK: App events
+
+    /// An app event performing `action` (a saved weight…): it completes the action of every
+    /// started block that asks for it (and for a course, that course).
+    mutating func appAction(_ action: String) throws {
+        for block in state.map.blocks where block.actionType == action && state.isInProgress(block.id) {
+            guard !(state.steps[block.id] ?? []).contains("action") else { continue }
+            if action == "start_course" {
+                guard event.payload["course_id"]?.stringValue == block.courseID else { continue }
+                analytics(
+                    "course_started_from_journey",
+                    ["block_id": .string(block.id), "course_id": .string(block.courseID ?? "")])
+            }
+            completeAction(of: block, extra: [:])
+        }
+    }
+
+    private mutating func completeAction(of block: JourneyMap.Block, extra: JSONObject) {
+        guard !(state.steps[block.id] ?? []).contains("action") else { return }
+        let before = state.map.blocks.contains { other in
+            other.actionType == block.actionType && (state.steps[other.id] ?? []).contains("action")
+        }
+        let earlierInThisEvent = newSteps.contains { step in
+            step.step == "action" && state.map.block(step.blockID)?.actionType == block.actionType
+        }
+        complete("action", of: block)
+        var properties: JSONObject = [
+            "block_id": .string(block.id), "type": .string(block.actionType),
+            "first_time": .bool(!before && !earlierInThisEvent),
+        ]
+        for (key, value) in extra { properties[key] = value }
+        analytics("action_completed", properties)
+    }
+
+    // MARK: Finishing
+
+    private mutating func complete(_ step: String, of block: JourneyMap.Block) {
+        let done = state.steps[block.id] ?? []
+        guard !done.contains(step), !newSteps.contains(where: { $0.blockID == block.id && $0.step == step }) else {
+            return
+        }
+        newSteps.append(BlockStep(blockID: block.id, step: step, completedAt: event.occurredAt))
+        effects.append(.blockStepCompleted(dogID: dog.id, blockID: block.id, step: step))
+    }
+
+    private mutating func analytics(_ name: String, _ properties: JSONObject) {
+        var properties = properties
+        properties["dog_id"] = .string(dog.id)
+        effects.append(.analyticsEvent(name: name, properties: properties))
+    }
+
+    /// The effects, with each block this event completed: its return reminder, the analytics,
+    /// and the one next block offered.
+    mutating func finish() throws -> [Effect] {
+        guard !newSteps.isEmpty else { return effects }
+        let after = try state.adding(newSteps, evaluator: evaluator, now: event.occurredAt)
+        for blockID in Set(newSteps.map(\.blockID)).sorted()
+        where !state.isCompleted(blockID) && after.isCompleted(blockID) {
+            guard let block = state.map.block(blockID) else { continue }
+            let next = after.recommended ?? after.map.blocks.first { after.status(of: $0.id) == .available }?.id
+            effects.append(.blockCompleted(dogID: dog.id, blockID: blockID, nextBlock: next))
+            analytics("block_completed", ["block_id": .string(blockID), "next_block": next.map(JSON.string) ?? .null])
+            if case .object(let reminder)? = block.content["reminder"],
+                let delay = reminder["after"]?.stringValue.flatMap(DurationText.parse)
+            {
+                var payload: JSONObject = [
+                    "text": .string(state.map.render(reminder["text"]?.stringValue ?? "")),
+                    "block_id": .string(blockID),
+                ]
+                if let target = reminder["block"]?.stringValue { payload["leads_to"] = .string(target) }
+                effects.append(
+                    .reminderScheduled(
+                        Reminder(
+                            userID: event.userID, dogID: dog.id, kind: reminder["kind"]?.stringValue ?? "return",
+                            dueAt: event.occurredAt + delay.seconds, payload: .object(payload))))
+            }
+        }
+        return effects
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

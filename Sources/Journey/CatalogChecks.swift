@@ -1,0 +1,136 @@
+import CheckPlugins
+import JQ
+import RuleEngine
+
+/// The checks of one catalog against the rest of the rule set.
+struct CatalogChecks {
+    let catalog: Catalog
+    let context: DocumentCheckContext
+    let registry: CheckPluginRegistry
+
+    func run() {
+        checkBlocks()
+        checkWording()
+    }
+
+    private func error(_ code: String, _ message: String, at location: SourceLocation) {
+        context.error(code, "catalog `\(catalog.id)`: \(message)", at: location)
+    }
+
+    private func checkBlocks() {
+        let metrics = Set(catalog.metrics.map(\.key))
+        var earlier: Set<String> = []
+        var ids: Set<String> = []
+        // Blocks may need blocks of any branch, as long as no block needs itself through others.
+        let all = Dictionary(catalog.blocks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for block in catalog.blocks {
+            if !ids.insert(block.id).inserted {
+                error("duplicate_block", "block id `\(block.id)` is used twice", at: block.location)
+            }
+            if !metrics.contains(block.topic) {
+                error(
+                    "invalid_value",
+                    "block `\(block.id)` serves topic `\(block.topic)`, which is not one of the catalog's metrics (\(catalog.metrics.map(\.key).joined(separator: ", ")))",
+                    at: block.location)
+            }
+            for need in block.needs where all[need] == nil {
+                error(
+                    "invalid_value", "block `\(block.id)` needs `\(need)`, which is not a block of this catalog",
+                    at: block.location)
+            }
+            if let target = block.reminderBlock, all[target] == nil {
+                error(
+                    "invalid_value", "block `\(block.id)`'s reminder leads to `\(target)`, which is not a block",
+                    at: block.location)
+            }
+            earlier.insert(block.id)
+            checkCheck(block)
+            checkAction(block)
+        }
+        if let cycle = findCycle(all) {
+            error(
+                "cyclic_needs", "blocks need each other in a circle: \(cycle.joined(separator: " → "))",
+                at: all[cycle[0]]!.location)
+        }
+    }
+
+    private func checkCheck(_ block: Catalog.Block) {
+        guard let plugin = registry.plugin(block.checkType) else {
+            error(
+                "unknown_check_type",
+                "block `\(block.id)` has a check of type `\(block.checkType)`, which no plugin provides; types: \(registry.types.joined(separator: ", "))",
+                at: block.checkLocation)
+            return
+        }
+        for problem in plugin.problems(in: block.check, evaluator: context.evaluator) {
+            error(
+                "invalid_check", "block `\(block.id)`'s \(block.checkType) check: \(problem)", at: block.checkLocation)
+        }
+    }
+
+    private func checkAction(_ block: Catalog.Block) {
+        guard let id = block.autoComplete else { return }
+        guard let rule = context.ruleSet.rule(id) else {
+            error(
+                "invalid_value", "block `\(block.id)`'s action auto-completes with rule `\(id)`, which does not exist",
+                at: block.actionLocation)
+            return
+        }
+        if rule.kind.name != "auto_complete" {
+            error(
+                "invalid_value",
+                "block `\(block.id)`'s action auto-completes with `\(id)`, a \(rule.kind.name) rule, not an auto_complete one",
+                at: block.actionLocation)
+        }
+    }
+
+    /// A chain of block ids that ends where it starts, if any.
+    private func findCycle(_ blocks: [String: Catalog.Block]) -> [String]? {
+        var state: [String: Int] = [:]  // 1 visiting, 2 done
+        var path: [String] = []
+        func visit(_ id: String) -> [String]? {
+            if state[id] == 2 { return nil }
+            if state[id] == 1 {
+                let start = path.firstIndex(of: id) ?? 0
+                return Array(path[start...]) + [id]
+            }
+            state[id] = 1
+            path.append(id)
+            for need in blocks[id]?.needs ?? [] where blocks[need] != nil {
+                if let cycle = visit(need) { return cycle }
+            }
+            path.removeLast()
+            state[id] = 2
+            return nil
+        }
+        for id in blocks.keys.sorted() {
+            if let cycle = visit(id) { return cycle }
+        }
+        return nil
+    }
+
+    private func checkWording() {
+        for wording in context.documents(of: WordingRules.self) {
+            for text in catalog.texts {
+                for rule in wording.forbidden where WordingRules.contains(text.text, rule.phrase) {
+                    var message = "\"\(rule.phrase)\" is not used in our content: \(rule.reason)"
+                    if let instead = rule.instead { message += "; instead: \(instead)" }
+                    context.error("wording", message, at: text.location)
+                }
+            }
+            for rule in wording.required {
+                for branch in catalog.branches where branch.id == rule.branch {
+                    for block in branch.blocks {
+                        let texts = catalog.texts.filter { $0.block == block.id }.map(\.text)
+                        if !texts.contains(where: { WordingRules.contains($0, rule.phrase) }) {
+                            context.error(
+                                "wording",
+                                "block `\(block.id)` of the \(branch.id) branch must say \"\(rule.phrase)\": \(rule.reason)",
+                                at: block.location)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

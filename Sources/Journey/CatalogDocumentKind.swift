@@ -1,0 +1,263 @@
+import CheckPlugins
+import JQ
+import RuleEngine
+import YAML
+
+/// Reads `catalog:` documents (`Rules/journey/catalog.yaml`) and checks them against the rule
+/// set: structure, `needs` (existing, earlier, no cycles), topics, each check against its
+/// plugin, auto-complete rules, reminders, and the wording rules.
+public struct CatalogDocumentKind: DocumentKind {
+    public let key = "catalog"
+    /// Check plugins written in Swift (those declared in `Plugins/` come with the rule set).
+    public let swiftPlugins: [any CheckPlugin]
+
+    public init(swiftPlugins: [any CheckPlugin] = []) {
+        self.swiftPlugins = swiftPlugins
+    }
+
+    static let blockFields = [
+        "id", "title", "topic", "needs", "minutes", "preview", "theory", "check", "action", "reminder", "note",
+    ]
+
+    public func decode(_ root: YAMLNode, in file: DocumentFile) -> DecodedDocument? {
+        guard
+            let fields = file.fields(
+                root, what: "catalog", allowed: ["catalog", "title", "age_ranges", "metrics", "branches"])
+        else { return nil }
+        var reader = TextReader(file: file)
+        guard let id = fields.string("catalog", required: true)?.value,
+            let title = fields.string("title", required: true)?.value
+        else { return nil }
+        var ranges: [AgeRange] = []
+        if let node = fields.values["age_ranges"], let items = node.items, !items.isEmpty {
+            for item in items {
+                guard let text = item.scalar?.value, let range = AgeRange(text) else {
+                    file.error("invalid_value", "age ranges look like 4-8m, 1-3y or 7y+", at: file.location(item))
+                    continue
+                }
+                ranges.append(range)
+            }
+        } else {
+            fields.missing("age_ranges", "list the age ranges whose dogs get this catalog, e.g. [4-8m]")
+        }
+        let metrics = decodeMetrics(fields.values["metrics"], file: file, reader: &reader)
+        if fields.values["metrics"] == nil { fields.missing("metrics") }
+        var branches: [Catalog.Branch] = []
+        if let node = fields.values["branches"], let items = node.items {
+            for item in items {
+                if let branch = decodeBranch(item, file: file, reader: &reader) { branches.append(branch) }
+            }
+        } else {
+            fields.missing("branches")
+        }
+        guard let json = try? root.toJSONValue() else { return nil }
+        let text = json.compactText
+        let catalog = Catalog(
+            id: id, title: title, ageRanges: ranges, metrics: metrics, branches: branches, location: fields.start,
+            json: json, text: text, hash: SHA256.hex(text), outline: Self.outline(json), texts: reader.texts)
+        return DecodedDocument(value: catalog)
+    }
+
+    private func decodeMetrics(_ node: YAMLNode?, file: DocumentFile, reader: inout TextReader) -> [Catalog.Metric] {
+        guard let node else { return [] }
+        guard let pairs = node.pairs else {
+            file.error(
+                "invalid_type", "`metrics` maps each portrait metric to its label and bands", at: file.location(node))
+            return []
+        }
+        var metrics: [Catalog.Metric] = []
+        for pair in pairs {
+            guard let key = pair.key.scalar?.value,
+                let fields = file.fields(pair.value, what: "metric", allowed: ["label", "bands"])
+            else { continue }
+            let label = fields.string("label", required: true)?.value ?? key
+            var bands: [String: String] = [:]
+            if let node = fields.values["bands"],
+                let bandFields = file.fields(node, what: "bands", allowed: ["low", "mid", "high"])
+            {
+                for band in ["low", "mid", "high"] {
+                    if let (text, textNode) = bandFields.string(band, required: true) {
+                        bands[band] = text
+                        reader.add(text, at: file.location(textNode), branch: nil, block: nil)
+                    }
+                }
+            } else {
+                fields.missing("bands", "give the insight text for `low`, `mid` and `high` scores")
+            }
+            metrics.append(Catalog.Metric(key: key, label: label, bands: bands))
+        }
+        return metrics
+    }
+
+    private func decodeBranch(_ node: YAMLNode, file: DocumentFile, reader: inout TextReader) -> Catalog.Branch? {
+        guard let fields = file.fields(node, what: "branch", allowed: ["id", "title", "blocks"]),
+            let id = fields.string("id", required: true)?.value,
+            let title = fields.string("title", required: true)?.value
+        else { return nil }
+        reader.add(title, at: fields.start, branch: id, block: nil)
+        guard let items = fields.values["blocks"]?.items, !items.isEmpty else {
+            fields.missing("blocks", "a branch lists its blocks in path order")
+            return nil
+        }
+        let blocks = items.compactMap { decodeBlock($0, branch: id, file: file, reader: &reader) }
+        return Catalog.Branch(id: id, title: title, blocks: blocks)
+    }
+
+    private func decodeBlock(_ node: YAMLNode, branch: String, file: DocumentFile, reader: inout TextReader) -> Catalog
+        .Block?
+    {
+        guard let fields = file.fields(node, what: "block", allowed: Self.blockFields),
+            let id = fields.string("id", required: true)?.value
+        else { return nil }
+        // Every text of the block, for the wording rules.
+        reader.collect(node, file: file, branch: branch, block: id)
+        let title = fields.string("title", required: true)?.value
+        let topic = fields.string("topic", required: true)?.value
+        let needs = (fields.values["needs"]?.items ?? []).compactMap(\.scalar?.value)
+        if let node = fields.values["needs"], node.items == nil {
+            file.error("invalid_type", "`needs` must be a list of block ids", at: file.location(node))
+        }
+        var minutes = 0
+        if case .number(let n)? = fields.json("minutes"), n == n.rounded(), (1...15).contains(n) {
+            minutes = Int(n)
+        } else {
+            file.error("invalid_value", "`minutes` must be a whole number of minutes from 1 to 15", at: fields.start)
+        }
+        for required in ["preview", "theory", "check", "action", "note"] where !fields.has(required) {
+            fields.missing(required)
+        }
+        if let node = fields.values["theory"] {
+            let cards = node.items ?? []
+            if cards.count < 3 || cards.count > 5 || cards.contains(where: { $0.scalar == nil }) {
+                file.error("invalid_value", "`theory` must list 3 to 5 cards of text", at: file.location(node))
+            }
+        }
+        if let node = fields.values["preview"],
+            let preview = file.fields(node, what: "preview", allowed: ["learn", "why"])
+        {
+            _ = preview.string("learn", required: true)
+            _ = preview.string("why", required: true)
+        }
+        guard let checkNode = fields.values["check"], let actionNode = fields.values["action"],
+            let check = try? checkNode.toJSONValue(), let checkType = check["type"]?.stringValue
+        else {
+            if let node = fields.values["check"] {
+                file.error("missing_field", "a check needs a `type` (its plugin)", at: file.location(node))
+            }
+            return nil
+        }
+        guard
+            let action = file.fields(
+                actionNode, what: "action", allowed: ["type", "label", "auto_complete", "course_id"]),
+            let actionType = action.string("type", required: true)
+        else { return nil }
+        _ = action.string("label", required: true)
+        if !Catalog.actionTypes.contains(actionType.value) {
+            file.error(
+                "invalid_value",
+                "unknown action `\(actionType.value)`; actions: \(Catalog.actionTypes.joined(separator: ", "))",
+                at: action.location(actionType.node))
+        }
+        let courseID = action.string("course_id")?.value
+        if (actionType.value == "start_course") != (courseID != nil) {
+            file.error(
+                "invalid_value", "`course_id` goes with start_course actions, and only with them", at: action.start)
+        }
+        var reminderBlock: String?
+        if let node = fields.values["reminder"],
+            let reminder = file.fields(node, what: "reminder", allowed: ["after", "kind", "text", "block"])
+        {
+            _ = reminder.duration("after", within: .seconds(60)...(.seconds(365 * 86_400)))
+            if !reminder.has("after") { reminder.missing("after") }
+            _ = reminder.string("kind", required: true)
+            _ = reminder.string("text", required: true)
+            reminderBlock = reminder.string("block")?.value
+        }
+        guard let title, let topic, minutes > 0 else { return nil }
+        _ = title
+        return Catalog.Block(
+            id: id, title: title, topic: topic, needs: needs, minutes: minutes, checkType: checkType, check: check,
+            actionType: actionType.value, autoComplete: action.string("auto_complete")?.value, courseID: courseID,
+            reminderBlock: reminderBlock, location: fields.start, checkLocation: file.location(checkNode),
+            actionLocation: action.start)
+    }
+
+    /// The catalog without the blocks' prose.
+    static func outline(_ json: JSON) -> JSON {
+        guard case .object(var root) = json, case .array(let branches)? = root["branches"] else { return json }
+        root["branches"] = .array(
+            branches.map { branch in
+                guard case .object(var object) = branch, case .array(let blocks)? = object["blocks"] else {
+                    return branch
+                }
+                object["blocks"] = .array(
+                    blocks.map { block in
+                        guard case .object(var fields) = block else { return block }
+                        for prose in ["preview", "theory", "reminder", "note"] { fields[prose] = nil }
+                        if let type = block["check"]?["type"] { fields["check"] = ["type": type] }
+                        return .object(fields)
+                    })
+                return .object(object)
+            })
+        return .object(root)
+    }
+
+    public func check(_ documents: [LoadedDocument], in context: DocumentCheckContext) {
+        let registry = CheckPluginRegistry(ruleSet: context.ruleSet, swiftPlugins: swiftPlugins)
+        var seen: [String: SourceLocation] = [:]
+        for case let catalog as Catalog in documents.map(\.value) {
+            if let first = seen[catalog.id] {
+                context.error(
+                    "duplicate_catalog", "catalog `\(catalog.id)` is already defined at \(first)", at: catalog.location)
+            }
+            seen[catalog.id] = catalog.location
+            CatalogChecks(catalog: catalog, context: context, registry: registry).run()
+        }
+    }
+}
+
+/// Collects the texts of a catalog with their places.
+struct TextReader {
+    let file: DocumentFile
+    var texts: [Catalog.Text] = []
+
+    init(file: DocumentFile) {
+        self.file = file
+    }
+
+    mutating func add(_ text: String, at location: SourceLocation, branch: String?, block: String?) {
+        texts.append(Catalog.Text(text: text, location: location, branch: branch, block: block))
+    }
+
+    /// Every scalar under `node` that reads as prose (has a space).
+    mutating func collect(_ node: YAMLNode, file: DocumentFile, branch: String?, block: String?) {
+        switch node.content {
+        case .scalar(let scalar):
+            if scalar.value.contains(" ") { add(scalar.value, at: file.location(node), branch: branch, block: block) }
+        case .sequence(let items):
+            for item in items { collect(item, file: file, branch: branch, block: block) }
+        case .mapping(let pairs):
+            for pair in pairs { collect(pair.value, file: file, branch: branch, block: block) }
+        }
+    }
+}
+
+extension YAMLNode {
+    /// The node as JSON (core schema), for documents kept whole.
+    func toJSONValue() throws -> JSON {
+        switch content {
+        case .scalar:
+            switch try resolvedScalar() {
+            case .null?, nil: return .null
+            case .bool(let b)?: return .bool(b)
+            case .number(let n)?: return .number(n)
+            case .string(let s)?: return .string(s)
+            }
+        case .sequence(let items): return .array(try items.map { try $0.toJSONValue() })
+        case .mapping(let pairs):
+            var object = JSONObject()
+            for pair in pairs { object[pair.key.scalar?.value ?? ""] = try pair.value.toJSONValue() }
+            return .object(object)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import CheckPlugins
+import Engine
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// The Dog Journey's part in the ingest path: registration builds the journey map; the block
+/// flow (start → theory → check → action) and the app's own events (a saved weight, a started
+/// course…) complete steps; a completed block offers the next one and schedules its return
+/// reminder. Reading alone never completes a block.
+public struct JourneyConsumer: EventConsumer {
+    public let name = "journey"
+    let plugins: CheckPluginRegistry
+
+    /// App events and the block action each of them performs.
+    static let actions: [String: String] = [
+        "weight_saved": "save_weight", "vaccine_added": "add_vaccine", "course_started": "start_course",
+        "photo_uploaded": "upload_photo", "observation_recorded": "record_observation",
+    ]
+    static let blockEvents: Set<String> = [
+        "block_started", "theory_viewed", "check_answered", "auto_complete_accepted",
+    ]
+
+    public init(ruleSet: RuleSet, swiftPlugins: [any CheckPlugin] = []) {
+        plugins = CheckPluginRegistry(ruleSet: ruleSet, swiftPlugins: swiftPlugins)
+    }
+
+    public func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
+        if event.type == "dog_registered" {
+            guard let dog = context.effectsSoFar.lazy.compactMap(\.registeredDog).first else { return [] }
+            return try register(dog, event: event, context: context)
+        }
+        let isBlockEvent = Self.blockEvents.contains(event.type)
+        guard isBlockEvent || Self.actions[event.type] != nil else { return [] }
+        guard let dog = context.dog else {
+            if isBlockEvent { throw Rejection(.invalid, "\(event.type) needs a `dog_id`") }
+            return []
+        }
+        let steps = try context.store.blockSteps(dog: dog.id)
+        if !isBlockEvent {
+            // An app event only completes the action of a block in progress: most dogs have none.
+            var done: [String: Set<String>] = [:]
+            for step in steps { done[step.blockID, default: []].insert(step.step) }
+            guard
+                done.values.contains(where: { !$0.contains("action") && !JourneyState.completingSteps.isSubset(of: $0) }
+                )
+            else { return [] }
+        }
+        guard let state = try JourneyLoader.state(of: dog, steps: steps, store: context.store) else {
+            if isBlockEvent { throw Rejection(.invalid, "dog \(dog.id) has no journey (no catalog covers its age)") }
+            return []
+        }
+        var flow = BlockFlow(
+            event: event, state: state, plugins: plugins, evaluator: context.evaluator, store: context.store)
+        if isBlockEvent {
+            try flow.blockEvent()
+        } else {
+            try flow.appAction(Self.actions[event.type]!)
+        }
+        return try flow.finish()
+    }
+
+    private func register(_ dog: DogProfile, event: Event, context: ConsumerContext) throws -> [Effect] {
+        guard
+            let effect = try ManifestBuilder.build(
+                for: dog, ruleSet: context.evaluator.ruleSet, evaluator: context.evaluator, now: event.occurredAt),
+            case .manifestCreated(let manifest, _, _) = effect
+        else { return [] }
+        let insights = manifest.manifest["insights"]?.arrayValue?.count ?? 0
+        return [
+            effect,
+            .analyticsEvent(
+                name: "ai_interpretation_completed",
+                properties: [
+                    "dog_id": .string(dog.id), "insights": .number(Double(insights)),
+                    "recommended_first": manifest.manifest["recommended_first"] ?? .null,
+                ]),
+        ]
+    }
+}
+
+extension Effect {
+    /// The profile of a `dog_registered` effect.
+    var registeredDog: DogProfile? {
+        if case .dogRegistered(let dog) = self { return dog }
+        return nil
+    }
+}

@@ -1,0 +1,104 @@
+import JQ
+import Store
+
+/// One dog's journey: its manifest (the branches and blocks it got at registration) joined with
+/// the catalog content the manifest was built from. Texts are rendered with the dog's name.
+public struct JourneyMap: Sendable {
+    public let dog: DogProfile
+    public let manifest: StoredManifest
+    public let branches: [Branch]
+
+    public struct Branch: Sendable {
+        public var id: String
+        public var title: String
+        public var order: Int
+        public var blocks: [Block]
+    }
+
+    public struct Block: Sendable {
+        public var id: String
+        public var title: String
+        public var branch: String
+        public var topic: String
+        public var needs: [String]
+        public var minutes: Int
+        public var position: Int
+        public var checkType: String
+        /// `{type, label, auto_complete?, course_id?}`
+        public var action: JSON
+        /// The block as written in the catalog: preview, theory, check, reminder, note.
+        public var content: JSON
+
+        public var actionType: String { action["type"]?.stringValue ?? "" }
+        public var autoCompleteRule: String? { action["auto_complete"]?.stringValue }
+        public var courseID: String? { action["course_id"]?.stringValue }
+    }
+
+    /// Joins `manifest` with `catalog` (the snapshot it refers to).
+    public init(dog: DogProfile, manifest: StoredManifest, catalog: JSON) {
+        self.dog = dog
+        self.manifest = manifest
+        var content: [String: JSON] = [:]
+        for branch in catalog["branches"]?.arrayValue ?? [] {
+            for block in branch["blocks"]?.arrayValue ?? [] {
+                if let id = block["id"]?.stringValue { content[id] = block }
+            }
+        }
+        branches = (manifest.manifest["branches"]?.arrayValue ?? []).map { branch in
+            let id = branch["id"]?.stringValue ?? ""
+            return Branch(
+                id: id, title: branch["title"]?.stringValue ?? id, order: Int(branch["order"]?.numberValue ?? 0),
+                blocks: (branch["blocks"]?.arrayValue ?? []).map { block in
+                    let blockID = block["id"]?.stringValue ?? ""
+                    return Block(
+                        id: blockID, title: block["title"]?.stringValue ?? blockID, branch: id,
+                        topic: block["topic"]?.stringValue ?? "",
+                        needs: (block["needs"]?.arrayValue ?? []).compactMap(\.stringValue),
+                        minutes: Int(block["minutes"]?.numberValue ?? 0),
+                        position: Int(block["position"]?.numberValue ?? 0),
+                        checkType: block["check_type"]?.stringValue ?? "", action: block["action"] ?? [:],
+                        content: content[blockID] ?? [:])
+                })
+        }
+    }
+
+    /// Every block, in path order (branch by branch).
+    public var blocks: [Block] { branches.flatMap(\.blocks) }
+
+    /// The block `id`.
+    public func block(_ id: String) -> Block? {
+        for branch in branches {
+            if let block = branch.blocks.first(where: { $0.id == id }) { return block }
+        }
+        return nil
+    }
+
+    public func branch(_ id: String) -> Branch? {
+        branches.first { $0.id == id }
+    }
+
+    /// `text` with `{name}` replaced by the dog's name.
+    public func render(_ text: String) -> String {
+        text.replacingOccurrences(of: "{name}", with: dog.name)
+    }
+
+    /// A text of a block's content (`preview.learn`, `note`, …), rendered.
+    public func text(_ block: Block, _ path: String...) -> String? {
+        var value: JSON? = block.content
+        for key in path { value = value?[key] }
+        return value?.stringValue.map(render)
+    }
+
+    /// The insight cards kept with the dog.
+    public var insights: [JSON] { manifest.manifest["insights"]?.arrayValue ?? [] }
+
+    /// The block recommended first at registration.
+    public var recommendedFirst: String? { manifest.manifest["recommended_first"]?.stringValue }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard !target.isEmpty, contains(target) else { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

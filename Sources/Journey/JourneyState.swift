@@ -1,0 +1,131 @@
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// The status of a block. Computed, never stored.
+public enum BlockStatus: String, Sendable {
+    /// Theory, check and action are done.
+    case completed
+    /// Some block it needs is not completed.
+    case locked
+    /// The block the recommendation rule picks now.
+    case recommended
+    case available
+}
+
+/// A dog's journey now: the map, the steps done, each block's status and the recommendation.
+public struct JourneyState: Sendable {
+    public let map: JourneyMap
+    /// Completed steps by block (`started`, `theory`, `check`, `action`).
+    public let steps: [String: Set<String>]
+    /// When each block was started (for "Continue").
+    public let startedAt: [String: Double]
+    /// The recommended block, if any is available.
+    public private(set) var recommended: String?
+
+    /// The steps a block needs to be completed.
+    public static let completingSteps: Set<String> = ["theory", "check", "action"]
+
+    /// Builds the state and evaluates the recommendation rule on it.
+    public init(map: JourneyMap, steps: [BlockStep], evaluator: RuleEvaluator, now: Double) throws {
+        self.init(map: map, steps: steps)
+        try recommend(evaluator: evaluator, now: now)
+    }
+
+    /// Builds the state without a recommendation (see ``recommend(evaluator:now:)``).
+    public init(map: JourneyMap, steps: [BlockStep]) {
+        var byBlock: [String: Set<String>] = [:]
+        var started: [String: Double] = [:]
+        for step in steps {
+            byBlock[step.blockID, default: []].insert(step.step)
+            if step.step == "started" || started[step.blockID] == nil { started[step.blockID] = step.completedAt }
+        }
+        self.map = map
+        self.steps = byBlock
+        self.startedAt = started
+        self.recommended = nil
+    }
+
+    /// Evaluates the recommendation rule (its fallback if it fails) on the state.
+    public mutating func recommend(evaluator: RuleEvaluator, now: Double) throws {
+        let result = try evaluator.evaluate(
+            JourneyRules.recommendation, input: JV(recommendationInput),
+            options: EvaluationOptions(variant: nil, now: now, fallbackOnError: true))
+        let pick = result.value?.stringValue
+        // Only an available block can be recommended; a rule picking another is ignored.
+        recommended = pick.flatMap { id in baseStatus(of: id) == .available ? id : nil }
+    }
+
+    /// The state with `steps` applied on top (what an event will have done), same map.
+    public func adding(_ steps: [BlockStep], evaluator: RuleEvaluator, now: Double) throws -> JourneyState {
+        var all: [BlockStep] = []
+        for (block, done) in self.steps {
+            for step in done { all.append(BlockStep(blockID: block, step: step, completedAt: startedAt[block] ?? now)) }
+        }
+        return try JourneyState(map: map, steps: all + steps, evaluator: evaluator, now: now)
+    }
+
+    /// Whether `block` is completed.
+    public func isCompleted(_ block: String) -> Bool {
+        Self.completingSteps.isSubset(of: steps[block] ?? [])
+    }
+
+    /// Whether `block` was started and is not completed.
+    public func isInProgress(_ block: String) -> Bool {
+        !(steps[block] ?? []).isEmpty && !isCompleted(block)
+    }
+
+    /// The blocks `block` needs that are not completed yet.
+    public func missingNeeds(_ block: String) -> [String] {
+        (map.block(block)?.needs ?? []).filter { !isCompleted($0) }
+    }
+
+    /// Completed, locked or available (before the recommendation).
+    func baseStatus(of block: String) -> BlockStatus {
+        if isCompleted(block) { return .completed }
+        if !missingNeeds(block).isEmpty { return .locked }
+        return .available
+    }
+
+    /// The block's status.
+    public func status(of block: String) -> BlockStatus {
+        let base = baseStatus(of: block)
+        return base == .available && block == recommended ? .recommended : base
+    }
+
+    /// How many blocks of `branch` are completed, of how many.
+    public func progress(of branch: JourneyMap.Branch) -> (completed: Int, total: Int) {
+        (branch.blocks.filter { isCompleted($0.id) }.count, branch.blocks.count)
+    }
+
+    /// The input of the recommendation rule: the dog, the branches, and every block with its
+    /// status (completed, locked or available).
+    public var recommendationInput: JSON {
+        let blocks: [JSON] = map.blocks.map { block in
+            [
+                "id": .string(block.id), "branch": .string(block.branch), "position": .number(Double(block.position)),
+                "title": .string(block.title), "topic": .string(block.topic),
+                "needs": .array(block.needs.map(JSON.string)), "minutes": .number(Double(block.minutes)),
+                "check_type": .string(block.checkType), "action": block.action,
+                "status": .string(baseStatus(of: block.id).rawValue),
+            ]
+        }
+        let branches: [JSON] = map.branches.map {
+            ["id": .string($0.id), "title": .string($0.title), "order": .number(Double($0.order))]
+        }
+        return ["dog": map.dog.json, "branches": .array(branches), "blocks": .array(blocks)]
+    }
+
+    /// The block left half-way that was started last, if any.
+    public var continueBlock: String? {
+        startedAt.filter { isInProgress($0.key) }.max { $0.value < $1.value }?.key
+    }
+}
+
+/// The rule ids the Dog Journey relies on.
+public enum JourneyRules {
+    public static let recommendation = "recommendation"
+    public static let manifest = "journey.manifest"
+    public static let weakestMetricNote = "note.weakest_metric"
+}

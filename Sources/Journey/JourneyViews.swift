@@ -1,0 +1,211 @@
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// Why a view cannot be shown.
+public struct JourneyViewError: Error, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        case unknownDog = "unknown_dog", noJourney = "no_journey", unknownBlock = "unknown_block", unknownBranch =
+            "unknown_branch"
+    }
+    public var code: Code
+    public var message: String
+    public var description: String { message }
+}
+
+/// The Dog Journey's screens, derived on read from what is stored: Today, the Journey
+/// overview, a branch's path, a block's preview, and the overview map.
+public struct JourneyViews {
+    public let store: any StoreReader
+    public let evaluator: RuleEvaluator
+    /// What time it is (for rules that read `now`).
+    public let now: Double
+
+    public init(store: any StoreReader, evaluator: RuleEvaluator, now: Double) {
+        self.store = store
+        self.evaluator = evaluator
+        self.now = now
+    }
+
+    /// The journey of `dogID` now.
+    public func state(_ dogID: String) throws -> JourneyState {
+        guard let dog = try store.dog(dogID) else {
+            throw JourneyViewError(code: .unknownDog, message: "no dog \(dogID)")
+        }
+        guard let state = try JourneyLoader.state(of: dog, store: store, evaluator: evaluator, now: now) else {
+            throw JourneyViewError(code: .noJourney, message: "dog \(dogID) has no journey (no catalog covers its age)")
+        }
+        return state
+    }
+
+    // MARK: Today
+
+    /// One recommended card with its why-line, a Continue card for a block left half-way, and a
+    /// thin progress bar per branch.
+    public func today(_ dogID: String) throws -> JSON {
+        let state = try state(dogID)
+        let map = state.map
+        var view: JSONObject = ["dog": ["id": .string(map.dog.id), "name": .string(map.dog.name)]]
+        if let id = state.recommended, let block = map.block(id) {
+            var card = blockCard(block, state: state)
+            card["why"] = .string(map.text(block, "preview", "why") ?? "")
+            card["start"] = .string("Start · \(block.minutes) min")
+            if let offer = try offer(for: block, state: state) { card["offer"] = .string(offer) }
+            view["recommended"] = .object(card)
+        } else {
+            view["recommended"] = .null
+        }
+        if let id = state.continueBlock, let block = map.block(id) {
+            var card = blockCard(block, state: state)
+            card["next_step"] = .string(nextStep(of: block, state: state))
+            view["continue"] = .object(card)
+        } else {
+            view["continue"] = .null
+        }
+        view["branches"] = .array(map.branches.map { branchProgress($0, state: state) })
+        return .object(view)
+    }
+
+    // MARK: Journey
+
+    /// "6 of 21", and each branch with its progress and the Recommended label.
+    public func journey(_ dogID: String) throws -> JSON {
+        let state = try state(dogID)
+        let completed = state.map.blocks.filter { state.isCompleted($0.id) }.count
+        let total = state.map.blocks.count
+        let recommendedBranch = state.recommended.flatMap { state.map.block($0)?.branch }
+        let branches: [JSON] = state.map.branches.map { branch in
+            var object = branchProgress(branch, state: state).objectValue!
+            object["recommended"] = .bool(branch.id == recommendedBranch)
+            return .object(object)
+        }
+        return [
+            "dog": ["id": .string(state.map.dog.id), "name": .string(state.map.dog.name)],
+            "completed": .number(Double(completed)), "total": .number(Double(total)),
+            "label": .string("\(completed) of \(total)"), "branches": .array(branches),
+            "recommended": state.recommended.map(JSON.string) ?? .null,
+            "insights": .array(state.map.insights),
+        ]
+    }
+
+    // MARK: Branch path
+
+    /// The branch's blocks in order with their status, the "Now" node and the index to scroll to.
+    public func path(_ dogID: String, branch branchID: String) throws -> JSON {
+        let state = try state(dogID)
+        guard let branch = state.map.branch(branchID) else {
+            throw JourneyViewError(
+                code: .unknownBranch,
+                message: "no branch `\(branchID)`; branches: \(state.map.branches.map(\.id).joined(separator: ", "))")
+        }
+        let now = nowNode(in: branch, state: state)
+        let nodes: [JSON] = branch.blocks.map { block in
+            var node = blockCard(block, state: state)
+            node["now"] = .bool(block.id == now)
+            return .object(node)
+        }
+        let index = branch.blocks.firstIndex { $0.id == now }
+        let progress = state.progress(of: branch)
+        return [
+            "branch": .string(branch.id), "title": .string(branch.title), "nodes": .array(nodes),
+            "now": now.map(JSON.string) ?? .null, "scroll_to": index.map { .number(Double($0)) } ?? .null,
+            "completed": .number(Double(progress.completed)), "total": .number(Double(progress.total)),
+        ]
+    }
+
+    /// The block to mark "Now" in a branch: the recommended one, else the one in progress, else
+    /// the first available, else the last completed.
+    func nowNode(in branch: JourneyMap.Branch, state: JourneyState) -> String? {
+        let ids = branch.blocks.map(\.id)
+        if let recommended = state.recommended, ids.contains(recommended) { return recommended }
+        if let open = ids.first(where: state.isInProgress) { return open }
+        if let available = ids.first(where: { state.status(of: $0) == .available }) { return available }
+        return ids.last(where: state.isCompleted)
+    }
+
+    // MARK: Preview
+
+    /// Exactly three lines (what you learn, why it matters for this dog, the action) and
+    /// "Start · N min"; for a locked block, the blocks to finish first.
+    public func preview(_ dogID: String, block blockID: String) throws -> JSON {
+        let state = try state(dogID)
+        guard let block = state.map.block(blockID) else {
+            throw JourneyViewError(
+                code: .unknownBlock, message: "\(state.map.dog.name)'s journey has no block `\(blockID)`")
+        }
+        let map = state.map
+        var view = blockCard(block, state: state)
+        view["lines"] = .array([
+            .string(map.text(block, "preview", "learn") ?? ""),
+            .string(map.text(block, "preview", "why") ?? ""),
+            .string(map.render(block.action["label"]?.stringValue ?? block.actionType)),
+        ])
+        view["start"] = .string("Start · \(block.minutes) min")
+        view["check_type"] = .string(block.checkType)
+        let missing = state.missingNeeds(blockID)
+        view["finish_first"] = .array(
+            missing.compactMap { id in
+                map.block(id).map { ["id": .string($0.id), "title": .string($0.title)] }
+            })
+        if state.status(of: blockID) != .locked, let offer = try offer(for: block, state: state) {
+            view["offer"] = .string(offer)
+        }
+        return .object(view)
+    }
+
+    // MARK: Map
+
+    /// Every node with coordinates along three lines (one per branch), read only.
+    public func map(_ dogID: String) throws -> JSON {
+        let state = try state(dogID)
+        let lines: [JSON] = state.map.branches.map { branch in
+            let now = nowNode(in: branch, state: state)
+            let nodes: [JSON] = branch.blocks.map { block in
+                let x = Double(branch.order - 1) * 100 + (block.position % 2 == 0 ? 24 : 0)
+                let y = Double(block.position - 1) * 80
+                return [
+                    "id": .string(block.id), "title": .string(block.title),
+                    "status": .string(state.status(of: block.id).rawValue),
+                    "x": .number(x), "y": .number(y), "now": .bool(block.id == now),
+                ]
+            }
+            return ["branch": .string(branch.id), "title": .string(branch.title), "nodes": .array(nodes)]
+        }
+        return ["dog": .string(state.map.dog.id), "lines": .array(lines)]
+    }
+
+    // MARK: Pieces
+
+    func blockCard(_ block: JourneyMap.Block, state: JourneyState) -> JSONObject {
+        let done = state.steps[block.id] ?? []
+        return [
+            "block_id": .string(block.id), "title": .string(block.title), "branch": .string(block.branch),
+            "status": .string(state.status(of: block.id).rawValue), "in_progress": .bool(state.isInProgress(block.id)),
+            "minutes": .number(Double(block.minutes)),
+            "steps": .array(["theory", "check", "action"].filter(done.contains).map(JSON.string)),
+        ]
+    }
+
+    func branchProgress(_ branch: JourneyMap.Branch, state: JourneyState) -> JSON {
+        let progress = state.progress(of: branch)
+        return [
+            "id": .string(branch.id), "title": .string(branch.title), "completed": .number(Double(progress.completed)),
+            "total": .number(Double(progress.total)),
+            "fraction": .number((Double(progress.completed) / Double(max(progress.total, 1)) * 100).rounded() / 100),
+        ]
+    }
+
+    func nextStep(of block: JourneyMap.Block, state: JourneyState) -> String {
+        let done = state.steps[block.id] ?? []
+        return ["theory", "check", "action"].first { !done.contains($0) } ?? "done"
+    }
+
+    /// "Found 2 weight records — count them", when the action is not done and its rule finds evidence.
+    func offer(for block: JourneyMap.Block, state: JourneyState) throws -> String? {
+        guard let rule = block.autoCompleteRule, !(state.steps[block.id] ?? []).contains("action") else { return nil }
+        let evidence = try AutoComplete.evidence(
+            for: block, rule: rule, dog: state.map.dog, store: store, evaluator: evaluator, now: now)
+        return evidence.isEmpty ? nil : AutoComplete.offer(evidence, action: block.actionType)
+    }
+}

@@ -1,0 +1,58 @@
+import Engine
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// Builds a dog's journey map at registration: the catalog of its age range, the
+/// `journey.manifest` rule (branches, blocks, insight cards), the first recommended block and
+/// the personal note on its weakest metric. Built once; never rebuilt.
+enum ManifestBuilder {
+    /// The `manifest_created` effect for `dog`, or nil when no catalog covers its age.
+    static func build(for dog: DogProfile, ruleSet: RuleSet, evaluator: RuleEvaluator, now: Double) throws -> Effect? {
+        guard let range = ageRange(of: dog, at: now),
+            let catalog = ruleSet.documents(of: Catalog.self).first(where: { $0.fits(range) })
+        else { return nil }
+        let hash = catalog.hash
+        let result = try evaluator.evaluate(
+            JourneyRules.manifest, input: JV(["dog": dog.json, "catalog": catalog.outline]),
+            options: EvaluationOptions(now: now))
+        guard case .object(var manifest)? = result.value else { return nil }
+        manifest["catalog_hash"] = .string(hash)
+        manifest["created_at"] = .string(Timestamp.format(now))
+
+        let draft = StoredManifest(
+            dogID: dog.id, ruleRevision: ruleSet.revision, createdAt: now, manifest: .object(manifest))
+        let map = JourneyMap(dog: dog, manifest: draft, catalog: catalog.json)
+        let state = try JourneyState(map: map, steps: [], evaluator: evaluator, now: now)
+        manifest["recommended_first"] = state.recommended.map(JSON.string) ?? .null
+
+        var insights = manifest["insights"]?.arrayValue ?? []
+        if let first = state.recommended.flatMap(map.block) {
+            var card: JSONObject = ["metric": .null, "label": "Recommended first", "block_id": .string(first.id)]
+            card["text"] = .string("\(first.title): \(map.text(first, "preview", "why") ?? "")")
+            insights.append(.object(card))
+        }
+        manifest["insights"] = .array(insights)
+
+        var notes: [JSON] = []
+        if ruleSet.rule(JourneyRules.weakestMetricNote) != nil, !dog.metrics.isEmpty,
+            let note = try? evaluator.evaluate(JourneyRules.weakestMetricNote, input: JV(["dog": dog.json])).value
+        {
+            notes.append(note)
+        }
+        manifest["notes"] = .array(notes)
+
+        let stored = StoredManifest(
+            dogID: dog.id, ruleRevision: ruleSet.revision, createdAt: now, manifest: .object(manifest))
+        return .manifestCreated(stored, catalogHash: hash, catalogText: catalog.text)
+    }
+
+    /// The dog's age range: as registered, or from its birth date at `now` (in months).
+    static func ageRange(of dog: DogProfile, at now: Double) -> AgeRange? {
+        if let text = dog.ageRange { return AgeRange(text) }
+        guard let birth = dog.birthDate.flatMap({ Timestamp.parse($0 + "T00:00:00Z") }) else { return nil }
+        let months = Int((now - birth) / (30.4375 * 86_400))
+        return AgeRange(months: max(months, 0))
+    }
+}

@@ -1,0 +1,78 @@
+import CheckPlugins
+import RuleEngine
+import YAML
+
+/// The wording rules of all content (`Rules/wording.yaml`): phrases never used, and phrases a
+/// branch must always carry (the health branch says it does not replace a vet).
+public struct WordingRules: Sendable {
+    public struct Forbidden: Sendable {
+        public var phrase: String
+        public var reason: String
+        public var instead: String?
+    }
+
+    public struct Required: Sendable {
+        public var branch: String
+        public var phrase: String
+        public var reason: String
+    }
+
+    public var forbidden: [Forbidden]
+    public var required: [Required]
+
+    /// Whether `text` holds `phrase` at the start of a word, ignoring case: `dominan` matches
+    /// "dominance", `cure` matches "cures" but not "secure".
+    public static func contains(_ text: String, _ phrase: String) -> Bool {
+        let haystack = text.lowercased()
+        let needle = phrase.lowercased()
+        guard !needle.isEmpty else { return false }
+        var rest = haystack[...]
+        while let range = rest.range(of: needle) {
+            if range.lowerBound == haystack.startIndex || !haystack[haystack.index(before: range.lowerBound)].isLetter {
+                return true
+            }
+            rest = haystack[range.upperBound...]
+        }
+        return false
+    }
+}
+
+/// Reads the `wording:` document.
+public struct WordingDocumentKind: DocumentKind {
+    public let key = "wording"
+
+    public init() {}
+
+    public func decode(_ root: YAMLNode, in file: DocumentFile) -> DecodedDocument? {
+        guard let top = file.fields(root, what: "wording document", allowed: ["wording"]),
+            let node = top.values["wording"],
+            let fields = file.fields(node, what: "wording", allowed: ["forbidden", "required"])
+        else { return nil }
+        var forbidden: [WordingRules.Forbidden] = []
+        for item in fields.values["forbidden"]?.items ?? [] {
+            guard let rule = file.fields(item, what: "forbidden phrase", allowed: ["phrase", "reason", "instead"]),
+                let phrase = rule.string("phrase", required: true)?.value,
+                let reason = rule.string("reason", required: true)?.value
+            else { continue }
+            forbidden.append(.init(phrase: phrase, reason: reason, instead: rule.string("instead")?.value))
+        }
+        var required: [WordingRules.Required] = []
+        for item in fields.values["required"]?.items ?? [] {
+            guard let rule = file.fields(item, what: "required phrase", allowed: ["branch", "phrase", "reason"]),
+                let branch = rule.string("branch", required: true)?.value,
+                let phrase = rule.string("phrase", required: true)?.value,
+                let reason = rule.string("reason", required: true)?.value
+            else { continue }
+            required.append(.init(branch: branch, phrase: phrase, reason: reason))
+        }
+        return DecodedDocument(value: WordingRules(forbidden: forbidden, required: required))
+    }
+}
+
+/// The document kinds of the Dog Journey, to register with the rule-set loader.
+public enum JourneyDocuments {
+    /// Check plugins, catalogs and wording rules.
+    public static func kinds(swiftPlugins: [any CheckPlugin] = []) -> [any DocumentKind] {
+        [PluginDocumentKind(), CatalogDocumentKind(swiftPlugins: swiftPlugins), WordingDocumentKind()]
+    }
+}

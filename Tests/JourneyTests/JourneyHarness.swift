@@ -1,0 +1,99 @@
+import Engine
+import Foundation
+import JQ
+import Journey
+import RuleEngine
+import Store
+import YAML
+
+/// A store, the bundled rules with the Dog Journey, and an ingestor at a fixed clock.
+final class JourneyHarness {
+    let path = NSTemporaryDirectory() + "journey-feature-\(UUID().uuidString).sqlite"
+    let store: SQLiteStore
+    let evaluator: RuleEvaluator
+    let ingestor: Ingestor
+    var clock: Double
+    private var counter = 0
+
+    init(rules: String = Paths.repository + "/Rules", plugins: String = Paths.repository + "/Plugins", now: String)
+        throws
+    {
+        let loaded = RuleSetLoader(rulesDirectory: rules, pluginsDirectory: plugins, kinds: JourneyDocuments.kinds())
+            .load()
+        guard let evaluator = loaded.evaluator else {
+            throw HarnessError("rules do not load: \(loaded.diagnostics)")
+        }
+        self.evaluator = evaluator
+        store = try SQLiteStore(path: path)
+        clock = Timestamp.parse(now)!
+        let box = ClockBox()
+        ingestor = Ingestor(
+            store: store, evaluator: evaluator, consumers: JourneyFeature.consumers(for: evaluator.ruleSet),
+            policy: IngestPolicy(clock: { box.now }), cores: 1)
+        self.box = box
+        box.now = clock
+    }
+
+    private let box: ClockBox
+
+    deinit {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// Ingests one event at the current clock; the clock moves on a minute.
+    @discardableResult
+    func send(_ type: String, dog: String = "miso", user: String = "owner", _ payload: JSONObject = [:]) -> IngestResult
+    {
+        counter += 1
+        clock += 60
+        box.now = clock + 1
+        let event: JSON = [
+            "event_id": .string("ev-\(counter)"), "user_id": .string(user), "type": .string(type),
+            "occurred_at": .string(Timestamp.format(clock)), "dog_id": .string(dog), "payload": .object(payload),
+        ]
+        return ingestor.ingest([event])[0]
+    }
+
+    func ingest(_ event: JSON) -> IngestResult {
+        box.now = clock + 1
+        return ingestor.ingest([event])[0]
+    }
+
+    var views: JourneyViews { JourneyViews(store: store, evaluator: evaluator, now: clock) }
+
+    func count(_ sql: String) throws -> Int {
+        Int(try store.connection.scalar(sql) ?? -1)
+    }
+}
+
+/// The ingestor's clock, set by the harness. `@unchecked Sendable`: tests use it from one thread.
+final class ClockBox: @unchecked Sendable {
+    var now: Double = 0
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Reads a YAML case file of Tests/JourneyTests/Cases as JSON.
+func caseFile(_ name: String) throws -> JSON {
+    let path = Paths.repository + "/Tests/JourneyTests/Cases/" + name
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    guard let root = try YAMLParser.parse(text).first else { throw HarnessError("empty \(name)") }
+    func convert(_ node: YAMLNode) throws -> JSON {
+        switch node.content {
+        case .scalar:
+            switch try node.resolvedScalar() {
+            case .null?, nil: return .null
+            case .bool(let b)?: return .bool(b)
+            case .number(let n)?: return .number(n)
+            case .string(let s)?: return .string(s)
+            }
+        case .sequence(let items): return .array(try items.map(convert))
+        case .mapping(let pairs):
+            return .object(JSONObject(try pairs.map { ($0.key.scalar?.value ?? "", try convert($0.value)) }))
+        }
+    }
+    return try convert(root)
+}
