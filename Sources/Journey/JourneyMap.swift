@@ -82,6 +82,16 @@ public struct JourneyMap: Sendable {
         text.replacingOccurrences(of: "{name}", with: dog.name)
     }
 
+    /// `value` with `{name}` replaced in every string inside it.
+    public func render(_ value: JSON) -> JSON {
+        switch value {
+        case .string(let text): .string(render(text))
+        case .array(let items): .array(items.map(render))
+        case .object(let object): .object(JSONObject(object.map { ($0.key, render($0.value)) }))
+        default: value
+        }
+    }
+
     /// A text of a block's content (`preview.learn`, `note`, …), rendered.
     public func text(_ block: Block, _ path: String...) -> String? {
         var value: JSON? = block.content

@@ -52,11 +52,13 @@ public struct JourneyViews {
             card["why"] = .string(map.text(block, "preview", "why") ?? "")
             card["start"] = .string("Start · \(block.minutes) min")
             if let offer = try offer(for: block, state: state) { card["offer"] = .string(offer) }
+            if state.isInProgress(id) { card["next_step"] = .string(nextStep(of: block, state: state)) }
             view["recommended"] = .object(card)
         } else {
             view["recommended"] = .null
         }
-        if let id = state.continueBlock, let block = map.block(id) {
+        // Continue: the block left half-way, unless it is the recommended one (which says its next step).
+        if let id = state.continueBlock, id != state.recommended, let block = map.block(id) {
             var card = blockCard(block, state: state)
             card["next_step"] = .string(nextStep(of: block, state: state))
             view["continue"] = .object(card)

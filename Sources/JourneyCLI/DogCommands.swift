@@ -81,7 +81,11 @@ enum DogTodayCommand: DogViewCommand {
         if let card = view["recommended"], card != .null {
             text += "\nRecommended: \(card["title"]?.stringValue ?? "") (\(card["branch"]?.stringValue ?? ""))\n"
             text += "  \(card["why"]?.stringValue ?? "")\n"
-            text += "  \(card["start"]?.stringValue ?? "")\n"
+            if let next = card["next_step"]?.stringValue {
+                text += "  Continue · next: \(next)\n"
+            } else {
+                text += "  \(card["start"]?.stringValue ?? "")\n"
+            }
             if let offer = card["offer"]?.stringValue { text += "  \(offer)\n" }
         } else {
             text += "\nNothing to recommend: every open block is locked or done.\n"

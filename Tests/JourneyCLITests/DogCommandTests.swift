@@ -1,0 +1,65 @@
+import Foundation
+import JQ
+import Testing
+
+/// `journey dog …` over a store filled by `journey ingest`.
+@Suite struct DogCommandTests {
+    final class Store {
+        let path = NSTemporaryDirectory() + "journey-dog-cli-\(UUID().uuidString).sqlite"
+        init() {
+            let run = journey(
+                "ingest", Repository.root + "/examples/events.jsonl", "--db", path, "--rules", Repository.rules,
+                "--plugins",
+                Repository.plugins, "--now", "2026-11-29T12:00:00Z", "-q")
+            precondition(run.status == 0, run.stdout + run.stderr)
+        }
+        deinit {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        func dog(_ arguments: String...) -> CLIRun {
+            journey(
+                ["dog"] + arguments + [
+                    "--db", path, "--rules", Repository.rules, "--plugins", Repository.plugins, "--now",
+                    "2026-11-29T12:00:00Z",
+                ])
+        }
+    }
+
+    @Test func todayTextAndJSON() throws {
+        let store = Store()
+        let text = store.dog("today", "q-123")
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Today for Q\n"))
+        #expect(text.stdout.contains("Recommended: Bond-building games (mind)"))
+        #expect(text.stdout.contains("Health & body      █░░░░░░  1 of 7"))
+        let json = try JV.parse(store.dog("today", "q-123", "--format", "json").stdout).json()
+        #expect(json["recommended"]?["block_id"] == "bond-building-games")
+        #expect(json["recommended"]?["next_step"] == "theory")
+        #expect(json["continue"] == .null)
+        #expect(json["branches"]?.arrayValue?.map { $0["completed"] ?? .null } == [1, 0, 0])
+    }
+
+    @Test func journeyPathPreviewAndMap() throws {
+        let store = Store()
+        let overview = try JV.parse(store.dog("journey", "q-123", "--format", "json").stdout).json()
+        #expect(overview["label"] == "1 of 21")
+        #expect(overview["branches"]?.arrayValue?.first { $0["recommended"] == true }?["id"] == "mind")
+        let path = try JV.parse(store.dog("path", "q-123", "health", "--format", "json").stdout).json()
+        #expect(path["nodes"]?[0]?["status"] == "completed")
+        #expect(path["nodes"]?[1]?["status"] == "available")
+        let preview = store.dog("preview", "q-123", "growth-check")
+        #expect(preview.stdout.contains("Locked: finish Body condition score and Teeth & gums check first"))
+        let map = try JV.parse(store.dog("map", "q-123", "--format", "json").stdout).json()
+        #expect(map["lines"]?.arrayValue?.map { $0["nodes"]?.arrayValue?.count ?? 0 } == [7, 7, 7])
+    }
+
+    @Test func errors() throws {
+        let store = Store()
+        #expect(store.dog("today", "nobody").stderr.contains("Error: no dog nobody [unknown_dog]"))
+        #expect(
+            store.dog("path", "q-123", "space").stderr.contains("no branch `space`; branches: health, mind, lifestyle"))
+        #expect(store.dog("preview", "q-123", "nope").stderr.contains("Q's journey has no block `nope`"))
+        #expect(store.dog("path", "q-123").status == 64)
+        #expect(journey("dog", "today", "q-123", "--db", "/nonexistent.sqlite").stderr.contains("no store at"))
+    }
+}
