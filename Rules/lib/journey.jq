@@ -21,9 +21,13 @@ def iso_seconds:
        else ($zone[0:1] + "1" | tonumber) * (($zone[1:3] | tonumber) * 3600 + ($zone[4:6] | tonumber) * 60)
        end);
 
-# Records of one kind whose `recorded_at` lies in the `$days` days up to `$now` (seconds).
+# When a record was made, in seconds: the engine passes `recorded_ts`; fixtures may give only
+# `recorded_at`.
+def record_seconds: .recorded_ts // (.recorded_at | iso_seconds);
+
+# Records of one kind made in the `$days` days up to `$now` (seconds).
 def recent_records($kind; $now; $days):
   [.records[]
    | select(.kind == $kind)
-   | (.recorded_at | iso_seconds) as $at
+   | record_seconds as $at
    | select($at <= $now and $now - $at <= $days * 86400)];

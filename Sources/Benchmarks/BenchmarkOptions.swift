@@ -1,6 +1,6 @@
 /// The benchmark's flags.
 struct BenchmarkOptions {
-    enum Benchmark: String { case rules, ingest }
+    enum Benchmark: String { case rules, ingest, views }
 
     var benchmark = Benchmark.rules
     var rulesDirectory = "Rules"
@@ -17,11 +17,14 @@ struct BenchmarkOptions {
 
         USAGE: journey-bench rules [--rules <dir>] [--fixture <path>] [--iterations <n>] [--rounds <n>]
                journey-bench ingest [--rules <dir>] [--events <n>] [--rounds <n>] [--scaling]
+               journey-bench views [--rules <dir>] [--iterations <n>] [--rounds <n>]
 
         SUBCOMMANDS:
           rules                   Rule evaluation through the engine beside a plain C loop over libjq.
           ingest                  The ingest path (three consumers) beside plain prepared-statement inserts
                                   of the same rows into the same schema.
+          views                   Today and a branch path for a dog with 300 records: store reads, rule
+                                  evaluation, assembly, beside the raw cost of the same rules.
 
         OPTIONS:
           --rules <dir>           The rules directory. (default: Rules)
@@ -47,6 +50,7 @@ struct BenchmarkOptions {
             self.benchmark = benchmark
             rest = rest.dropFirst()
             if benchmark == .ingest { rounds = 3 }
+            if benchmark == .views { rounds = 7; iterations = 200 }
         }
         func value(_ flag: String) throws -> String {
             guard let value = rest.popFirst() else { throw Problem(description: "Missing value for '\(flag)'") }

@@ -19,6 +19,7 @@ do {
     switch options.benchmark {
     case .rules: try RuleBenchmark(options: options).run()
     case .ingest: try IngestBenchmark(options: options).run()
+    case .views: try ViewBenchmark(options: options).run()
     }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

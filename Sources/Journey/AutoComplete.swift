@@ -13,7 +13,8 @@ public enum AutoComplete {
         let records = try store.records(dog: dog.id, kind: nil).map { record -> JSON in
             [
                 "id": .string(record.id.map { "r-\($0)" } ?? ""), "kind": .string(record.kind),
-                "recorded_at": .string(record.recordedAtText), "source": .string(record.source),
+                "recorded_at": .string(record.recordedAtText), "recorded_ts": .number(record.recordedAt),
+                "source": .string(record.source),
                 "block_id": record.blockID.map(JSON.string) ?? .null, "payload": record.payload,
             ]
         }

@@ -51,7 +51,8 @@ struct BlockFlow {
         case "theory_viewed":
             complete("started", of: block)
             let cards = block.content["theory"]?.arrayValue?.count ?? 0
-            if case .number(let card)? = event.payload["card"], Int(card) < cards - 1 { break }  // not the last card yet
+            // A card before the last one only marks the block started.
+            if case .number(let card)? = event.payload["card"], Int(card) < cards - 1 { break }
             complete("theory", of: block)
         case "check_answered":
             try answerCheck(of: block)

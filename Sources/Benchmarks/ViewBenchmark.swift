@@ -1,0 +1,218 @@
+import Engine
+import Foundation
+import JQ
+import JQBaseline
+import Journey
+import RuleEngine
+import Store
+
+/// Today and a branch path for a dog with 300 records, split into store reads, rule
+/// evaluation and assembly, beside the raw cost of the same rules (a plain C loop over libjq
+/// on the same inputs), in one run.
+struct ViewBenchmark {
+    var options: BenchmarkOptions
+
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The ingest clock, moved by the setup. `@unchecked Sendable`: used from one thread.
+    final class Clock: @unchecked Sendable {
+        var now = Timestamp.parse("2026-11-20T08:00:00Z")!
+    }
+
+    func run() throws {
+        let loaded = RuleSetLoader(
+            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: JourneyDocuments.kinds()
+        ).load()
+        guard let evaluator = loaded.evaluator, let ruleSet = loaded.ruleSet else {
+            throw Problem(
+                description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
+        }
+        let file = TemporaryFile()
+        let store = try SQLiteStore(path: file.path)
+        let clock = Clock()
+        try setUp(store: store, evaluator: evaluator, clock: clock)
+        let views = JourneyViews(store: store, evaluator: evaluator, now: clock.now)
+        let dog = "bench-dog"
+
+        // The inputs of the rules the views evaluate, built once, for the raw baseline.
+        let state = try views.state(dog)
+        let recommendationText = state.recommendationInput.compactText
+        let recommended = try require(state.recommended.flatMap(state.map.block), "nothing recommended")
+        let records = try store.records(dog: dog, kind: nil)
+        let autoCompleteRule = try require(recommended.autoCompleteRule, "the recommended block has no auto-complete")
+        let autoCompleteInput = try autoCompleteInputJSON(recommended, dog: state.map.dog, store: store)
+        let library = ruleSet.libraryDirectory
+        let recommendationSource = try require(ruleSet.rule(JourneyRules.recommendation), "no recommendation rule")
+            .defaultVariant.expression.source
+        let autoCompleteSource = try require(ruleSet.rule(autoCompleteRule), "no rule \(autoCompleteRule)")
+            .defaultVariant.expression.source
+
+        print("journey-bench views: Today and a branch path, for a dog with \(records.count) records")
+        print("\(options.iterations) views per round, \(options.rounds) alternating rounds, medians (µs per view)\n")
+
+        var measures: [String: [Double]] = [:]
+        for _ in 0..<options.rounds {
+            measures["today", default: []].append(measure { _ = try? views.today(dog) })
+            measures["path", default: []].append(measure { _ = try? views.path(dog, branch: "health") })
+            measures["reads.path", default: []].append(
+                measure {
+                    _ = try? store.dog(dog)
+                    _ = try? store.manifest(dog: dog)
+                    _ = try? store.blockSteps(dog: dog)
+                })
+            measures["reads.offer", default: []].append(
+                measure {
+                    _ = try? store.records(dog: dog, kind: nil)
+                    _ = try? store.events(dog: dog, limit: 200)
+                })
+            let recommendationInput = JV(state.recommendationInput)
+            measures["rules.recommendation", default: []].append(
+                measure { _ = try? evaluator.evaluate(JourneyRules.recommendation, input: recommendationInput) })
+            let offerInput = JV(autoCompleteInput)
+            measures["rules.offer", default: []].append(
+                measure {
+                    _ = try? evaluator.evaluate(autoCompleteRule, input: offerInput, options: .init(now: clock.now))
+                })
+            measures["inputs.recommendation", default: []].append(measure { _ = JV(state.recommendationInput) })
+            measures["inputs.offer", default: []].append(measure { _ = JV(autoCompleteInput) })
+            measures["raw.recommendation", default: []].append(
+                jqb_ns_per_eval_prebuilt(recommendationSource, library, recommendationText, options.iterations, nil)
+                    / 1000)
+            measures["raw.offer", default: []].append(
+                jqb_ns_per_eval_prebuilt(
+                    autoCompleteSource, library, autoCompleteInput.compactText, options.iterations, nil)
+                    / 1000)
+        }
+        let m = measures.mapValues(median)
+        func row(_ name: String, _ total: Double, reads: Double, rules: Double, inputs: Double, raw: Double) -> [String]
+        {
+            let assembly = max(total - reads - rules - inputs, 0)
+            return [name, format(total), format(reads), format(inputs), format(rules), format(assembly), format(raw)]
+        }
+        let header = ["view", "total", "store reads", "rule inputs", "rule evaluation", "assembly", "raw rules (C)"]
+        let rows = [
+            row(
+                "Today", m["today"]!, reads: m["reads.path"]! + m["reads.offer"]!,
+                rules: m["rules.recommendation"]! + m["rules.offer"]!,
+                inputs: m["inputs.recommendation"]! + m["inputs.offer"]!,
+                raw: m["raw.recommendation"]! + m["raw.offer"]!),
+            row(
+                "Branch path", m["path"]!, reads: m["reads.path"]!, rules: m["rules.recommendation"]!,
+                inputs: m["inputs.recommendation"]!, raw: m["raw.recommendation"]!),
+        ]
+        print(table(header: header, rows: rows))
+        print(
+            """
+
+            Today reads the dog, its manifest and steps, and for the offer on the recommended block
+            (\(recommended.id)) its \(records.count) records and latest events; it evaluates the
+            recommendation rule and that block's auto-complete rule (\(autoCompleteRule)).
+            A branch path reads the dog, manifest and steps and evaluates the recommendation.
+            rule inputs: building the rules' inputs (JSON, then libjq values).
+            assembly = total − store reads − rule inputs − rule evaluation (JSON of the view, statuses).
+            raw rules: the same programs on the same inputs in a plain C loop over libjq.
+            """)
+    }
+
+    /// A dog with 300 records whose weakest metric is body condition (so Today offers to count
+    /// its weights), three blocks done through the block flow.
+    private func setUp(store: SQLiteStore, evaluator: RuleEvaluator, clock: Clock) throws {
+        let ingestor = Ingestor(
+            store: store, evaluator: evaluator, consumers: JourneyFeature.consumers(for: evaluator.ruleSet),
+            policy: IngestPolicy(clock: { [clock] in clock.now + 60 }), cores: 1)
+        var counter = 0
+        func send(_ type: String, _ payload: JSONObject) throws {
+            counter += 1
+            clock.now += 60
+            let result = ingestor.ingest([
+                [
+                    "event_id": .string("b-\(counter)"), "user_id": "bench", "type": .string(type),
+                    "occurred_at": .string(Timestamp.format(clock.now)), "dog_id": "bench-dog",
+                    "payload": .object(payload),
+                ]
+            ])[0]
+            guard result.status == .accepted else { throw Problem(description: "setup: \(result.json.compactText)") }
+        }
+        try send(
+            "dog_registered",
+            [
+                "name": "Bench", "age_range": "4-8m", "breed": "border_collie", "timezone": "Europe/Berlin",
+                "metrics": [
+                    "bond": 60, "impulse_control": 40, "socialization": 55, "body_condition": 20, "dental": 70,
+                    "coat": 66,
+                    "exercise": 58, "recall": 45,
+                ],
+            ])
+        for block in ["bond-building-games", "breed-traits"] {
+            let map = try JourneyViews(store: store, evaluator: evaluator, now: clock.now).state("bench-dog").map
+            let check = map.block(block)?.content["check"] ?? [:]
+            try send("block_started", ["block_id": .string(block)])
+            try send("theory_viewed", ["block_id": .string(block)])
+            try send(
+                "check_answered",
+                ["block_id": .string(block), "answer": ["option": check["options"]?[0]?["id"] ?? .null]])
+            try send("observation_recorded", ["field": "bench", "value": .string(block)])
+        }
+        for i in 0..<300 {
+            let at = clock.now - Double(300 - i) * 3600
+            try store.insertRecord(
+                ProfileRecord(
+                    dogID: "bench-dog", kind: i % 2 == 0 ? "weight" : "observation", recordedAt: at,
+                    recordedAtText: Timestamp.format(at),
+                    payload: i % 2 == 0 ? ["kg": .number(9 + Double(i) / 100)] : ["field": "coat", "value": "glossy"],
+                    source: "app"), event: nil)
+        }
+    }
+
+    private func autoCompleteInputJSON(_ block: JourneyMap.Block, dog: DogProfile, store: SQLiteStore) throws -> JSON {
+        let records = try store.records(dog: dog.id, kind: nil).map { record -> JSON in
+            [
+                "id": .string("r-\(record.id ?? 0)"), "kind": .string(record.kind),
+                "recorded_at": .string(record.recordedAtText), "recorded_ts": .number(record.recordedAt),
+                "source": .string(record.source), "block_id": .null, "payload": record.payload,
+            ]
+        }
+        let events = try store.events(dog: dog.id, limit: 200).map { event -> JSON in
+            [
+                "event_id": .string(event.eventID), "type": .string(event.type),
+                "occurred_at": .string(event.occurredAtText), "payload": event.payload,
+            ]
+        }
+        return [
+            "dog": dog.json, "block": ["id": .string(block.id), "action": block.action], "records": .array(records),
+            "events": .array(events),
+        ]
+    }
+
+    private func measure(_ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<options.iterations { body() }
+        let elapsed = clock.now - start
+        return (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+            / Double(options.iterations)
+    }
+
+    private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    private func format(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    private func table(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == 0
+                    ? cell + String(repeating: " ", count: widths[column] - cell.count)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}
+
+/// `try #require`-like: the value, or a problem naming what is missing.
+func require<T>(_ value: T?, _ message: String) throws -> T {
+    guard let value else { throw ViewBenchmark.Problem(description: message) }
+    return value
+}
