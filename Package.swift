@@ -15,11 +15,15 @@ let package = Package(
         .systemLibrary(name: "CJQ", path: "Sources/CJQ"),
         .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        // Process plumbing C does better than Swift: atomics on shared memory, posix_spawn, prctl.
+        .target(name: "CSupport"),
 
         // Swift wrappers, one per C library.
         .target(name: "JQ", dependencies: ["CJQ"]),
         .target(name: "YAML", dependencies: ["CYAML"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "JQ"]),
 
         // Storage: the Store protocol and its embedded SQLite implementation.
         .target(name: "Store", dependencies: ["SQLite", "JQ"]),
@@ -34,8 +38,18 @@ let package = Package(
         .target(name: "CheckPlugins", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "YAML"]),
         .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "YAML"]),
 
+        // The HTTP service: a pure router over the engine, libmicrohttpd as the adapter, and a
+        // supervisor with worker processes.
+        .target(
+            name: "Server",
+            dependencies: ["HTTP", "CSupport", "Journey", "CheckPlugins", "Engine", "RuleEngine", "Store", "JQ"],
+            resources: [.copy("openapi.json")]
+        ),
+
         // The command line, over injected streams; `journey` only calls it.
-        .target(name: "JourneyCLI", dependencies: ["Journey", "CheckPlugins", "Engine", "RuleEngine", "Store", "JQ"]),
+        .target(
+            name: "JourneyCLI",
+            dependencies: ["Server", "HTTP", "Journey", "CheckPlugins", "Engine", "RuleEngine", "Store", "JQ"]),
         .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
 
         // Benchmarks: the engine beside a plain C loop over libjq, measured in one run.
@@ -53,6 +67,7 @@ let package = Package(
         .testTarget(name: "JQTests", dependencies: ["JQ"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "JQ"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "JQ"]),
         .testTarget(
             name: "EngineTests",

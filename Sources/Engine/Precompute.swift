@@ -180,6 +180,7 @@ private final class NoStore: StoreReader, @unchecked Sendable {
     func catalogSnapshot(hash: String) throws -> JSON? { throw PureConsumerReadTheStore() }
     func blockSteps(dog: String) throws -> [BlockStep] { throw PureConsumerReadTheStore() }
     func events(dog: String, limit: Int) throws -> [StoredEvent] { throw PureConsumerReadTheStore() }
+    func dataVersion(dog: String) throws -> Int64 { throw PureConsumerReadTheStore() }
 }
 
 /// A thread that runs one job at a time, handed over with a condition variable.

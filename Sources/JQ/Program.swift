@@ -93,7 +93,7 @@ public final class Program {
         running = true
         sink.trace.removeAll(keepingCapacity: true)
         var report = Report(trace: [], outputCount: 0)
-        let ticket = timeout.map { Watchdog.shared.begin(state, timeout: $0) }
+        let ticket = timeout.map { Watchdog.shared.begin(state, timeout: $0, name: name) }
         var ticketOpen = ticket != nil
         func endTicket() -> Bool {
             guard ticketOpen, let ticket else { return false }

@@ -26,8 +26,14 @@ final class Watchdog: @unchecked Sendable {
     private struct Entry {
         let state: OpaquePointer
         let deadline: UInt64
+        let name: String
         var fired = false
+        var reportedStuck = false
     }
+
+    /// Called when a halted evaluation is still running `stuckGrace` past its deadline.
+    private var stuckHandler: (@Sendable (StuckEvaluation) -> Void)?
+    private var stuckGrace: UInt64 = .max
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -48,14 +54,14 @@ final class Watchdog: @unchecked Sendable {
     }
 
     /// Registers an evaluation of `state` that must end within `timeout`; returns its ticket.
-    func begin(_ state: OpaquePointer, timeout: Duration) -> UInt64 {
+    func begin(_ state: OpaquePointer, timeout: Duration, name: String) -> UInt64 {
         let deadline = Self.now() &+ Self.nanoseconds(timeout)
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if !threadStarted { startThread() }
         let ticket = nextTicket
         nextTicket += 1
-        entries[ticket] = Entry(state: state, deadline: deadline)
+        entries[ticket] = Entry(state: state, deadline: deadline, name: name)
         if deadline < sleepingUntil { pthread_cond_signal(condition) }
         return ticket
     }
@@ -65,6 +71,18 @@ final class Watchdog: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return entries.removeValue(forKey: ticket)?.fired ?? false
+    }
+
+    /// Installs `handler`, called on the watchdog's thread (once per evaluation) when an
+    /// evaluation is still running `grace` after it was halted: it is inside one long C
+    /// builtin, or allocating, and cannot be stopped in-process. A service ends the process.
+    func onStuck(grace: Duration, _ handler: @escaping @Sendable (StuckEvaluation) -> Void) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        stuckHandler = handler
+        stuckGrace = Self.nanoseconds(grace)
+        if !threadStarted { startThread() }
+        pthread_cond_signal(condition)
     }
 
     private func startThread() {
@@ -91,14 +109,32 @@ final class Watchdog: @unchecked Sendable {
         while true {
             let now = Self.now()
             var earliest = UInt64.max
-            for (ticket, entry) in entries where !entry.fired {
-                if entry.deadline <= now {
-                    entries[ticket]!.fired = true
-                    // Exit code and message are non-allocating jvs; jq_start frees them.
-                    jq_halt(entry.state, jv_number(124), jv_invalid())
-                } else {
-                    earliest = min(earliest, entry.deadline)
+            var stuck: [StuckEvaluation] = []
+            for (ticket, entry) in entries {
+                if !entry.fired {
+                    if entry.deadline <= now {
+                        entries[ticket]!.fired = true
+                        // Exit code and message are non-allocating jvs; jq_start frees them.
+                        jq_halt(entry.state, jv_number(124), jv_invalid())
+                    } else {
+                        earliest = min(earliest, entry.deadline)
+                        continue
+                    }
                 }
+                guard stuckHandler != nil, !entry.reportedStuck else { continue }
+                let stuckAt = entry.deadline &+ stuckGrace
+                if stuckAt <= now {
+                    entries[ticket]!.reportedStuck = true
+                    stuck.append(StuckEvaluation(name: entry.name, overrun: Double(now - entry.deadline) / 1e9))
+                } else {
+                    earliest = min(earliest, stuckAt)
+                }
+            }
+            if let handler = stuckHandler, !stuck.isEmpty {
+                pthread_mutex_unlock(mutex)
+                for evaluation in stuck { handler(evaluation) }
+                pthread_mutex_lock(mutex)
+                continue
             }
             sleepingUntil = earliest
             if earliest == .max {
@@ -121,5 +157,24 @@ final class Watchdog: @unchecked Sendable {
         guard seconds >= 0 else { return 0 }
         let (total, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
         return overflow ? .max / 2 : total &+ UInt64(attoseconds / 1_000_000_000)
+    }
+}
+
+/// An evaluation that did not stop after it was halted.
+public struct StuckEvaluation: Sendable {
+    /// The program's name (the rule id).
+    public var name: String
+    /// Seconds past its deadline.
+    public var overrun: Double
+}
+
+/// The process-wide guard of last resort for evaluations that cannot be halted.
+public enum EvaluationGuard {
+    /// Calls `handler` (on the watchdog's thread, once per evaluation) when an evaluation is
+    /// still running `grace` after its budget ran out and it was halted. libjq cannot interrupt
+    /// one long C builtin (a huge sort, a giant string), nor bound memory: only ending the
+    /// process helps, which is what a service worker does here.
+    public static func onStuck(grace: Duration, _ handler: @escaping @Sendable (StuckEvaluation) -> Void) {
+        Watchdog.shared.onStuck(grace: grace, handler)
     }
 }

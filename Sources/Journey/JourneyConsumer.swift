@@ -18,6 +18,10 @@ public struct JourneyConsumer: EventConsumer {
         "weight_saved": "save_weight", "vaccine_added": "add_vaccine", "course_started": "start_course",
         "photo_uploaded": "upload_photo", "observation_recorded": "record_observation",
     ]
+    /// The app's own events that can complete a block's action, with the action each performs
+    /// (`weight_saved` → `save_weight`).
+    public static var appEvents: [String: String] { actions }
+
     static let blockEvents: Set<String> = [
         "block_started", "theory_viewed", "check_answered", "auto_complete_accepted",
     ]

@@ -9,6 +9,8 @@ struct OptionSpec {
     var defaultValue: String? = nil
     /// When set, the value must be one of these.
     var allowedValues: [String]? = nil
+    /// Accepted but left out of help and usage (the supervisor's flags for its workers).
+    var isHidden = false
 
     var isFlag: Bool { valueName == nil }
 
@@ -51,7 +53,7 @@ struct CommandSpec {
         var parts = [name]
         if !subcommands.isEmpty { parts.append("<subcommand>") }
         for argument in arguments { parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>") }
-        parts += options.map(\.usage)
+        parts += options.filter { !$0.isHidden }.map(\.usage)
         return [parts.joined(separator: " ")]
     }
 
@@ -192,7 +194,7 @@ enum HelpFormatter {
             for argument in spec.arguments { text += row("<\(argument.name)>", argument.help) }
         }
         text += "\nOPTIONS:\n"
-        for option in spec.options {
+        for option in spec.options where !option.isHidden {
             var help = option.help
             if let allowed = option.allowedValues { help += " (values: \(allowed.joined(separator: ", ")))" }
             if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }

@@ -75,22 +75,7 @@ enum DiagnosticText {
         return text
     }
 
-    static func json(_ diagnostic: Diagnostic) -> JSON {
-        var object: JSONObject = [
-            "severity": .string(diagnostic.severity.rawValue), "code": .string(diagnostic.code),
-            "message": .string(diagnostic.message), "file": .string(diagnostic.location.file),
-            "line": .number(Double(diagnostic.location.line)), "column": .number(Double(diagnostic.location.column)),
-        ]
-        object["rule"] = diagnostic.rule.map(JSON.string) ?? .null
-        object["notes"] = .array(
-            diagnostic.notes.map { note in
-                [
-                    "message": .string(note.message), "file": .string(note.location.file),
-                    "line": .number(Double(note.location.line)), "column": .number(Double(note.location.column)),
-                ]
-            })
-        return .object(object)
-    }
+    static func json(_ diagnostic: Diagnostic) -> JSON { diagnostic.json }
 }
 
 /// Parses `16MiB`-style sizes for flags.

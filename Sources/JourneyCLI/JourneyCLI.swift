@@ -15,7 +15,7 @@ public enum JourneyCLI {
     static let commands: [any Command.Type] = [
         CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
         DatabaseMigrateCommand.self, DatabaseStatsCommand.self, DogTodayCommand.self, DogJourneyCommand.self,
-        DogPathCommand.self, DogPreviewCommand.self, DogMapCommand.self,
+        DogPathCommand.self, DogPreviewCommand.self, DogMapCommand.self, ServeCommand.self,
     ]
 
     /// Commands grouped under a word (`journey db migrate`), with the group's overview.

@@ -83,28 +83,8 @@ enum TestCommand: Command {
         return text
     }
 
-    static func json(_ outcome: TestOutcome) -> JSON {
-        var object: JSONObject = [
-            "rule": .string(outcome.rule), "test": .string(outcome.test), "status": .string(outcome.status.rawValue),
-            "file": .string(outcome.location.file), "line": .number(Double(outcome.location.line)),
-            "column": .number(Double(outcome.location.column)),
-            "duration_ms": .number(Double(milliseconds(outcome.duration)) ?? 0),
-        ]
-        if let message = outcome.message { object["message"] = .string(message) }
-        if let expected = outcome.expected { object["expected"] = expected }
-        if let actual = outcome.actual { object["actual"] = actual }
-        if !outcome.trace.isEmpty {
-            object["trace"] = .array(outcome.trace.map { ["kind": .string($0.kind.rawValue), "value": $0.value] })
-        }
-        return .object(object)
-    }
+    static func json(_ outcome: TestOutcome) -> JSON { outcome.json }
 
     /// Milliseconds with three decimals, e.g. `0.042`.
-    static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        let whole = microseconds / 1000
-        let fraction = String(microseconds % 1000)
-        return "\(whole)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
+    static func milliseconds(_ duration: Duration) -> String { TestOutcome.milliseconds(duration) }
 }

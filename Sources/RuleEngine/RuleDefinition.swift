@@ -38,6 +38,15 @@ public struct RuleDefinition: Sendable {
 
     /// Whether the rule has named variants chosen by an experiment.
     public var hasVariants: Bool { experiment != nil }
+
+    /// SHA-256 of what decides the rule's behaviour, with the library's hash.
+    func digest(libraryHash: String) -> String {
+        var hasher = SHA256()
+        hasher.update("\(id)\u{0}\(kind.name)\u{0}\(budget)\u{0}\(events ?? [])\u{0}\(libraryHash)\u{0}")
+        for variant in variants { hasher.update("\(variant.name)\u{0}\(variant.expression.source)\u{0}") }
+        hasher.update("fallback\u{0}\(fallback?.source ?? "")")
+        return hasher.finalizeHex()
+    }
 }
 
 /// A named jq expression of a rule.

@@ -14,6 +14,8 @@ public struct RuleError: Error, Sendable, Equatable, CustomStringConvertible {
         case timeout = "timeout"
         case tooDeep = "too_deep"
         case busy = "busy"
+        /// The rule ran away earlier and is answered by its fallback until it changes.
+        case quarantined = "quarantined"
     }
 
     public var code: Code

@@ -47,6 +47,15 @@ public struct RuleResult: Sendable {
     public var usedFallback: Bool { variant == RuleError.fallbackName }
 }
 
+/// Told about every evaluation of an evaluator (metrics, the process watchdog's records, the
+/// quarantine). Called on the evaluating thread; keep it cheap.
+public protocol EvaluationObserver: AnyObject {
+    /// An evaluation of `rule` (its variant `variant`, or `fallback`) is about to start.
+    func willEvaluate(_ rule: RuleDefinition, variant: String)
+    /// The evaluation ended after `duration`: with `error`, or nil when it gave a result.
+    func didEvaluate(_ rule: RuleDefinition, variant: String, input: JV, duration: Duration, error: RuleError?)
+}
+
 /// Evaluates the rules of one ``RuleSet`` on one thread at a time.
 ///
 /// Holds one compiled program per variant and fallback, compiled on first use (or handed over
@@ -57,6 +66,11 @@ public final class RuleEvaluator {
     /// Programs compiled during the load, not yet claimed by a ``CompiledRule``.
     private var handedOver: [ProgramKey: Program]
     private var compiled: [String: CompiledRule] = [:]
+    /// Rules answered by their fallback without being evaluated (they ran away before), by id.
+    /// A quarantined rule without a fallback fails with `quarantined`.
+    public var quarantined: Set<String> = []
+    /// Told about every evaluation (not retained).
+    public weak var observer: (any EvaluationObserver)?
 
     /// An evaluator that compiles each program the first time it is needed.
     public convenience init(ruleSet: RuleSet) {
@@ -90,6 +104,15 @@ public final class RuleEvaluator {
         let compiledRule = compiledRule(rule)
         if options.useFallback {
             return try evaluateFallback(rule, compiledRule, input: input, options: options, because: nil)
+        }
+        if !quarantined.isEmpty, quarantined.contains(rule.id) {
+            let subject = RuleError.subject(rule: rule.id, variant: nil)
+            let error = RuleError(
+                .quarantined,
+                "\(subject) is quarantined (it ran past its budget); it answers with its fallback until it changes",
+                rule: rule.id)
+            guard rule.fallback != nil else { throw error }
+            return try evaluateFallback(rule, compiledRule, input: input, options: options, because: error)
         }
         let variant = try resolveVariant(rule, options.variant)
         do {
@@ -168,6 +191,8 @@ public final class RuleEvaluator {
         let started = clock.now
         var outputs: [JSON] = []
         let trace: [TraceEntry]
+        let observer = self.observer
+        observer?.willEvaluate(rule, variant: variantName)
         do {
             let report = try program.run(
                 input, now: options.now ?? Date().timeIntervalSince1970, timeout: options.timeout ?? rule.budget
@@ -177,13 +202,26 @@ public final class RuleEvaluator {
             }
             trace = report.trace
         } catch let error as JQError {
-            throw RuleError(error, rule: rule.id, variant: variantName)
+            let failure = RuleError(error, rule: rule.id, variant: variantName)
+            observer?.didEvaluate(
+                rule, variant: variantName, input: input, duration: clock.now - started, error: failure)
+            throw failure
         } catch {
             let subject = RuleError.subject(rule: rule.id, variant: variantName)
-            throw RuleError(.runtimeError, "\(subject): \(error)", rule: rule.id, variant: variantName)
+            let failure = RuleError(.runtimeError, "\(subject): \(error)", rule: rule.id, variant: variantName)
+            observer?.didEvaluate(
+                rule, variant: variantName, input: input, duration: clock.now - started, error: failure)
+            throw failure
         }
         let duration = clock.now - started
-        let value = try checkContract(rule, outputs: outputs, variant: variantName)
+        let value: JSON?
+        do {
+            value = try checkContract(rule, outputs: outputs, variant: variantName)
+        } catch {
+            observer?.didEvaluate(rule, variant: variantName, input: input, duration: duration, error: error)
+            throw error
+        }
+        observer?.didEvaluate(rule, variant: variantName, input: input, duration: duration, error: nil)
         return RuleResult(
             rule: rule.id, variant: variantName, outputs: outputs, value: value, trace: trace, duration: duration,
             primaryError: nil)

@@ -20,12 +20,14 @@ public struct RuleSet: Sendable {
     public let documents: [LoadedDocument]
 
     private let index: [String: Int]
+    private let digests: [String: String]
 
     init(
         rules: [RuleDefinition], revision: String, rulesDirectory: String, libraryDirectory: String,
-        files: [String], loadedAt: Double, documents: [LoadedDocument] = []
+        files: [String], loadedAt: Double, documents: [LoadedDocument] = [], digests: [String: String] = [:]
     ) {
         self.documents = documents
+        self.digests = digests
         self.rules = rules
         self.revision = revision
         self.rulesDirectory = rulesDirectory
@@ -40,6 +42,12 @@ public struct RuleSet: Sendable {
     /// The rule with id `id`.
     public func rule(_ id: String) -> RuleDefinition? {
         index[id].map { rules[$0] }
+    }
+
+    /// SHA-256 of what decides rule `id`'s behaviour: its kind, expressions, fallback, budget and
+    /// the library it can import. It changes exactly when the rule (or the library) changes.
+    public func digest(of id: String) -> String? {
+        digests[id]
     }
 
     /// The first 12 hex digits of the revision, for people.

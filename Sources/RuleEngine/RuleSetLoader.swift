@@ -18,6 +18,9 @@ public struct RuleSetLoader {
     public var pluginsDirectory: String?
     /// The document kinds features register (catalogs, plugins, …), besides rules.
     public var kinds: [any DocumentKind]
+    /// How messages name the rules and plugins directories, when not as given (a service
+    /// loads a snapshot copy, but its diagnostics should name `Rules/…` as edited).
+    public var displayNames: (rules: String, plugins: String)?
 
     public init(rulesDirectory: String = "Rules", pluginsDirectory: String? = "Plugins", kinds: [any DocumentKind] = [])
     {
@@ -39,7 +42,7 @@ public struct RuleSetLoader {
     /// Loads, validates and compiles everything.
     public func load() -> Result {
         let collector = DiagnosticCollector()
-        let display = Self.displayPath(rulesDirectory)
+        let display = displayNames?.rules ?? Self.displayPath(rulesDirectory)
         let root = Self.absolutePath(rulesDirectory)
         let library = root + "/lib"
         var isDirectory: ObjCBool = false
@@ -51,6 +54,7 @@ public struct RuleSetLoader {
         }
 
         var hasher = SHA256()
+        var libraryHasher = SHA256()
         let files = Self.listFiles(in: root)
         var contents: [String: String] = [:]
         for relative in files {
@@ -63,6 +67,10 @@ public struct RuleSetLoader {
             hasher.update("Rules/\(relative)\u{0}")
             hasher.update(data)
             hasher.update([0])
+            if relative.hasPrefix("lib/") {
+                libraryHasher.update(relative + "\u{0}")
+                libraryHasher.update(data)
+            }
             if let text = String(data: data, encoding: .utf8) {
                 contents[relative] = text
             } else if Self.isRuleDocument(relative) || relative.hasSuffix(".jq") {
@@ -98,7 +106,8 @@ public struct RuleSetLoader {
         }
         if let pluginsDirectory {
             let plugins = LoadContext(
-                root: pluginsRoot, display: Self.displayPath(pluginsDirectory), library: library,
+                root: pluginsRoot, display: displayNames?.plugins ?? Self.displayPath(pluginsDirectory),
+                library: library,
                 contents: pluginContents, collector: collector, kinds: kinds)
             for relative in pluginFiles where Self.isRuleDocument(relative) {
                 let decoded = plugins.decodeFile(relative)
@@ -113,9 +122,12 @@ public struct RuleSetLoader {
         rules = unique
         let programs = context.compile(rules)
 
+        let libraryHash = libraryHasher.finalizeHex()
         let ruleSet = RuleSet(
             rules: rules, revision: hasher.finalizeHex(), rulesDirectory: display, libraryDirectory: library,
-            files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970, documents: documents)
+            files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970, documents: documents,
+            digests: Dictionary(
+                rules.map { ($0.id, $0.digest(libraryHash: libraryHash)) }, uniquingKeysWith: { a, _ in a }))
         let evaluator = RuleEvaluator(ruleSet: ruleSet, programs: programs)
         if !collector.hasErrors {
             // Document kinds check their documents against the compiled rules.
@@ -140,7 +152,7 @@ public struct RuleSetLoader {
     }
 
     /// Regular files under `root`, relative and sorted; hidden files and editor leftovers skipped.
-    static func listFiles(in root: String) -> [String] {
+    public static func listFiles(in root: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
         var files: [String] = []
         while let relative = enumerator.nextObject() as? String {

@@ -204,3 +204,29 @@ public struct BlockStep: Sendable, Equatable {
         self.completedAt = completedAt
     }
 }
+
+/// A rule set aside after it ran away: until its digest changes, it answers with its fallback.
+public struct QuarantineRecord: Sendable, Equatable {
+    public var ruleID: String
+    /// The rule's digest when it ran away (see `RuleSet.digest(of:)`).
+    public var ruleDigest: String
+    /// What happened: `timeout` (halted past its budget), `stuck` (could not be halted: the
+    /// worker was ended), `crashed` (its worker died while evaluating it).
+    public var reason: String
+    /// SHA-256 of the input it ran away on, when known.
+    public var inputDigest: String?
+    /// For people: the budget, the request, what was seen.
+    public var detail: String
+    public var quarantinedAt: Double
+
+    public init(
+        ruleID: String, ruleDigest: String, reason: String, inputDigest: String?, detail: String, quarantinedAt: Double
+    ) {
+        self.ruleID = ruleID
+        self.ruleDigest = ruleDigest
+        self.reason = reason
+        self.inputDigest = inputDigest
+        self.detail = detail
+        self.quarantinedAt = quarantinedAt
+    }
+}

@@ -311,7 +311,7 @@ public final class SQLiteStore: Store {
         return lines.joined(separator: "\n")
     }
 
-    private static func json(_ text: String?) throws -> JSON {
+    static func json(_ text: String?) throws -> JSON {
         guard let text else { return .null }
         return try JSONParser().parse(text)
     }

@@ -130,5 +130,19 @@ enum Schema {
                 CREATE INDEX events_dog ON events (dog_id, occurred_at);
                 CREATE INDEX reminders_pending ON reminders (user_id, kind, status);
                 """),
+        Migration(
+            version: 3, name: "service: rule quarantine, dog change index",
+            sql: """
+                CREATE TABLE rule_quarantine (
+                    rule_id        TEXT NOT NULL,
+                    rule_digest    TEXT NOT NULL,
+                    reason         TEXT NOT NULL,
+                    input_digest   TEXT,
+                    detail         TEXT NOT NULL DEFAULT '',
+                    quarantined_at REAL NOT NULL,
+                    PRIMARY KEY (rule_id, rule_digest)
+                );
+                CREATE INDEX events_dog_changes ON events (dog_id, id);
+                """),
     ]
 }

@@ -45,6 +45,19 @@ public protocol Store: StoreReader {
 
     /// Counts and sizes, for `journey db stats`.
     func statistics() throws -> StoreStatistics
+
+    // MARK: Service
+
+    /// Pending reminders due at or before `before`, earliest first, at most `limit`.
+    func dueReminders(before: Double, limit: Int) throws -> [Reminder]
+    /// Marks pending reminders sent; returns the ids that were pending (the others are ignored).
+    func markRemindersSent(_ ids: [Int64], at: Double) throws -> [Int64]
+    /// Sets a rule aside (once per rule digest).
+    func quarantine(_ record: QuarantineRecord) throws
+    /// Every quarantine ever recorded, newest first.
+    func quarantineRecords() throws -> [QuarantineRecord]
+    /// Lifts the quarantine of `rule` (every digest); returns how many records went.
+    func liftQuarantine(rule: String) throws -> Int
 }
 
 /// What consumers may read while they compute an event's effects (they never write: the
@@ -63,4 +76,7 @@ public protocol StoreReader: AnyObject {
     func blockSteps(dog: String) throws -> [BlockStep]
     /// A dog's latest events (newest first), at most `limit`.
     func events(dog: String, limit: Int) throws -> [StoredEvent]
+    /// A number that grows whenever something is stored about the dog (its latest event's row
+    /// id; 0 for none): views derived from the dog's data can be kept until it changes.
+    func dataVersion(dog: String) throws -> Int64
 }

@@ -1,0 +1,286 @@
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The libmicrohttpd adapter: turns connections into ``HTTPRequest``s for a handler and its
+/// ``HTTPResponse``s back into bytes. All HTTP logic lives in the handler (a pure router).
+///
+/// One polling thread (libmicrohttpd's, with epoll) reads requests and calls the handler, so
+/// the handler runs on one thread at a time and may own thread-bound things (libjq states).
+/// Bodies beyond ``Options/maxBodyBytes`` get `413` before they are read when the client said
+/// their length, else as soon as the limit is passed (the rest is discarded, up to a hard cap
+/// past which the connection is closed).
+///
+/// `@unchecked Sendable`: `daemon` is only passed to libmicrohttpd calls that are safe from any
+/// thread (quiesce, info, stop — the last one guarded by `stopped`).
+public final class HTTPServer: @unchecked Sendable {
+    /// Limits and timeouts.
+    public struct Options: Sendable {
+        /// Largest request body accepted (default 1 MiB).
+        public var maxBodyBytes: Int = 1 << 20
+        /// Seconds a connection may stay idle before it is closed.
+        public var connectionTimeoutSeconds: Int = 30
+        /// Memory per connection for the request line, headers and read buffer.
+        public var connectionMemoryBytes: Int = 64 << 10
+        /// Connections served at once; later ones wait in the socket's backlog.
+        public var connectionLimit: Int = 1024
+        /// Prefix of the request ids this server makes (the worker's name, say).
+        public var requestIDPrefix: String = "r"
+
+        public init() {}
+    }
+
+    /// What the handler is given besides the request.
+    public typealias Handler = (HTTPRequest) -> HTTPResponse
+
+    private let daemon: OpaquePointer
+    private let context: Unmanaged<ServerContext>
+    private let stopped = Mutex(false)
+
+    /// Starts serving `socket` with `handler` (called on the server's polling thread only).
+    public init(socket: ListeningSocket, options: Options = Options(), handler: @escaping Handler) throws(SocketError) {
+        let context = Unmanaged.passRetained(ServerContext(options: options, handler: handler))
+        let flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+            | MHD_USE_TURBO.rawValue
+        guard
+            let daemon = journey_mhd_start(
+                UInt32(flags), socket.descriptor, UInt32(options.connectionTimeoutSeconds),
+                options.connectionMemoryBytes, UInt32(options.connectionLimit), accessHandler,
+                context.toOpaque(), requestCompleted, context.toOpaque())
+        else {
+            context.release()
+            throw SocketError(message: "libmicrohttpd could not start on \(socket.host):\(socket.port)")
+        }
+        self.daemon = daemon
+        self.context = context
+    }
+
+    /// Requests being read or answered right now.
+    public var activeRequests: Int { context.takeUnretainedValue().active.load(ordering: .acquiring) }
+
+    /// Open connections (idle keep-alive ones included).
+    public var openConnections: Int { Int(journey_mhd_connection_count(daemon)) }
+
+    /// Stops accepting connections (others sharing the socket go on accepting); requests in
+    /// progress finish, and their responses ask the client to close the connection.
+    public func quiesce() {
+        context.takeUnretainedValue().draining.store(true, ordering: .releasing)
+        _ = MHD_quiesce_daemon(daemon)
+    }
+
+    /// Quiesces, waits up to `grace` for requests in progress, then closes every connection.
+    /// The listening socket stays open: it belongs to whoever opened it.
+    public func stop(grace: Duration = .seconds(10)) {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        quiesce()
+        let clock = ContinuousClock()
+        let deadline = clock.now + grace
+        while activeRequests > 0, clock.now < deadline {
+            usleep(5_000)
+        }
+        MHD_stop_daemon(daemon)
+        context.release()
+    }
+
+    deinit {
+        stop(grace: .zero)
+    }
+}
+
+/// What the C callbacks reach through their context pointer.
+///
+/// `@unchecked Sendable`: `handler` and `nextRequest` are used only on libmicrohttpd's single
+/// polling thread; `active` and `draining` are atomics read by other threads.
+final class ServerContext: @unchecked Sendable {
+    let options: HTTPServer.Options
+    let handler: HTTPServer.Handler
+    let active = Atomic<Int>(0)
+    let draining = Atomic<Bool>(false)
+    var nextRequest: UInt64 = 0
+
+    init(options: HTTPServer.Options, handler: @escaping HTTPServer.Handler) {
+        self.options = options
+        self.handler = handler
+    }
+
+    func makeRequestID() -> String {
+        nextRequest += 1
+        return options.requestIDPrefix + "-" + String(nextRequest)
+    }
+}
+
+/// One request in progress: its body so far.
+final class RequestState {
+    var body: [UInt8] = []
+    /// Bytes of body seen beyond the limit (discarded).
+    var discarded = 0
+    var tooLarge = false
+    var answered = false
+}
+
+/// Past this many discarded bytes, an oversized body is not read further: the connection closes.
+private let discardCap = 64 << 20
+
+private let accessHandler: MHD_AccessHandlerCallback = {
+    contextPointer, connection, url, method, _, uploadData, uploadSize, requestPointer in
+    guard let contextPointer, let connection, let uploadSize, let requestPointer else { return .NO }
+    let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+
+    guard let existing = requestPointer.pointee else {
+        // First call: only the header has been read.
+        let state = RequestState()
+        requestPointer.pointee = Unmanaged.passRetained(state).toOpaque()
+        _ = context.active.wrappingAdd(1, ordering: .relaxed)
+        if let length = headerValue(connection, "Content-Length").flatMap({ Int($0) }),
+            length > context.options.maxBodyBytes
+        {
+            state.tooLarge = true
+            state.answered = true
+            return queue(tooLarge(context.options.maxBodyBytes), on: connection, context: context)
+        }
+        return .YES
+    }
+    let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+
+    let size = uploadSize.pointee
+    if size > 0 {
+        uploadSize.pointee = 0
+        if state.tooLarge {
+            state.discarded += size
+            return state.discarded > discardCap ? .NO : .YES
+        }
+        if state.body.count + size > context.options.maxBodyBytes {
+            state.tooLarge = true
+            state.discarded = state.body.count + size
+            state.body = []
+            return .YES
+        }
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
+                state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+            }
+        }
+        return .YES
+    }
+
+    // The whole request has been read.
+    if state.answered { return .YES }
+    state.answered = true
+    if state.tooLarge {
+        return queue(tooLarge(context.options.maxBodyBytes), on: connection, context: context)
+    }
+    var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: "")
+    guard let url, let path = String(validatingCString: url) else {
+        return queue(
+            .error(400, code: "invalid_path", message: "the request path is not valid UTF-8"), on: connection,
+            context: context)
+    }
+    request.path = path
+    request.headers = values(connection, .HEADER_KIND)
+    var query: [(name: String, value: String)] = []
+    var invalidQuery = false
+    collect(connection, .GET_ARGUMENT_KIND) { name, value in
+        guard let name, let decodedName = String(validatingCString: name) else {
+            invalidQuery = true
+            return
+        }
+        guard let value else {
+            query.append((decodedName, ""))
+            return
+        }
+        guard let decodedValue = String(validatingCString: value) else {
+            invalidQuery = true
+            return
+        }
+        query.append((decodedName, decodedValue))
+    }
+    if invalidQuery {
+        return queue(
+            .error(400, code: "invalid_query", message: "the query string is not valid UTF-8"), on: connection,
+            context: context)
+    }
+    request.query = query
+    request.body = state.body
+    state.body = []
+    if let id = request.headers["x-request-id"], (1...128).contains(id.utf8.count),
+        id.utf8.allSatisfy({ $0 > 32 && $0 < 127 })
+    {
+        request.id = id
+    } else {
+        request.id = context.makeRequestID()
+    }
+    var response = context.handler(request)
+    if response.header("X-Request-ID") == nil { response.headers.append(("X-Request-ID", request.id)) }
+    return queue(response, on: connection, context: context)
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { contextPointer, _, requestPointer, _ in
+    guard let contextPointer, let requestPointer, let existing = requestPointer.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(existing).release()
+    requestPointer.pointee = nil
+    let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+    _ = context.active.wrappingSubtract(1, ordering: .releasing)
+}
+
+private func tooLarge(_ limit: Int) -> HTTPResponse {
+    .error(
+        413, code: "body_too_large", message: "the request body is larger than the limit of \(limit) bytes",
+        headers: [("Connection", "close")])
+}
+
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    let made = response.body.withUnsafeBytes { bytes in
+        MHD_create_response_from_buffer(
+            bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+    }
+    guard let made else { return .NO }
+    defer { MHD_destroy_response(made) }
+    for (name, value) in response.headers {
+        _ = MHD_add_response_header(made, name, value)
+    }
+    if context.draining.load(ordering: .acquiring), response.header("Connection") == nil {
+        _ = MHD_add_response_header(made, "Connection", "close")
+    }
+    return MHD_queue_response(connection, UInt32(response.status), made)
+}
+
+private func headerValue(_ connection: OpaquePointer, _ name: String) -> String? {
+    MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+}
+
+private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [String: String] {
+    var result: [String: String] = [:]
+    collect(connection, kind) { name, value in
+        guard let name else { return }
+        result[String(cString: name).lowercased()] = value.map { String(cString: $0) } ?? ""
+    }
+    return result
+}
+
+/// Calls `body` for every value of `kind` (raw C strings: names or values may be invalid UTF-8).
+private func collect(
+    _ connection: OpaquePointer, _ kind: MHD_ValueKind,
+    _ body: (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
+) {
+    withoutActuallyEscaping(body) { body in
+        var box = body
+        withUnsafeMutablePointer(to: &box) { pointer in
+            _ = MHD_get_connection_values(
+                connection, kind,
+                { boxPointer, _, name, value in
+                    let body = boxPointer!.assumingMemoryBound(
+                        to: ((UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void).self)
+                    body.pointee(name, value)
+                    return .YES
+                }, pointer)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why a socket could not be opened.
+public struct SocketError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// A TCP socket bound and listening, owned by whoever opened it (a supervisor shares it with its
+/// worker processes, which all accept from it; connections waiting in its backlog survive a
+/// worker's restart).
+public struct ListeningSocket: Sendable {
+    /// The descriptor.
+    public let descriptor: Int32
+    /// The port bound (useful when 0 asked for any free port).
+    public let port: Int
+    public let host: String
+
+    /// Adopts an inherited listening descriptor (a worker's view of the supervisor's socket).
+    public init(adopting descriptor: Int32, host: String, port: Int) {
+        self.descriptor = descriptor
+        self.host = host
+        self.port = port
+    }
+
+    /// Binds `host:port` (IPv4 dotted or IPv6 literal; port 0 picks a free one) and listens.
+    public init(host: String, port: Int, backlog: Int32 = 1024) throws(SocketError) {
+        let isIPv6 = host.contains(":")
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketError(message: "cannot open a socket: \(Self.errnoText())") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        guard (0...65535).contains(port) else {
+            Glibc.close(fd)
+            throw SocketError(message: "port \(port) is out of range (0…65535)")
+        }
+        var bound: Int32
+        if isIPv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(port).bigEndian)
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
+                Glibc.close(fd)
+                throw SocketError(message: "'\(host)' is not an IP address (give one, such as 127.0.0.1 or ::1)")
+            }
+            bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let literal = host == "localhost" ? "127.0.0.1" : host
+            guard inet_pton(AF_INET, literal, &address.sin_addr) == 1 else {
+                Glibc.close(fd)
+                throw SocketError(message: "'\(host)' is not an IP address (give one, such as 127.0.0.1 or ::1)")
+            }
+            bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        guard bound == 0 else {
+            let text = Self.errnoText()
+            Glibc.close(fd)
+            throw SocketError(message: "cannot listen on \(host):\(port): \(text)")
+        }
+        guard listen(fd, backlog) == 0 else {
+            let text = Self.errnoText()
+            Glibc.close(fd)
+            throw SocketError(message: "cannot listen on \(host):\(port): \(text)")
+        }
+        // Non-blocking: several processes wait on this socket, and only one wins each connection.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        self.descriptor = fd
+        self.host = host
+        self.port = Self.boundPort(fd) ?? port
+    }
+
+    /// Closes the socket (only its owner does this).
+    public func close() {
+        _ = Glibc.close(descriptor)
+    }
+
+    private static func boundPort(_ fd: Int32) -> Int? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard result == 0 else { return nil }
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            }
+        case AF_INET6:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
+                }
+            }
+        default:
+            return nil
+        }
+    }
+
+    static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import HTTP
+import JQ
+import RuleEngine
+import Server
+
+/// `journey serve`: the HTTP service.
+enum ServeCommand: Command {
+    static let spec = CommandSpec(
+        name: "journey serve",
+        overview: "Serve the HTTP API: events, dogs and their journey, reminders, rules admin, metrics.",
+        discussion: """
+            A supervisor process owns the listening socket and starts --workers worker processes
+            that serve requests; a worker that crashes or is ended (an evaluation that cannot be
+            stopped) is restarted at once, and the rule it was evaluating is quarantined: it
+            answers with its fallback until it changes. Rules and plugins are watched and
+            reloaded on change, on SIGHUP and on POST /v1/rules/reload; a change whose rules do
+            not load or whose tests fail is refused and the last good rules keep serving.
+            Admin endpoints need JOURNEY_ADMIN_TOKEN (or --admin-token-file); without a token
+            they are off. The API is described at /openapi.json. SIGTERM stops gracefully.
+            """,
+        options: [
+            OptionSpec(long: "host", valueName: "address", help: "Address to bind.", defaultValue: "127.0.0.1"),
+            OptionSpec(long: "port", valueName: "port", help: "Port to bind (0: any free port).", defaultValue: "8080"),
+            OptionSpec(
+                long: "workers", valueName: "n",
+                help: "Worker processes (0: serve in this process, without a supervisor).",
+                defaultValue: "the number of cores"),
+            CommonOptions.database, CommonOptions.rules, CommonOptions.plugins,
+            OptionSpec(
+                long: "state-dir", valueName: "dir", help: "Rule snapshots and the last good revision.",
+                defaultValue: "<db>.state"),
+            OptionSpec(
+                long: "admin-token-file", valueName: "path",
+                help: "File holding the admin bearer token (else JOURNEY_ADMIN_TOKEN)."),
+            OptionSpec(long: "max-body", valueName: "size", help: "Largest request body.", defaultValue: "1MiB"),
+            OptionSpec(
+                long: "connection-timeout", valueName: "duration", help: "Idle time before a connection closes.",
+                defaultValue: "30s"),
+            OptionSpec(
+                long: "view-cache", valueName: "duration",
+                help: "How long an unchanged dog's view is served again (0 turns it off).", defaultValue: "10s"),
+            OptionSpec(
+                long: "access-log", valueName: "path", help: "JSON-lines access log: -, a file, or off.",
+                defaultValue: "-"),
+            OptionSpec(
+                long: "worker-memory", valueName: "size", help: "Address-space cap of each worker (0: none).",
+                defaultValue: "4GiB"),
+            OptionSpec(
+                long: "stuck-grace", valueName: "duration",
+                help: "How long a halted evaluation may keep running before its worker is ended.",
+                defaultValue: "1s"),
+            OptionSpec(long: "no-watch", help: "Do not watch the rule files (reload on SIGHUP or the admin endpoint)."),
+            OptionSpec(long: "worker-index", valueName: "n", help: "(internal)", isHidden: true),
+            OptionSpec(long: "listen-fd", valueName: "fd", help: "(internal)", isHidden: true),
+            OptionSpec(long: "control-fd", valueName: "fd", help: "(internal)", isHidden: true),
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+        if let extra = arguments.positionals.first {
+            throw UsageError(message: "Unexpected argument '\(extra)'", command: spec)
+        }
+        var configuration = try configuration(arguments, io: io)
+
+        if let indexText = arguments.values["worker-index"]?.last {
+            // A worker started by the supervisor: serve the inherited socket until told to stop.
+            guard let index = Int(indexText), let listen = arguments.values["listen-fd"]?.last.flatMap({ Int32($0) }),
+                let controlFD = arguments.values["control-fd"]?.last.flatMap({ Int32($0) })
+            else { throw UsageError(message: "--worker-index needs --listen-fd and --control-fd", command: spec) }
+            io.stdout.flush()
+            io.stderr.flush()
+            do {
+                let control = try ControlBlock.adopt(descriptor: controlFD)
+                let socket = ListeningSocket(adopting: listen, host: configuration.host, port: configuration.port)
+                exit(Worker.run(configuration: configuration, index: index, socket: socket, control: control))
+            } catch {
+                io.stderr.line("Error: \(error)")
+                return .failure
+            }
+        }
+
+        if configuration.workers == 0 {
+            configuration.workers = 1
+            do {
+                let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
+                let control = try ControlBlock.create()
+                control.setWorkerCount(1)
+                io.stderr.line(
+                    "journey serve: listening on http://\(socket.host):\(socket.port) (one process, no supervisor)")
+                io.stderr.flush()
+                let code = Worker.run(configuration: configuration, index: 0, socket: socket, control: control)
+                socket.close()
+                return code == 0 ? .success : code == Worker.configurationExitCode ? .ruleErrors : .failure
+            } catch {
+                io.stderr.line("Error: \(error)")
+                return .failure
+            }
+        }
+
+        let flags = workerFlags(configuration)
+        let supervisor = Supervisor(configuration: configuration) { index in
+            ["serve", "--worker-index", String(index), "--listen-fd", "3", "--control-fd", "4"] + flags
+        }
+        io.stdout.flush()
+        io.stderr.flush()
+        let code = supervisor.run { address in
+            logLine(
+                "journey serve: listening on \(address) (\(configuration.workers) worker\(configuration.workers == 1 ? "" : "s"), rules \(configuration.rulesDirectory), store \(configuration.databasePath))"
+            )
+        }
+        return code == 0 ? .success : code == Worker.configurationExitCode ? .ruleErrors : .failure
+    }
+
+    /// The configuration the flags and environment describe.
+    static func configuration(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        configuration.host = arguments.value("host", spec: spec) ?? configuration.host
+        configuration.port = try integer(arguments, "port", in: 0...65535) ?? configuration.port
+        if let workers = try integer(arguments, "workers", in: 0...ControlBlockLimits.maxWorkers) {
+            configuration.workers = workers
+        }
+        configuration.databasePath = arguments.value("db", spec: spec) ?? configuration.databasePath
+        configuration.rulesDirectory = arguments.value("rules", spec: spec) ?? "./Rules"
+        configuration.pluginsDirectory = arguments.value("plugins", spec: spec) ?? "./Plugins"
+        configuration.stateDirectory = arguments.values["state-dir"]?.last
+        configuration.maxBodyBytes = try size(arguments, "max-body", "1MiB")
+        configuration.connectionTimeoutSeconds = Int(
+            try duration(arguments, "connection-timeout", "30s").components.seconds)
+        configuration.viewCacheSeconds = seconds(try duration(arguments, "view-cache", "10s"))
+        let log = arguments.value("access-log", spec: spec) ?? "-"
+        configuration.accessLog = log == "off" ? nil : log
+        configuration.workerMemoryBytes = try size(arguments, "worker-memory", "4GiB")
+        configuration.stuckGrace = try duration(arguments, "stuck-grace", "1s")
+        configuration.watchFiles = !arguments.flag("no-watch")
+        if let path = arguments.values["admin-token-file"]?.last {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw UsageError(message: "Cannot read the admin token file '\(path)'", command: spec)
+            }
+            configuration.adminToken = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        } else {
+            configuration.adminToken = io.environment["JOURNEY_ADMIN_TOKEN"]
+        }
+        if configuration.adminToken?.isEmpty == true { configuration.adminToken = nil }
+        if let token = configuration.adminToken, token.count < 16 {
+            throw UsageError(message: "The admin token must be at least 16 characters", command: spec)
+        }
+        return configuration
+    }
+
+    /// The flags that give a worker the supervisor's configuration (the token goes by environment).
+    static func workerFlags(_ configuration: ServiceConfiguration) -> [String] {
+        var flags = [
+            "--host", configuration.host, "--port", String(configuration.port), "--db", configuration.databasePath,
+            "--rules", configuration.rulesDirectory, "--plugins", configuration.pluginsDirectory ?? "./Plugins",
+            "--state-dir", configuration.resolvedStateDirectory, "--max-body", String(configuration.maxBodyBytes),
+            "--connection-timeout", "\(configuration.connectionTimeoutSeconds)s",
+            "--view-cache", "\(Int(configuration.viewCacheSeconds * 1000))ms",
+            "--access-log", configuration.accessLog ?? "off",
+            "--worker-memory", String(configuration.workerMemoryBytes),
+            "--stuck-grace", DurationText.format(configuration.stuckGrace),
+        ]
+        if !configuration.watchFiles { flags.append("--no-watch") }
+        return flags
+    }
+
+    private static func integer(_ arguments: ParsedArguments, _ name: String, in range: ClosedRange<Int>)
+        throws(UsageError) -> Int?
+    {
+        guard let text = arguments.values[name]?.last else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(
+                message:
+                    "The value '\(text)' for '--\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound)",
+                command: spec)
+        }
+        return value
+    }
+
+    private static func size(_ arguments: ParsedArguments, _ name: String, _ fallback: String) throws(UsageError) -> Int
+    {
+        let text = arguments.value(name, spec: spec) ?? fallback
+        guard let value = ByteSize.parse(text), value >= 0 else {
+            throw UsageError(
+                message: "The value '\(text)' for '--\(name) <size>' is not a size such as 1MiB or 65536", command: spec
+            )
+        }
+        return value
+    }
+
+    private static func duration(_ arguments: ParsedArguments, _ name: String, _ fallback: String) throws(UsageError)
+        -> Duration
+    {
+        let text = arguments.value(name, spec: spec) ?? fallback
+        if text == "0" { return .zero }
+        guard let value = DurationText.parse(text) else {
+            throw UsageError(
+                message: "The value '\(text)' for '--\(name) <duration>' is not a duration such as 10s or 250ms",
+                command: spec)
+        }
+        return value
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (whole, fraction) = duration.components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

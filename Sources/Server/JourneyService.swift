@@ -1,0 +1,266 @@
+import Foundation
+import HTTP
+import JQ
+import RuleEngine
+import Store
+
+/// One worker's engine behind the HTTP API: the store, the rules being served, the routes.
+///
+/// Every request runs on the one request thread, wholly on the rule generation it started
+/// with; a newer generation (loaded by the worker's control thread, or by the admin reload)
+/// is adopted between requests. Not `Sendable`: it owns libjq states and an SQLite connection
+/// used by that thread only.
+public final class JourneyService {
+    public let configuration: ServiceConfiguration
+    let store: SQLiteStore
+    let control: ControlBlock
+    let slot: WorkerSlot
+    let metrics: ServiceMetrics
+    let reloader: RuleReloader
+    let status: ServiceStatus
+    let accessLog: AccessLog?
+    let workerName: String
+    /// Generations loaded elsewhere, waiting for the next request.
+    let handOff = GenerationHandOff()
+    /// Quarantine records made on this thread, for the control thread to store.
+    let quarantineOutbox: QuarantineOutbox
+
+    private(set) var generation: RulesGeneration
+    private var quarantineSeen: UInt64 = .max
+    var quarantine: [QuarantineRecord] = []
+    var viewCache = ViewCache()
+    /// The request being answered (for quarantine details).
+    var currentRequest = ""
+
+    static let router = JourneyService.makeRouter()
+    /// Route names by index, for metrics.
+    public static var routeNames: [String] { router.routes.map(\.name) }
+
+    init(
+        configuration: ServiceConfiguration, store: SQLiteStore, control: ControlBlock, workerIndex: Int,
+        generation: RulesGeneration, reloader: RuleReloader, status: ServiceStatus, accessLog: AccessLog?,
+        quarantineOutbox: QuarantineOutbox
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.control = control
+        self.slot = control.slot(workerIndex)
+        self.metrics = ServiceMetrics(block: control)
+        self.reloader = reloader
+        self.status = status
+        self.accessLog = accessLog
+        self.workerName = "w\(workerIndex)"
+        self.quarantineOutbox = quarantineOutbox
+        self.generation = generation
+        adopt(generation)
+    }
+
+    /// The revision served now.
+    public var revision: String { generation.ruleSet.revision }
+
+    /// Answers one request (the libmicrohttpd adapter's handler).
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let started = ContinuousClock.now
+        if let newer = handOff.take() { adopt(newer) }
+        refreshQuarantine()
+        currentRequest = "\(request.method) \(request.path)"
+        slot.beginRequest(currentRequest, digest: Self.requestDigest(request))
+        let (route, response) = Self.router.handle(request, in: self)
+        let seconds = (ContinuousClock.now - started).seconds
+        metrics.recordRequest(
+            route: route?.index ?? ServiceMetrics.unmatchedRoute, status: response.status, seconds: seconds)
+        slot.countRequest()
+        accessLog?.record(
+            request: request, route: route?.name, status: response.status, seconds: seconds,
+            bytesOut: response.body.count, revision: generation.ruleSet.shortRevision, worker: workerName)
+        return response
+    }
+
+    // MARK: Generations
+
+    /// Serves `newer` from now on.
+    func adopt(_ newer: RulesGeneration) {
+        generation = newer
+        newer.evaluator.observer = self
+        quarantineSeen = .max
+        refreshQuarantine()
+        slot.setServing(newer.ruleSet.revision)
+        status.serving(newer.ruleSet, snapshot: newer.snapshot)
+        viewCache.removeAll()
+    }
+
+    /// Loads the live files on this thread and serves them when they pass (the admin reload);
+    /// other workers are told to reload too.
+    func reloadNow(trigger: String) -> ReloadReport {
+        let (loaded, report) = reloader.loadLive(
+            trigger: trigger, serving: generation.ruleSet.revision, store: store, force: false)
+        if let loaded { adopt(loaded) }
+        status.record(report, slot: slot)
+        if report.outcome == .loaded { control.requestReload() }
+        return report
+    }
+
+    // MARK: Quarantine
+
+    /// Re-reads the quarantine when it changed (here or in another worker).
+    func refreshQuarantine() {
+        let seen = control.quarantineGeneration
+        guard seen != quarantineSeen else { return }
+        quarantineSeen = seen
+        let records = (try? store.quarantineRecords()) ?? quarantine
+        let ruleSet = generation.ruleSet
+        // A record applies while the rule is what ran away: same id, same digest.
+        quarantine = records.filter { ruleSet.digest(of: $0.ruleID) == $0.ruleDigest }
+        generation.evaluator.quarantined = Set(quarantine.map(\.ruleID)).union(quarantineOutbox.pendingRules(ruleSet))
+        status.quarantined(
+            quarantine + quarantineOutbox.pending.filter { ruleSet.digest(of: $0.ruleID) == $0.ruleDigest })
+        viewCache.removeAll()
+    }
+
+    /// FNV-1a (64-bit) of the request's method, target and body: cheap enough for every request,
+    /// kept in the worker's slot so that a crash can name the request that caused it.
+    static func requestDigest(_ request: HTTPRequest) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+        }
+        mix(request.method.utf8)
+        mix(request.path.utf8)
+        for (name, value) in request.query { mix(name.utf8); mix(value.utf8) }
+        mix(request.body)
+        let hex = String(hash, radix: 16)
+        return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+extension JourneyService: EvaluationObserver {
+    public func willEvaluate(_ rule: RuleDefinition, variant: String) {
+        slot.beginEvaluation(rule: rule.id, digest: generation.ruleSet.digest(of: rule.id) ?? "")
+    }
+
+    public func didEvaluate(_ rule: RuleDefinition, variant: String, input: JV, duration: Duration, error: RuleError?) {
+        slot.endEvaluation()
+        let (seconds, attoseconds) = duration.components
+        metrics.recordEvaluation(
+            rule: rule.id,
+            nanoseconds: UInt64(max(seconds, 0)) * 1_000_000_000 + UInt64(max(attoseconds, 0) / 1_000_000_000),
+            failed: error != nil, timedOut: error?.code == .timeout, fallback: variant == RuleError.fallbackName)
+        guard error?.code == .timeout, variant != RuleError.fallbackName,
+            !generation.evaluator.quarantined.contains(rule.id)
+        else { return }
+        // It ran past its budget and was halted: set it aside until it changes.
+        let text = (try? input.json())?.compactText ?? ""
+        let record = QuarantineRecord(
+            ruleID: rule.id, ruleDigest: generation.ruleSet.digest(of: rule.id) ?? "", reason: "timeout",
+            inputDigest: "sha256:" + SHA256.hex(text),
+            detail:
+                "ran past its \(DurationText.format(rule.budget)) budget (variant \(variant)) answering \(currentRequest)",
+            quarantinedAt: configuration.clock())
+        generation.evaluator.quarantined.insert(rule.id)
+        quarantineOutbox.add(record)
+        status.quarantined(
+            quarantine + quarantineOutbox.pending.filter { generation.ruleSet.digest(of: $0.ruleID) == $0.ruleDigest })
+        viewCache.removeAll()
+    }
+}
+
+/// Quarantine records made on the request thread, stored by the control thread (which has a
+/// connection of its own: the request thread may be inside a write transaction).
+///
+/// `@unchecked Sendable`: `records` is guarded by `lock`.
+final class QuarantineOutbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var records: [QuarantineRecord] = []
+
+    func add(_ record: QuarantineRecord) {
+        lock.lock()
+        records.append(record)
+        lock.unlock()
+    }
+
+    /// Records not stored yet.
+    var pending: [QuarantineRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        return records
+    }
+
+    func pendingRules(_ ruleSet: RuleSet) -> Set<String> {
+        Set(pending.filter { ruleSet.digest(of: $0.ruleID) == $0.ruleDigest }.map(\.ruleID))
+    }
+
+    /// Takes the records out to store them.
+    func drain() -> [QuarantineRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = records
+        records = []
+        return taken
+    }
+
+    /// Puts back records that could not be stored.
+    func restore(_ failed: [QuarantineRecord]) {
+        lock.lock()
+        records = failed + records
+        lock.unlock()
+    }
+}
+
+/// What `GET /v1/rules` tells, shared by the request and control threads.
+///
+/// `@unchecked Sendable`: every field is guarded by `lock`.
+final class ServiceStatus: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var lastReport: ReloadReport?
+    private(set) var revision = ""
+    private(set) var loadedAt = 0.0
+    private(set) var ruleSummaries: [JSON] = []
+    private(set) var quarantine: [QuarantineRecord] = []
+
+    /// Keeps `report` as the last reload. An `unchanged` one only counts after a refusal (the
+    /// files are back to the revision served, which is healthy again).
+    func record(_ report: ReloadReport, slot: WorkerSlot?) {
+        lock.lock()
+        let counts = report.outcome != .unchanged || lastReport == nil || lastReport?.outcome == .refused
+        if counts { lastReport = report }
+        lock.unlock()
+        if counts { slot?.recordReload(at: report.at, succeeded: report.succeeded) }
+    }
+
+    func serving(_ ruleSet: RuleSet, snapshot: RuleSnapshots.Snapshot) {
+        let summaries: [JSON] = ruleSet.rules.map { rule in
+            [
+                "id": .string(rule.id), "kind": .string(rule.kind.name),
+                "file": .string(rule.location.file), "line": .number(Double(rule.location.line)),
+                "experiment": rule.experiment.map(JSON.string) ?? .null,
+                "variants": .array(rule.variants.map { .string($0.name) }),
+                "has_fallback": .bool(rule.fallback != nil),
+                "budget_ms": .number(
+                    Double(rule.budget.components.seconds * 1000)
+                        + Double(rule.budget.components.attoseconds / 1_000_000_000_000_000)),
+            ]
+        }
+        lock.lock()
+        revision = ruleSet.revision
+        loadedAt = ruleSet.loadedAt
+        ruleSummaries = summaries
+        lock.unlock()
+    }
+
+    func quarantined(_ records: [QuarantineRecord]) {
+        lock.lock()
+        quarantine = records
+        lock.unlock()
+    }
+
+    func snapshot() -> (
+        report: ReloadReport?, revision: String, loadedAt: Double, rules: [JSON], quarantine: [QuarantineRecord]
+    ) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (lastReport, revision, loadedAt, ruleSummaries, quarantine)
+    }
+}

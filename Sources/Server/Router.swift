@@ -1,0 +1,98 @@
+import HTTP
+
+/// The HTTP logic of the service as a pure function from request to response: a table of
+/// routes (method + path pattern), each with a handler. No sockets: tests call
+/// ``handle(_:)`` directly, and the libmicrohttpd adapter calls the same function.
+public struct Router<Context>: Sendable {
+    /// A request matched to a route, with the values of its `{parameters}`.
+    public struct Match {
+        public var route: Route
+        public var parameters: [String: String]
+    }
+
+    /// One route: `GET /v1/dogs/{dog}/today`.
+    public struct Route: Sendable {
+        public var method: String
+        /// Segments; `{name}` matches one non-empty segment.
+        public var pattern: String
+        /// Index in the router's table (metrics use it).
+        public var index: Int
+        let segments: [Substring]
+        let handler: @Sendable (Context, HTTPRequest, [String: String]) -> HTTPResponse
+
+        /// `GET /v1/dogs/{dog}/today`, as metrics and logs name it.
+        public var name: String { "\(method) \(pattern)" }
+    }
+
+    public private(set) var routes: [Route] = []
+
+    public init() {}
+
+    /// Adds a route.
+    public mutating func add(
+        _ method: String, _ pattern: String,
+        _ handler: @escaping @Sendable (Context, HTTPRequest, [String: String]) -> HTTPResponse
+    ) {
+        precondition(!routes.contains { $0.method == method && $0.pattern == pattern }, "duplicate route \(pattern)")
+        routes.append(
+            Route(
+                method: method, pattern: pattern, index: routes.count, segments: Self.segments(pattern),
+                handler: handler))
+    }
+
+    /// The route for `method` and `path`; or why there is none (`404`, or `405` with the methods
+    /// the path allows).
+    public func match(method: String, path: String) -> Result<Match, RouteMiss> {
+        let segments = Self.segments(path)
+        var allowed: [String] = []
+        for route in routes {
+            guard let parameters = Self.bind(route.segments, to: segments) else { continue }
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                return .success(Match(route: route, parameters: parameters))
+            }
+            allowed.append(route.method)
+        }
+        return .failure(allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed))
+    }
+
+    /// Answers `request` in `context`.
+    public func handle(_ request: HTTPRequest, in context: Context) -> (route: Route?, response: HTTPResponse) {
+        switch match(method: request.method, path: request.path) {
+        case .success(let match):
+            return (match.route, match.route.handler(context, request, match.parameters))
+        case .failure(.notFound):
+            return (nil, .error(404, code: "not_found", message: "no route for \(request.path)"))
+        case .failure(.methodNotAllowed(let allowed)):
+            let list = allowed.joined(separator: ", ")
+            return (
+                nil,
+                .error(
+                    405, code: "method_not_allowed", message: "\(request.method) is not allowed here; use \(list)",
+                    headers: [("Allow", list)])
+            )
+        }
+    }
+
+    static func segments(_ path: some StringProtocol) -> [Substring] {
+        Substring(path).split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    private static func bind(_ pattern: [Substring], to path: [Substring]) -> [String: String]? {
+        guard pattern.count == path.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (expected, actual) in zip(pattern, path) {
+            if expected.first == "{", expected.last == "}" {
+                parameters[String(expected.dropFirst().dropLast())] = String(actual)
+            } else if expected != actual {
+                return nil
+            }
+        }
+        return parameters
+    }
+}
+
+/// Why no route matched.
+public enum RouteMiss: Error, Equatable {
+    case notFound
+    case methodNotAllowed(allowed: [String])
+}

@@ -1,0 +1,149 @@
+import Foundation
+import HTTP
+import JQ
+import RuleEngine
+import Store
+
+/// The admin endpoints (behind the bearer token): the rules served, reloading them, evaluating
+/// a rule or an ad-hoc jq expression in the sandbox, lifting a quarantine.
+enum AdminRoutes {
+    static func rules(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        let state = service.status.snapshot()
+        return .json([
+            "revision": .string(state.revision), "short_revision": .string(String(state.revision.prefix(12))),
+            "loaded_at": .string(Timestamp.format(state.loadedAt)), "worker": .string(service.workerName),
+            "last_reload": state.report?.json ?? .null,
+            "quarantined": .array(state.quarantine.map(\.json)),
+            "rules": .array(state.rules),
+        ])
+    }
+
+    static func reload(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        let report = service.reloadNow(trigger: "admin")
+        guard report.outcome == .refused else {
+            return .json(["outcome": .string(report.outcome.rawValue), "report": report.json])
+        }
+        let errors: [JSON] =
+            report.diagnostics.filter { $0.severity == .error }.map(\.json) + report.failedTests.map(\.json)
+        var body: JSONObject = [
+            "code": "rules_refused", "message": .string(report.message), "errors": .array(errors),
+        ]
+        body["report"] = report.json
+        return .json(.object(body), status: 422)
+    }
+
+    static func evaluate(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        let id = p["rule"]!
+        var fields = Fields(try RequestBody.object(request))
+        let input = fields.any("input")
+        let variant = fields.string("variant")
+        let now = try time(&fields, "now", default: service.configuration.clock())
+        let useFallback = fields.bool("fallback") ?? false
+        if input == nil { fields.problem("input", "is required (the rule's input `.`)") }
+        try fields.check()
+        let evaluator = service.generation.evaluator
+        guard evaluator.ruleSet.rule(id) != nil else {
+            throw APIError.notFound("unknown_rule", "no rule `\(id)` in revision \(evaluator.ruleSet.shortRevision)")
+        }
+        do {
+            let result = try evaluator.evaluate(
+                id, input: JV(input!), options: EvaluationOptions(variant: variant, now: now, useFallback: useFallback))
+            var body: JSONObject = [
+                "rule": .string(result.rule), "variant": .string(result.variant),
+                "value": result.value ?? .null, "outputs": .array(result.outputs),
+                "trace": .array(result.trace.map { ["kind": .string($0.kind.rawValue), "value": $0.value] }),
+                "duration_ms": .number(Double(TestOutcome.milliseconds(result.duration)) ?? 0),
+                "used_fallback": .bool(result.usedFallback),
+                "revision": .string(evaluator.ruleSet.shortRevision),
+            ]
+            if let primary = result.primaryError {
+                body["primary_error"] = ["code": .string(primary.code.rawValue), "message": .string(primary.message)]
+            }
+            return .json(.object(body))
+        } catch {
+            let status = error.code == .unknownVariant ? 404 : 422
+            var errors: [JSON] = []
+            if let output = error.output { errors.append(["output": output]) }
+            throw APIError(status, error.code.rawValue, error.message, errors: errors)
+        }
+    }
+
+    static func liftQuarantine(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String])
+        throws(APIError) -> HTTPResponse
+    {
+        let lifted: Int
+        do {
+            lifted = try service.store.liftQuarantine(rule: p["rule"]!)
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+        guard lifted > 0 else {
+            throw APIError.notFound("not_quarantined", "rule `\(p["rule"]!)` is not quarantined")
+        }
+        service.control.quarantineChanged()
+        service.refreshQuarantine()
+        return .json(["rule": .string(p["rule"]!), "lifted": .number(Double(lifted))])
+    }
+
+    /// `POST /v1/eval`: an ad-hoc expression in the rules' sandbox (no `$ENV`, no input, imports
+    /// only from the served `lib/`), with a budget.
+    static func eval(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        var fields = Fields(try RequestBody.object(request))
+        let expression = fields.string("expr", required: true, maxLength: 65_536)
+        let input = fields.any("input") ?? .null
+        let now = try time(&fields, "now", default: service.configuration.clock())
+        let budget = fields.integer("timeout_ms", in: 1...5000) ?? 1000
+        let limit = fields.integer("limit", in: 1...1000) ?? 100
+        try fields.check()
+        let program: Program
+        do {
+            program = try Program(
+                expression!, name: "eval", libraryDirectory: service.generation.ruleSet.libraryDirectory)
+        } catch {
+            let problems: [JSON] = error.problems.map { problem in
+                [
+                    "message": .string(problem.message), "line": problem.line.map { .number(Double($0)) } ?? .null,
+                    "column": problem.column.map { .number(Double($0)) } ?? .null,
+                ]
+            }
+            throw APIError(422, error.code.rawValue, error.message, errors: problems)
+        }
+        let started = ContinuousClock.now
+        do {
+            let (outputs, trace) = try program.outputs(
+                JV(input), now: now, timeout: .milliseconds(budget), limit: limit + 1)
+            return .json([
+                "outputs": .array(Array(outputs.prefix(limit))), "truncated": .bool(outputs.count > limit),
+                "trace": .array(trace.map { ["kind": .string($0.kind.rawValue), "value": $0.value] }),
+                "duration_ms": .number(Double(TestOutcome.milliseconds(ContinuousClock.now - started)) ?? 0),
+            ])
+        } catch let error as JQError {
+            throw APIError(422, error.code.rawValue, error.message, errors: error.value.map { [["value": $0]] } ?? [])
+        } catch {
+            throw APIError(422, "runtime_error", "\(error)")
+        }
+    }
+
+    /// A time field: an RFC 3339 string with an offset, or seconds since 1970.
+    private static func time(_ fields: inout Fields, _ name: String, default value: Double) throws(APIError) -> Double {
+        switch fields.any(name) {
+        case nil, .null?: return value
+        case .number(let seconds)?: return seconds
+        case .string(let text)?:
+            if let parsed = Timestamp.parse(text) { return parsed }
+            fields.problem(name, "must be a date-time with an offset, like 2026-11-29T12:00:00Z")
+            return value
+        case let other?:
+            fields.problem(name, "must be a date-time string or seconds since 1970, not \(other.typeName)")
+            return value
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Engine
+import HTTP
+import JQ
+
+/// `POST /v1/events`: a batch through the one ingest path.
+enum EventRoutes {
+    /// Most events in one batch.
+    static let maxBatch = 1000
+
+    static func ingest(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        var fields = Fields(try RequestBody.object(request))
+        let events = fields.array("events", required: true)
+        try fields.check()
+        guard let events else { throw APIError(422, "invalid_request", "events is required") }
+        guard !events.isEmpty else { throw APIError(422, "invalid_request", "events must not be empty") }
+        guard events.count <= maxBatch else {
+            throw APIError(413, "batch_too_large", "at most \(maxBatch) events per batch (got \(events.count))")
+        }
+        let results = service.generation.ingestor.ingest(events)
+        let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
+        return .json([
+            "results": .array(results.map(\.json)),
+            "accepted": .number(Double(counts[.accepted] ?? 0)),
+            "duplicates": .number(Double(counts[.duplicate] ?? 0)),
+            "rejected": .number(Double(counts[.rejected] ?? 0)),
+            "revision": .string(service.generation.ruleSet.shortRevision),
+        ])
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import HTTP
+import JQ
+import Store
+
+/// `/healthz`, `/readyz`, `/metrics`, `/openapi.json`.
+enum Operations {
+    static func health(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) -> HTTPResponse {
+        .json(["status": "ok", "worker": .string(service.workerName), "pid": .number(Double(getpid()))])
+    }
+
+    /// Ready when rules are loaded and the store answers.
+    static func ready(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) -> HTTPResponse {
+        do {
+            _ = try service.store.connection.scalar("SELECT 1")
+        } catch {
+            return .error(503, code: "store_unavailable", message: "the store does not answer: \(error)")
+        }
+        return .json([
+            "status": "ready", "revision": .string(service.revision), "worker": .string(service.workerName),
+        ])
+    }
+
+    static func metrics(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) -> HTTPResponse {
+        let control = service.control
+        let workers = max(Int(control.load(.workers)), 1)
+        var latest: (at: Double, succeeded: Bool)?
+        var extra: [PrometheusSample] = []
+        for index in 0..<min(workers, ControlBlock.maxWorkers) {
+            let slot = control.slot(index)
+            if let reload = slot.lastReload, reload.at > (latest?.at ?? -1) { latest = reload }
+        }
+        let state = service.status.snapshot()
+        extra.append(
+            PrometheusSample(
+                "journey_rules_last_reload_successful",
+                help: "Whether the last rules reload succeeded (1) or was refused (0).",
+                value: (latest?.succeeded ?? true) ? 1 : 0))
+        extra.append(
+            PrometheusSample(
+                "journey_rules_last_reload_timestamp_seconds", help: "When rules were last (re)loaded or refused.",
+                value: latest?.at ?? state.loadedAt))
+        extra.append(
+            PrometheusSample(
+                "journey_rules_info", help: "The rule revision served (by this worker).",
+                labels: [("revision", state.revision)], value: 1))
+        extra.append(
+            PrometheusSample(
+                "journey_rules_quarantined", help: "Rules answering with their fallback after running away.",
+                value: Double(Set(state.quarantine.map(\.ruleID)).count)))
+        for rule in Set(state.quarantine.map(\.ruleID)).sorted() {
+            extra.append(
+                PrometheusSample(
+                    "journey_rule_quarantined", help: "1 for each quarantined rule.", labels: [("rule", rule)], value: 1
+                ))
+        }
+        extra.append(
+            PrometheusSample(
+                "journey_worker_restarts_total", help: "Workers restarted after they ended or crashed.",
+                type: "counter",
+                value: Double(control.workerRestarts)))
+        extra.append(PrometheusSample("journey_workers", help: "Worker processes configured.", value: Double(workers)))
+        for index in 0..<min(workers, ControlBlock.maxWorkers) {
+            extra.append(
+                PrometheusSample(
+                    "journey_worker_requests_total", help: "Requests answered, by worker.", type: "counter",
+                    labels: [("worker", "w\(index)")], value: Double(control.slot(index).requests)))
+        }
+        let text = service.metrics.prometheusText(routeNames: JourneyService.routeNames, extra: extra)
+        return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+
+    static let openAPIDocument: [UInt8] = {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
+            let data = try? Data(contentsOf: url)
+        else { return Array(#"{"openapi":"3.0.3","info":{"title":"missing","version":"0"},"paths":{}}"#.utf8) }
+        return Array(data)
+    }()
+
+    static func openAPI(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: openAPIDocument)
+    }
+}

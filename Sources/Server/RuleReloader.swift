@@ -1,0 +1,139 @@
+import Foundation
+import RuleEngine
+import Store
+
+/// Loads candidate rule sets for one worker: snapshot the live files, load and compile them,
+/// run every rule's tests; only a candidate that passes becomes a ``RulesGeneration``.
+///
+/// One load at a time per worker (file changes, SIGHUP and the admin endpoint may race).
+/// While a candidate is validated, the worker's slot says so: if a test crashes the worker,
+/// the supervisor marks that revision poisoned and the restarted worker does not try it again.
+///
+/// `@unchecked Sendable`: its only mutable state is guarded by `lock`.
+final class RuleReloader: @unchecked Sendable {
+    let snapshots: RuleSnapshots
+    let slot: WorkerSlot?
+    /// Budget of each inline test of a candidate.
+    let testBudget: Duration
+    private let lock = NSLock()
+
+    init(snapshots: RuleSnapshots, slot: WorkerSlot?, testBudget: Duration = .seconds(1)) {
+        self.snapshots = snapshots
+        self.slot = slot
+        self.testBudget = testBudget
+    }
+
+    /// Snapshots and loads the live files. `serving` is the revision served now: the same
+    /// files again are `unchanged` (unless `force`).
+    func loadLive(trigger: String, serving: String?, store: any Store, force: Bool = false) -> (
+        RulesGeneration?, ReloadReport
+    ) {
+        lock.lock()
+        defer { lock.unlock() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        func report(_ outcome: ReloadReport.Outcome, _ revision: String?, _ message: String) -> ReloadReport {
+            ReloadReport(
+                outcome: outcome, trigger: trigger, revision: revision, at: Date().timeIntervalSince1970,
+                seconds: (clock.now - started).seconds, message: message)
+        }
+        let snapshot: RuleSnapshots.Snapshot
+        do {
+            snapshot = try snapshots.capture()
+        } catch {
+            return (nil, report(.refused, nil, error.message))
+        }
+        if snapshot.revision == serving, !force {
+            return (nil, report(.unchanged, snapshot.revision, "the files are the revision already served"))
+        }
+        if snapshots.poisoned.contains(snapshot.revision) {
+            return (
+                nil,
+                report(
+                    .refused, snapshot.revision,
+                    "revision \(snapshot.revision.prefix(12)) crashed a worker while it was tested; change the rules to try again"
+                )
+            )
+        }
+        return load(snapshot, trigger: trigger, store: store, started: started)
+    }
+
+    /// Loads the last good snapshot (a worker starting while the live files are broken).
+    func loadLastGood(trigger: String, store: any Store) -> (RulesGeneration?, ReloadReport)? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let snapshot = snapshots.lastGood, !snapshots.poisoned.contains(snapshot.revision) else { return nil }
+        return load(snapshot, trigger: trigger, store: store, started: ContinuousClock().now)
+    }
+
+    private func load(
+        _ snapshot: RuleSnapshots.Snapshot, trigger: String, store: any Store, started: ContinuousClock.Instant
+    ) -> (RulesGeneration?, ReloadReport) {
+        slot?.beginValidation(candidate: snapshot.revision)
+        defer { slot?.endEvaluation() }
+        var loader = RuleSetLoader(
+            rulesDirectory: snapshot.rules,
+            pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins,
+            kinds: ServiceFeatures.documentKinds())
+        loader.displayNames = (
+            Self.display(snapshots.rulesDirectory), Self.display(snapshots.pluginsDirectory ?? "Plugins")
+        )
+        let result = loader.load()
+        var report = ReloadReport(
+            outcome: .refused, trigger: trigger, revision: snapshot.revision, at: 0, seconds: 0, message: "")
+        report.diagnostics = result.diagnostics
+        func finish(_ outcome: ReloadReport.Outcome, _ message: String) -> ReloadReport {
+            report.outcome = outcome
+            report.message = message
+            report.at = Date().timeIntervalSince1970
+            report.seconds = (ContinuousClock().now - started).seconds
+            return report
+        }
+        guard let ruleSet = result.ruleSet, let evaluator = result.evaluator else {
+            let errors = result.diagnostics.filter { $0.severity == .error }
+            let first = errors.first.map { ": \($0.location): \($0.message)" } ?? ""
+            return (
+                nil,
+                finish(.refused, "refused: \(errors.count) error\(errors.count == 1 ? "" : "s") in the rules\(first)")
+            )
+        }
+        let outcomes = RuleTestRunner(evaluator: evaluator, timeout: testBudget).run()
+        report.testsRun = outcomes.count
+        report.failedTests = outcomes.filter { $0.status == .failed }
+        if let first = report.failedTests.first {
+            let count = report.failedTests.count
+            return (
+                nil,
+                finish(
+                    .refused,
+                    "refused: \(count) failing test\(count == 1 ? "" : "s"), first \(first.fullName) at \(first.location)"
+                )
+            )
+        }
+        let generation = RulesGeneration(ruleSet: ruleSet, evaluator: evaluator, store: store, snapshot: snapshot)
+        snapshots.markGood(snapshot)
+        return (
+            generation,
+            finish(
+                .loaded,
+                "loaded revision \(ruleSet.shortRevision): \(ruleSet.rules.count) rules, \(outcomes.count) tests passed"
+            )
+        )
+    }
+
+    /// `./Rules/` → `Rules`, as diagnostics name files.
+    static func display(_ path: String) -> String {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        while path.hasPrefix("./"), path.count > 2 { path.removeFirst(2) }
+        return path
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

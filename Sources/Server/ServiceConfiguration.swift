@@ -1,0 +1,49 @@
+import Foundation
+
+/// How `journey serve` runs. The defaults are the embedded setup: loopback, the bundled rules
+/// and plugins, an SQLite file in the working directory.
+public struct ServiceConfiguration: Sendable {
+    /// Address to bind (loopback by default: put a proxy in front to expose it).
+    public var host = "127.0.0.1"
+    /// Port; 0 picks a free one (printed at start).
+    public var port = 8080
+    /// Worker processes; each serves requests on one thread.
+    public var workers = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+    public var databasePath = "journey.sqlite"
+    public var rulesDirectory = "Rules"
+    public var pluginsDirectory: String? = "Plugins"
+    /// Rule snapshots, the last good revision, poisoned revisions (default: next to the database).
+    public var stateDirectory: String?
+    /// The bearer token of the admin endpoints; nil turns them off.
+    public var adminToken: String?
+    public var maxBodyBytes = 1 << 20
+    public var connectionTimeoutSeconds = 30
+    /// How long a halted evaluation may keep running (inside one C builtin) before its worker
+    /// is ended.
+    public var stuckGrace: Duration = .seconds(1)
+    /// Address-space cap of each worker (0: none).
+    public var workerMemoryBytes = 4 << 30
+    /// How long a computed view may be served again while neither the dog's data nor the rules
+    /// changed (0 turns the cache off). Time alone can change a view (offers look back a number
+    /// of days), hence the bound.
+    public var viewCacheSeconds: Double = 10
+    /// Where the JSON-lines access log goes: `-` (standard output), a file, or nil (off).
+    public var accessLog: String? = "-"
+    /// Watch the rules and plugins directories and reload on change.
+    public var watchFiles = true
+    /// Quiet time after a file change before reloading (an editor's save is several events).
+    public var reloadDebounce: Duration = .milliseconds(100)
+    /// How long SIGTERM waits for requests in progress.
+    public var shutdownGrace: Duration = .seconds(10)
+    /// The clock (tests fix it).
+    public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+
+    public init() {}
+
+    /// The state directory: as given, else `<database>.state` beside the database.
+    public var resolvedStateDirectory: String {
+        if let stateDirectory { return stateDirectory }
+        let base = databasePath.hasSuffix(".sqlite") ? String(databasePath.dropLast(7)) : databasePath
+        return base + ".state"
+    }
+}

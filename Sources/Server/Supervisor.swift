@@ -1,0 +1,218 @@
+import CSupport
+import Foundation
+import HTTP
+import RuleEngine
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The service's supervisor process: owns the listening socket, starts the worker processes
+/// (which all accept from that socket), restarts any that ends or crashes, and never evaluates
+/// a rule itself.
+///
+/// When a worker dies while its slot says it was evaluating a rule (ended by the watchdog
+/// because the evaluation could not be halted, or killed by the kernel — out of memory makes
+/// libjq abort), the rule is quarantined: it answers with its fallback until it changes. When
+/// it dies while validating a candidate rule set, that revision is marked poisoned.
+public final class Supervisor {
+    let configuration: ServiceConfiguration
+    /// How workers are started: this executable with `serve --worker-index N` and the
+    /// configuration as flags.
+    let workerArguments: (Int) -> [String]
+    private var workers: [Int: (pid: pid_t, startedAt: ContinuousClock.Instant)] = [:]
+    private var recentCrashes: [Int: Int] = [:]
+
+    public init(configuration: ServiceConfiguration, workerArguments: @escaping (Int) -> [String]) {
+        self.configuration = configuration
+        self.workerArguments = workerArguments
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit code. `announce` gets the address once
+    /// every worker is ready.
+    public func run(announce: (String) -> Void) -> Int32 {
+        SignalReader.block([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
+        let socket: ListeningSocket
+        let control: ControlBlock
+        let store: SQLiteStore
+        let snapshots = RuleSnapshots(
+            rulesDirectory: configuration.rulesDirectory, pluginsDirectory: configuration.pluginsDirectory,
+            stateDirectory: configuration.resolvedStateDirectory)
+        do {
+            store = try SQLiteStore(path: configuration.databasePath)
+            try snapshots.prepare()
+            socket = try ListeningSocket(host: configuration.host, port: configuration.port)
+            control = try ControlBlock.create()
+        } catch {
+            logLine("journey serve: \(error)")
+            return 1
+        }
+        defer { socket.close() }
+        control.store(.workers, UInt64(configuration.workers))
+        for index in 0..<configuration.workers {
+            guard start(index, socket: socket, control: control) else { return shutdown(control, code: 1) }
+        }
+        // Wait until every worker serves, or one cannot load the rules.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while (0..<configuration.workers).contains(where: { !control.slot($0).isReady }) {
+            for (index, status) in reap() {
+                if journey_wait_exited(status), journey_wait_exit_code(status) == Worker.configurationExitCode {
+                    workers[index] = nil
+                    return shutdown(control, code: Worker.configurationExitCode)
+                }
+                logLine("journey serve: worker w\(index) ended while starting (\(Self.describe(status)))")
+                workers[index] = nil
+                return shutdown(control, code: 1)
+            }
+            if ContinuousClock.now > deadline {
+                logLine("journey serve: the workers did not become ready within 120 s")
+                return shutdown(control, code: 1)
+            }
+            usleep(10_000)
+        }
+        announce("http://\(socket.host.contains(":") ? "[\(socket.host)]" : socket.host):\(socket.port)")
+
+        let signals: SignalReader
+        do {
+            signals = try SignalReader([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
+        } catch {
+            logLine("journey serve: \(error)")
+            return shutdown(control, code: 1)
+        }
+        var pendingRestarts: [(index: Int, at: ContinuousClock.Instant)] = []
+        while true {
+            SignalReader.wait([signals.descriptor], milliseconds: 50)
+            var stop = false
+            for signal in signals.drain() {
+                switch signal {
+                case SIGHUP:
+                    logLine("journey serve: SIGHUP: reloading the rules")
+                    control.requestReload()
+                case SIGTERM, SIGINT:
+                    stop = true
+                default:
+                    break
+                }
+            }
+            if stop { return shutdown(control, code: 0) }
+            for (index, status) in reap() {
+                let delay = handleDeath(of: index, status: status, control: control, store: store, snapshots: snapshots)
+                pendingRestarts.append((index, ContinuousClock.now + delay))
+            }
+            let now = ContinuousClock.now
+            for pending in pendingRestarts where pending.at <= now {
+                if start(pending.index, socket: socket, control: control) { control.increment(.workerRestarts) }
+            }
+            pendingRestarts.removeAll { $0.at <= now && workers[$0.index] != nil }
+        }
+    }
+
+    private func start(_ index: Int, socket: ListeningSocket, control: ControlBlock) -> Bool {
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        let arguments = [executable] + workerArguments(index)
+        var environment = ProcessInfo.processInfo.environment
+        environment["JOURNEY_ADMIN_TOKEN"] = configuration.adminToken
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        let descriptors: [Int32] = [socket.descriptor, control.descriptor]
+        var pid: pid_t = 0
+        let error = journey_spawn(executable, argv, envp, descriptors, Int32(descriptors.count), &pid)
+        guard error == 0 else {
+            logLine("journey serve: cannot start worker w\(index): \(String(cString: strerror(error)))")
+            return false
+        }
+        control.slot(index).reset(pid: pid)
+        workers[index] = (pid, .now)
+        return true
+    }
+
+    /// Exited workers: (index, wait status).
+    private func reap() -> [(Int, Int32)] {
+        var exited: [(Int, Int32)] = []
+        while true {
+            var status: Int32 = 0
+            let pid = waitpid(-1, &status, WNOHANG)
+            guard pid > 0 else { break }
+            if let index = workers.first(where: { $0.value.pid == pid })?.key {
+                exited.append((index, status))
+            }
+        }
+        return exited
+    }
+
+    /// Records why worker `index` ended (quarantining the rule it was evaluating, or poisoning
+    /// the revision it was validating); returns how long to wait before restarting it.
+    private func handleDeath(
+        of index: Int, status: Int32, control: ControlBlock, store: SQLiteStore, snapshots: RuleSnapshots
+    ) -> Duration {
+        let slot = control.slot(index)
+        let pid = workers[index]?.pid ?? 0
+        let lived = ContinuousClock.now - (workers[index]?.startedAt ?? .now)
+        workers[index] = nil
+        var text = "journey serve: worker w\(index) (pid \(pid)) \(Self.describe(status))"
+        switch slot.activity {
+        case .evaluating:
+            let rule = slot.rule
+            let stuck = journey_wait_exited(status) && journey_wait_exit_code(status) == Worker.stuckExitCode
+            let record = QuarantineRecord(
+                ruleID: rule, ruleDigest: slot.ruleDigest, reason: stuck ? "stuck" : "crashed",
+                inputDigest: slot.requestDigest,
+                detail: "worker w\(index) \(Self.describe(status)) while evaluating it for \(slot.request)",
+                quarantinedAt: configuration.clock())
+            do {
+                try store.quarantine(record)
+                control.quarantineChanged()
+                text += " while evaluating rule `\(rule)` for \(slot.request); quarantined the rule"
+            } catch {
+                text += " while evaluating rule `\(rule)`; could not record its quarantine: \(error)"
+            }
+        case .validating:
+            snapshots.poison(slot.candidate)
+            text += " while testing rule revision \(slot.candidate.prefix(12)); that revision will not be tried again"
+        case .idle:
+            break
+        }
+        slot.activity = .idle
+        slot.isReady = false
+        // A worker that keeps dying right after it starts is restarted more slowly (at most 1 s).
+        let crashes = lived < .seconds(2) ? (recentCrashes[index] ?? 0) + 1 : 0
+        recentCrashes[index] = crashes
+        let delay: Duration = crashes <= 1 ? .zero : .milliseconds(min(1000, 125 << min(crashes - 2, 3)))
+        logLine(text + "; restarting it")
+        return delay
+    }
+
+    private func shutdown(_ control: ControlBlock, code: Int32) -> Int32 {
+        control.store(.shuttingDown, 1)
+        for (_, worker) in workers { kill(worker.pid, SIGTERM) }
+        let deadline = ContinuousClock.now + configuration.shutdownGrace + .seconds(2)
+        while !workers.isEmpty, ContinuousClock.now < deadline {
+            for (index, _) in reap() { workers[index] = nil }
+            usleep(10_000)
+        }
+        for (_, worker) in workers {
+            kill(worker.pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(worker.pid, &status, 0)
+        }
+        workers.removeAll()
+        return code
+    }
+
+    static func describe(_ status: Int32) -> String {
+        if journey_wait_signaled(status) { return "was killed by \(SignalReader.name(journey_wait_signal(status)))" }
+        if journey_wait_exited(status) {
+            let code = journey_wait_exit_code(status)
+            return code == Worker.stuckExitCode
+                ? "ended itself (an evaluation could not be stopped)" : "exited with code \(code)"
+        }
+        return "ended (status \(status))"
+    }
+}

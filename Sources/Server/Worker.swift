@@ -1,0 +1,178 @@
+import CSupport
+import Foundation
+import HTTP
+import JQ
+import RuleEngine
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One worker process of the service: loads the rules, serves requests on libmicrohttpd's
+/// polling thread, and on its own (main) thread watches the rule files, signals and the
+/// control block, stores quarantine records and flushes the access log.
+public enum Worker {
+    /// Exit code of a worker whose rules cannot load and that has no last good revision.
+    public static let configurationExitCode: Int32 = 78
+    /// Exit code of a worker that ended itself because an evaluation could not be stopped.
+    public static let stuckExitCode: Int32 = 70
+
+    /// Runs worker `index` on `socket` until SIGTERM/SIGINT or the service shuts down.
+    /// Returns the process exit code.
+    public static func run(
+        configuration: ServiceConfiguration, index: Int, socket: ListeningSocket, control: ControlBlock
+    ) -> Int32 {
+        SignalReader.block([SIGTERM, SIGINT, SIGHUP])
+        let slot = control.slot(index)
+        slot.reset(pid: getpid())
+        if configuration.workerMemoryBytes > 0 {
+            var limit = rlimit(
+                rlim_cur: rlim_t(configuration.workerMemoryBytes), rlim_max: rlim_t(configuration.workerMemoryBytes))
+            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+        }
+        let name = "w\(index)"
+        do {
+            let service = try open(configuration: configuration, control: control, index: index)
+            // Last resort: an evaluation that does not stop when halted (one long C builtin) ends
+            // the process; the slot still names the rule, which the supervisor quarantines.
+            EvaluationGuard.onStuck(grace: configuration.stuckGrace) { stuck in
+                logLine(
+                    "journey serve: \(name): rule `\(stuck.name)` is still running \(String(format: "%.1f", stuck.overrun)) s past its budget after it was halted; ending the worker"
+                )
+                _exit(stuckExitCode)
+            }
+            return try serve(service, socket: socket, name: name)
+        } catch let error as StartupRefusal {
+            logLine(error.text)
+            return configurationExitCode
+        } catch {
+            logLine("journey serve: \(name): \(error)")
+            return 1
+        }
+    }
+
+    /// The service of worker `index` with its rules loaded: the live files when they pass,
+    /// else the last good revision.
+    public static func open(configuration: ServiceConfiguration, control: ControlBlock, index: Int) throws
+        -> JourneyService
+    {
+        let store = try SQLiteStore(path: configuration.databasePath)
+        let snapshots = RuleSnapshots(
+            rulesDirectory: configuration.rulesDirectory, pluginsDirectory: configuration.pluginsDirectory,
+            stateDirectory: configuration.resolvedStateDirectory)
+        try snapshots.prepare()
+        let slot = control.slot(index)
+        let reloader = RuleReloader(snapshots: snapshots, slot: slot)
+        let status = ServiceStatus()
+        var (generation, report) = reloader.loadLive(trigger: "startup", serving: nil, store: store)
+        if generation == nil {
+            var text = "journey serve: w\(index): the rules were refused: \(report.message)"
+            for diagnostic in report.diagnostics { text += "\n" + diagnostic.description }
+            for test in report.failedTests {
+                text += "\n\(test.location): test failed: \(test.fullName): \(test.message ?? "")"
+            }
+            guard let (lastGood, lastReport) = reloader.loadLastGood(trigger: "startup", store: store),
+                let lastGood
+            else {
+                throw StartupRefusal(
+                    text: text + "\nno earlier good revision to serve instead; fix the rules and start again")
+            }
+            if index == 0 {
+                logLine(text + "\nserving the last good revision \(lastGood.ruleSet.shortRevision) instead")
+            }
+            status.record(lastReport, slot: slot)
+            generation = lastGood
+        }
+        status.record(report, slot: slot)
+        let accessLog = try configuration.accessLog.map { try AccessLog(destination: $0) }
+        return JourneyService(
+            configuration: configuration, store: store, control: control, workerIndex: index, generation: generation!,
+            reloader: reloader, status: status, accessLog: accessLog, quarantineOutbox: QuarantineOutbox())
+    }
+
+    private static func serve(_ service: JourneyService, socket: ListeningSocket, name: String) throws -> Int32 {
+        let configuration = service.configuration
+        let control = service.control
+        let slot = service.slot
+        var options = HTTPServer.Options()
+        options.maxBodyBytes = configuration.maxBodyBytes
+        options.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
+        options.requestIDPrefix = name
+        let server = try HTTPServer(socket: socket, options: options, handler: service.handle)
+        let signals = try SignalReader([SIGTERM, SIGINT, SIGHUP])
+        let watcher =
+            configuration.watchFiles
+            ? try FileWatcher(
+                roots: [configuration.rulesDirectory] + (configuration.pluginsDirectory.map { [$0] } ?? []))
+            : nil
+        let quarantineStore = try SQLiteStore(path: configuration.databasePath, migrate: false)
+        slot.isReady = true
+
+        var seenReload = control.reloadGeneration
+        var changedAt: ContinuousClock.Instant?
+        func reload(_ trigger: String) {
+            let (generation, report) = service.reloader.loadLive(
+                trigger: trigger, serving: slot.serving, store: service.store)
+            if let generation { service.handOff.put(generation) }
+            service.status.record(report, slot: slot)
+            guard report.outcome != .unchanged, name == "w0" || report.outcome == .refused && trigger == "admin" else {
+                return
+            }
+            var text = "journey serve: reload (\(trigger)): \(report.message)"
+            for diagnostic in report.diagnostics where diagnostic.severity == .error {
+                text += "\n" + diagnostic.description
+            }
+            logLine(text)
+        }
+
+        while true {
+            SignalReader.wait([signals.descriptor] + (watcher.map { [$0.descriptor] } ?? []), milliseconds: 50)
+            var stop = false
+            for signal in signals.drain() {
+                if signal == SIGHUP { reload("SIGHUP") } else { stop = true }
+            }
+            if stop || control.load(.shuttingDown) != 0 { break }
+            if let watcher, watcher.drain() { changedAt = .now }
+            if let changed = changedAt, ContinuousClock.now - changed >= configuration.reloadDebounce {
+                changedAt = nil
+                reload("files changed")
+            }
+            let generation = control.reloadGeneration
+            if generation != seenReload {
+                seenReload = generation
+                reload("reload requested")
+            }
+            storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
+            service.accessLog?.flush()
+        }
+        slot.isReady = false
+        server.stop(grace: configuration.shutdownGrace)
+        storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
+        service.accessLog?.flush()
+        return 0
+    }
+
+    private static func storeQuarantine(
+        _ outbox: QuarantineOutbox, in store: SQLiteStore, control: ControlBlock, worker: String
+    ) {
+        let records = outbox.drain()
+        guard !records.isEmpty else { return }
+        var failed: [QuarantineRecord] = []
+        for record in records {
+            do {
+                try store.quarantine(record)
+                logLine("journey serve: \(worker): quarantined rule `\(record.ruleID)`: \(record.detail)")
+            } catch {
+                failed.append(record)
+            }
+        }
+        outbox.restore(failed)
+        control.quarantineChanged()
+    }
+}
+
+/// The rules cannot be served: nothing loads and there is no last good revision.
+struct StartupRefusal: Error {
+    var text: String
+}

@@ -1,0 +1,124 @@
+import Foundation
+import HTTP
+import JQ
+import Synchronization
+import Testing
+
+/// The libmicrohttpd adapter on a real loopback socket, with an echoing handler.
+@Suite struct HTTPServerTests {
+    static func echo(_ request: HTTPRequest) -> HTTPResponse {
+        .json([
+            "method": .string(request.method), "path": .string(request.path),
+            "query": .array(request.query.map { .array([.string($0.name), .string($0.value)]) }),
+            "content_type": request.header("Content-Type").map(JSON.string) ?? .null,
+            "body_bytes": .number(Double(request.body.count)),
+            "body": .string(String(decoding: request.body, as: UTF8.self)),
+            "id": .string(request.id),
+        ])
+    }
+
+    func withServer(
+        maxBody: Int = 1024, _ body: (HTTPServer, HTTPClient) throws -> Void
+    ) throws {
+        let socket = try ListeningSocket(host: "127.0.0.1", port: 0)
+        defer { socket.close() }
+        var options = HTTPServer.Options()
+        options.maxBodyBytes = maxBody
+        options.requestIDPrefix = "test"
+        let server = try HTTPServer(socket: socket, options: options, handler: Self.echo)
+        defer { server.stop(grace: .seconds(1)) }
+        try body(server, HTTPClient(port: socket.port, timeoutSeconds: 10))
+    }
+
+    func json(_ response: HTTPClient.Response) throws -> JSON {
+        try JSONParser().parse(response.body)
+    }
+
+    @Test func requestReachesTheHandlerWhole() throws {
+        try withServer { _, client in
+            let response = try client.send(
+                "POST", "/v1/echo/caf%C3%A9?a=1&b=two%20words&a=3", headers: ["Content-Type": "application/json"],
+                body: Array(#"{"x":1}"#.utf8))
+            #expect(response.status == 200)
+            let echoed = try json(response)
+            #expect(echoed["path"] == "/v1/echo/café")
+            #expect(echoed["query"] == [["a", "1"], ["b", "two words"], ["a", "3"]])
+            #expect(echoed["body"] == #"{"x":1}"#)
+            #expect(echoed["content_type"] == "application/json")
+            #expect(response.headers["x-request-id"]?.hasPrefix("test-") == true)
+        }
+    }
+
+    @Test func keepAliveServesManyRequestsOnOneConnection() throws {
+        try withServer { _, client in
+            for index in 0..<50 {
+                let response = try client.send("GET", "/n/\(index)")
+                #expect(try json(response)["path"] == .string("/n/\(index)"))
+            }
+        }
+    }
+
+    @Test func clientRequestIDIsKeptWhenSane() throws {
+        try withServer { _, client in
+            let kept = try client.send("GET", "/", headers: ["X-Request-ID": "abc-123"])
+            #expect(kept.headers["x-request-id"] == "abc-123")
+            let long = String(repeating: "x", count: 300)
+            let replaced = try client.send("GET", "/", headers: ["X-Request-ID": long])
+            #expect(replaced.headers["x-request-id"] != long)
+        }
+    }
+
+    @Test func bodyAtTheLimitIsRead() throws {
+        try withServer(maxBody: 1000) { _, client in
+            let response = try client.send("POST", "/", body: [UInt8](repeating: 65, count: 1000))
+            #expect(response.status == 200)
+            #expect(try json(response)["body_bytes"] == 1000)
+        }
+    }
+
+    @Test func declaredOversizedBodyGets413WithoutBeingRead() throws {
+        try withServer(maxBody: 1000) { _, client in
+            let response = try client.send("POST", "/", body: [UInt8](repeating: 65, count: 50 << 20))
+            #expect(response.status == 413)
+            #expect(try json(response)["code"] == "body_too_large")
+        }
+    }
+
+    @Test func chunkedOversizedBodyGets413() throws {
+        try withServer(maxBody: 1000) { _, client in
+            var request = Array("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+            for _ in 0..<4 { request += Array("200\r\n".utf8) + [UInt8](repeating: 66, count: 512) + [13, 10] }
+            request += Array("0\r\n\r\n".utf8)
+            let response = try client.exchange(request)
+            #expect(response.status == 413)
+        }
+    }
+
+    @Test func invalidUTF8PathIs400() throws {
+        try withServer { _, client in
+            let response = try client.send("GET", "/v1/%FF%FE")
+            #expect(response.status == 400)
+            #expect(try json(response)["code"] == "invalid_path")
+        }
+    }
+
+    @Test func stopWaitsForRequestsInProgress() throws {
+        let socket = try ListeningSocket(host: "127.0.0.1", port: 0)
+        defer { socket.close() }
+        let server = try HTTPServer(socket: socket) { request in
+            usleep(300_000)
+            return .text("slow done")
+        }
+        let port = socket.port
+        let done = Mutex<String?>(nil)
+        let thread = Thread {
+            let text = (try? HTTPClient(port: port).send("GET", "/slow"))?.text
+            done.withLock { $0 = text }
+        }
+        thread.start()
+        usleep(100_000)
+        server.stop(grace: .seconds(5))
+        usleep(50_000)
+        #expect(done.withLock { $0 } == "slow done")
+    }
+}
