@@ -85,6 +85,11 @@ let package = Package(
             exclude: ["Cases"]
         ),
         .testTarget(
+            name: "ServerTests",
+            dependencies: ["Server", "HTTP", "Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
+            exclude: ["Cases"]
+        ),
+        .testTarget(
             name: "JourneyCLITests",
             dependencies: ["JourneyCLI", "RuleEngine", "JQ", "SQLite"]
         ),

@@ -9,6 +9,38 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
+static inline int journey_hex_value(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/// Percent-decodes the path and query values in place, like libmicrohttpd's own decoder, but
+/// turns `%00` into byte 0xFF (never valid UTF-8) instead of a NUL that would silently cut the
+/// C string short: such a path or value is then refused as invalid instead of matching another
+/// route.
+static inline size_t journey_unescape(void *context, struct MHD_Connection *connection, char *text)
+{
+    (void)context;
+    (void)connection;
+    char *read = text;
+    char *write = text;
+    while (*read != '\0') {
+        int high, low;
+        if (read[0] == '%' && (high = journey_hex_value(read[1])) >= 0 && (low = journey_hex_value(read[2])) >= 0) {
+            int value = high * 16 + low;
+            *write++ = value == 0 ? (char)0xFF : (char)value;
+            read += 3;
+        } else {
+            *write++ = *read++;
+        }
+    }
+    *write = '\0';
+    return (size_t)(write - text);
+}
+
 /// MHD_start_daemon is variadic, which Swift cannot call: this wrapper fixes the options the
 /// Journey adapter uses. The daemon serves an already listening socket (`listen_fd`, owned by
 /// the caller: a supervisor process may share it between workers).
@@ -25,6 +57,7 @@ static inline struct MHD_Daemon *journey_mhd_start(
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+        MHD_OPTION_UNESCAPE_CALLBACK, journey_unescape, NULL,
         MHD_OPTION_END);
 }
 

@@ -2,6 +2,8 @@
 #include "CSupport.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -63,3 +65,5 @@ bool journey_wait_signaled(int status) { return WIFSIGNALED(status); }
 int journey_wait_signal(int status) { return WTERMSIG(status); }
 
 int journey_shared_memory_file(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
+
+int journey_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

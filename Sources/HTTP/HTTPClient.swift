@@ -28,10 +28,10 @@ public final class HTTPClient {
         public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    /// Sends a request and reads the response; reconnects once if a kept-alive connection was
-    /// closed by the server meanwhile.
+    /// Sends a request and reads the response; with `retry`, reconnects and sends it once more
+    /// when the connection fails (a kept-alive connection the server closed meanwhile).
     public func send(
-        _ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8]? = nil
+        _ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8]? = nil, retry: Bool = true
     ) throws(SocketError) -> Response {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
@@ -42,6 +42,7 @@ public final class HTTPClient {
             return try exchange(bytes)
         } catch {
             disconnect()
+            guard retry else { throw error }
             return try exchange(bytes)
         }
     }

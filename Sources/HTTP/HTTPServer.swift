@@ -119,6 +119,7 @@ final class ServerContext: @unchecked Sendable {
 
 /// One request in progress: its body so far.
 final class RequestState {
+    var id = ""
     var body: [UInt8] = []
     /// Bytes of body seen beyond the limit (discarded).
     var discarded = 0
@@ -137,6 +138,13 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     guard let existing = requestPointer.pointee else {
         // First call: only the header has been read.
         let state = RequestState()
+        if let id = headerValue(connection, "X-Request-ID"), (1...128).contains(id.utf8.count),
+            id.utf8.allSatisfy({ $0 > 32 && $0 < 127 })
+        {
+            state.id = id
+        } else {
+            state.id = context.makeRequestID()
+        }
         requestPointer.pointee = Unmanaged.passRetained(state).toOpaque()
         _ = context.active.wrappingAdd(1, ordering: .relaxed)
         if let length = headerValue(connection, "Content-Length").flatMap({ Int($0) }),
@@ -144,7 +152,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         {
             state.tooLarge = true
             state.answered = true
-            return queue(tooLarge(context.options.maxBodyBytes), on: connection, context: context)
+            return queue(tooLarge(context.options.maxBodyBytes), on: connection, context: context, id: state.id)
         }
         return .YES
     }
@@ -175,13 +183,13 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if state.answered { return .YES }
     state.answered = true
     if state.tooLarge {
-        return queue(tooLarge(context.options.maxBodyBytes), on: connection, context: context)
+        return queue(tooLarge(context.options.maxBodyBytes), on: connection, context: context, id: state.id)
     }
     var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: "")
     guard let url, let path = String(validatingCString: url) else {
         return queue(
             .error(400, code: "invalid_path", message: "the request path is not valid UTF-8"), on: connection,
-            context: context)
+            context: context, id: state.id)
     }
     request.path = path
     request.headers = values(connection, .HEADER_KIND)
@@ -205,21 +213,13 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if invalidQuery {
         return queue(
             .error(400, code: "invalid_query", message: "the query string is not valid UTF-8"), on: connection,
-            context: context)
+            context: context, id: state.id)
     }
     request.query = query
     request.body = state.body
     state.body = []
-    if let id = request.headers["x-request-id"], (1...128).contains(id.utf8.count),
-        id.utf8.allSatisfy({ $0 > 32 && $0 < 127 })
-    {
-        request.id = id
-    } else {
-        request.id = context.makeRequestID()
-    }
-    var response = context.handler(request)
-    if response.header("X-Request-ID") == nil { response.headers.append(("X-Request-ID", request.id)) }
-    return queue(response, on: connection, context: context)
+    request.id = state.id
+    return queue(context.handler(request), on: connection, context: context, id: state.id)
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { contextPointer, _, requestPointer, _ in
@@ -236,7 +236,12 @@ private func tooLarge(_ limit: Int) -> HTTPResponse {
         headers: [("Connection", "close")])
 }
 
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+/// Queues `response`, with the request's id as `X-Request-ID` unless the handler set one.
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: ServerContext, id: String)
+    -> MHD_Result
+{
+    var response = response
+    if response.header("X-Request-ID") == nil { response.headers.append(("X-Request-ID", id)) }
     let made = response.body.withUnsafeBytes { bytes in
         MHD_create_response_from_buffer(
             bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)

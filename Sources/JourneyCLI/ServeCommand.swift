@@ -52,6 +52,7 @@ enum ServeCommand: Command {
                 defaultValue: "1s"),
             OptionSpec(long: "no-watch", help: "Do not watch the rule files (reload on SIGHUP or the admin endpoint)."),
             OptionSpec(long: "worker-index", valueName: "n", help: "(internal)", isHidden: true),
+            OptionSpec(long: "isolated-eval", help: "(internal)", isHidden: true),
             OptionSpec(long: "listen-fd", valueName: "fd", help: "(internal)", isHidden: true),
             OptionSpec(long: "control-fd", valueName: "fd", help: "(internal)", isHidden: true),
         ])
@@ -59,6 +60,11 @@ enum ServeCommand: Command {
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
         if let extra = arguments.positionals.first {
             throw UsageError(message: "Unexpected argument '\(extra)'", command: spec)
+        }
+        if arguments.flag("isolated-eval") {
+            // A child of a worker evaluating one ad-hoc expression (POST /v1/eval).
+            io.stdout.flush()
+            exit(IsolatedEvaluation.serveChild())
         }
         var configuration = try configuration(arguments, io: io)
 
@@ -88,7 +94,8 @@ enum ServeCommand: Command {
                 io.stderr.line(
                     "journey serve: listening on http://\(socket.host):\(socket.port) (one process, no supervisor)")
                 io.stderr.flush()
-                let code = Worker.run(configuration: configuration, index: 0, socket: socket, control: control)
+                let code = Worker.run(
+                    configuration: configuration, index: 0, socket: socket, control: control, supervised: false)
                 socket.close()
                 return code == 0 ? .success : code == Worker.configurationExitCode ? .ruleErrors : .failure
             } catch {

@@ -82,19 +82,35 @@ final class LoadContext {
     // MARK: Compiling
 
     /// Compiles every variant and fallback; compile problems become diagnostics at their line.
-    func compile(_ rules: [RuleDefinition]) -> [ProgramKey: Program] {
+    /// Compiles every variant and fallback of `rules`, taking unchanged ones from `cache`
+    /// (rules keyed by `digests`) when given.
+    func compile(
+        _ rules: [RuleDefinition], cache: ProgramCache? = nil, digests: [String: String] = [:]
+    ) -> [ProgramKey: Program] {
         var programs: [ProgramKey: Program] = [:]
+        var used: [String: Program] = [:]
+        var reused = 0
         for rule in rules {
             var expressions = rule.variants.map { (ProgramKey(rule: rule.id, variant: $0.name), $0.expression) }
             if let fallback = rule.fallback { expressions.append((ProgramKey(rule: rule.id, variant: nil), fallback)) }
             for (key, expression) in expressions {
+                let cacheKey = digests[rule.id].map { ProgramCache.key(digest: $0, variant: key.variant) }
+                if let cacheKey, let cached = cache?.program(cacheKey) {
+                    programs[key] = cached
+                    used[cacheKey] = cached
+                    reused += 1
+                    continue
+                }
                 do {
-                    programs[key] = try Program(expression.source, name: rule.id, libraryDirectory: library)
+                    let program = try Program(expression.source, name: rule.id, libraryDirectory: library)
+                    programs[key] = program
+                    if let cacheKey { used[cacheKey] = program }
                 } catch {
                     report(error, in: expression, rule: rule.id)
                 }
             }
         }
+        if let cache, !collector.hasErrors { cache.keep(used, reused: reused) }
         return programs
     }
 

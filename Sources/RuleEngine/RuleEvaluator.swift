@@ -126,13 +126,53 @@ public final class RuleEvaluator {
         }
     }
 
-    /// Compiles every variant of `rules` now (libjq 1.6 takes milliseconds per program), so
-    /// that the first evaluations do not pay for it.
-    public func prepare(_ rules: [RuleDefinition]) {
+    /// Takes over the compiled programs of `previous` for every rule whose digest did not change,
+    /// and compiles the others now. Call it on the thread that owns both evaluators; `previous`
+    /// must not be used afterwards. Returns how many programs were taken over and compiled.
+    @discardableResult
+    public func adoptPrograms(from previous: RuleEvaluator) -> (reused: Int, compiled: Int) {
+        var reused = 0
+        var changed: [RuleDefinition] = []
+        for rule in ruleSet.rules {
+            guard let digest = ruleSet.digest(of: rule.id), previous.ruleSet.digest(of: rule.id) == digest,
+                compiled[rule.id] == nil
+            else {
+                changed.append(rule)
+                continue
+            }
+            let old = previous.compiled[rule.id]
+            for variant in rule.variants {
+                let key = ProgramKey(rule: rule.id, variant: variant.name)
+                let index = previous.ruleSet.rule(rule.id)?.variants.firstIndex { $0.name == variant.name }
+                if let program = index.flatMap({ old?.variants[$0] }) ?? previous.handedOver[key] {
+                    handedOver[key] = program
+                    reused += 1
+                }
+            }
+            let fallbackKey = ProgramKey(rule: rule.id, variant: nil)
+            if let program = old?.fallback ?? previous.handedOver[fallbackKey] {
+                handedOver[fallbackKey] = program
+                reused += 1
+            }
+        }
+        return (reused, prepare(changed))
+    }
+
+    /// Compiles every variant and fallback of `rules` now (libjq 1.6 takes milliseconds per
+    /// program), so that the first evaluations do not pay for it; returns how many it compiled.
+    @discardableResult
+    public func prepare(_ rules: [RuleDefinition]) -> Int {
+        var count = 0
         for rule in rules {
             let compiledRule = compiledRule(rule)
-            for index in rule.variants.indices { _ = try? compiledRule.program(variant: index, of: rule) }
+            for index in rule.variants.indices where compiledRule.variants[index] == nil {
+                if (try? compiledRule.program(variant: index, of: rule)) != nil { count += 1 }
+            }
+            if rule.fallback != nil, compiledRule.fallback == nil {
+                if (try? compiledRule.fallbackProgram(of: rule)) != nil { count += 1 }
+            }
         }
+        return count
     }
 
     private func compiledRule(_ rule: RuleDefinition) -> CompiledRule {

@@ -21,6 +21,10 @@ public struct RuleSetLoader {
     /// How messages name the rules and plugins directories, when not as given (a service
     /// loads a snapshot copy, but its diagnostics should name `Rules/…` as edited).
     public var displayNames: (rules: String, plugins: String)?
+    /// Programs kept from an earlier load on this thread: unchanged rules are not compiled again.
+    /// The evaluator of such a load shares programs with the cache, so it must stay on this
+    /// thread (give other threads an evaluator of their own).
+    public var programCache: ProgramCache?
 
     public init(rulesDirectory: String = "Rules", pluginsDirectory: String? = "Plugins", kinds: [any DocumentKind] = [])
     {

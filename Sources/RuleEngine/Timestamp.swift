@@ -56,8 +56,10 @@ public enum Timestamp {
 
     /// `2026-11-29T18:20:00Z` (with milliseconds when there are any).
     public static func format(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.down))
-        let milliseconds = Int(((seconds - Double(whole)) * 1000).rounded())
+        // Rounded to the millisecond first, so that .9996 s carries into the next second.
+        let totalMilliseconds = Int((seconds * 1000).rounded())
+        let whole = Int((Double(totalMilliseconds) / 1000).rounded(.down))
+        let milliseconds = totalMilliseconds - whole * 1000
         var days = whole / 86_400
         var rest = whole % 86_400
         if rest < 0 {

@@ -166,7 +166,7 @@ func makeExpression(_ scalar: YAMLScalar, node: YAMLNode, file: String, lines: [
 
 extension YAMLNode {
     /// The node as JSON: scalars by the YAML 1.2 core schema, mapping keys as text.
-    func toJSON() throws(YAMLError) -> JSON {
+    public func toJSON() throws(YAMLError) -> JSON {
         switch content {
         case .scalar:
             switch try resolvedScalar() {

@@ -24,6 +24,8 @@ public final class JourneyService {
     let handOff = GenerationHandOff()
     /// Quarantine records made on this thread, for the control thread to store.
     let quarantineOutbox: QuarantineOutbox
+    /// The admin reload's way to the control thread.
+    let reloads = ReloadCoordinator()
 
     private(set) var generation: RulesGeneration
     private var quarantineSeen: UInt64 = .max
@@ -66,6 +68,9 @@ public final class JourneyService {
         currentRequest = "\(request.method) \(request.path)"
         slot.beginRequest(currentRequest, digest: Self.requestDigest(request))
         let (route, response) = Self.router.handle(request, in: self)
+        // A rule set aside while answering is recorded now, outside any transaction, before the
+        // worker can take another request (or end).
+        if quarantineOutbox.hasRecords { storeQuarantine() }
         let seconds = (ContinuousClock.now - started).seconds
         metrics.recordRequest(
             route: route?.index ?? ServiceMetrics.unmatchedRoute, status: response.status, seconds: seconds)
@@ -78,8 +83,10 @@ public final class JourneyService {
 
     // MARK: Generations
 
-    /// Serves `newer` from now on.
+    /// Serves `newer` from now on: unchanged rules keep their compiled programs (taken over
+    /// from the generation served until now), changed ones are compiled here.
     func adopt(_ newer: RulesGeneration) {
+        if newer !== generation { newer.evaluator.adoptPrograms(from: generation.evaluator) }
         generation = newer
         newer.evaluator.observer = self
         quarantineSeen = .max
@@ -89,9 +96,20 @@ public final class JourneyService {
         viewCache.removeAll()
     }
 
-    /// Loads the live files on this thread and serves them when they pass (the admin reload);
-    /// other workers are told to reload too.
+    /// Reloads the live files and serves them when they pass (the admin reload). A running
+    /// worker's control thread does the load (with its program cache) and every other worker
+    /// reloads too; without a control thread (a service driven directly) it loads here.
     func reloadNow(trigger: String) -> ReloadReport {
+        if reloads.isActive {
+            let target = control.requestReload()
+            if let report = reloads.wait(for: target, timeout: 120) {
+                if let newer = handOff.take() { adopt(newer) }
+                return report
+            }
+            return ReloadReport(
+                outcome: .refused, trigger: trigger, revision: nil, at: configuration.clock(), seconds: 120,
+                message: "the reload did not finish within 120 s")
+        }
         let (loaded, report) = reloader.loadLive(
             trigger: trigger, serving: generation.ruleSet.revision, store: store, force: false)
         if let loaded { adopt(loaded) }
@@ -115,6 +133,25 @@ public final class JourneyService {
         status.quarantined(
             quarantine + quarantineOutbox.pending.filter { ruleSet.digest(of: $0.ruleID) == $0.ruleDigest })
         viewCache.removeAll()
+    }
+
+    /// Stores the quarantine records made on this thread and tells the other workers.
+    func storeQuarantine() {
+        let records = quarantineOutbox.drain()
+        var failed: [QuarantineRecord] = []
+        for record in records {
+            do {
+                try store.quarantine(record)
+                logLine("journey serve: \(workerName): quarantined rule `\(record.ruleID)`: \(record.detail)")
+            } catch {
+                failed.append(record)
+            }
+        }
+        quarantineOutbox.restore(failed)
+        if failed.count < records.count {
+            control.quarantineChanged()
+            quarantineSeen = control.quarantineGeneration &- 1
+        }
     }
 
     /// FNV-1a (64-bit) of the request's method, target and body: cheap enough for every request,
@@ -179,6 +216,12 @@ final class QuarantineOutbox: @unchecked Sendable {
         lock.lock()
         records.append(record)
         lock.unlock()
+    }
+
+    var hasRecords: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !records.isEmpty
     }
 
     /// Records not stored yet.

@@ -92,7 +92,9 @@ enum AdminRoutes {
     }
 
     /// `POST /v1/eval`: an ad-hoc expression in the rules' sandbox (no `$ENV`, no input, imports
-    /// only from the served `lib/`), with a budget.
+    /// only from the served `lib/`), with a budget. It runs in a separate short-lived process:
+    /// libjq 1.6 aborts or crashes on some expressions (`1e300 | todate`), and an ad-hoc
+    /// expression must not take a worker down with the requests it is serving.
     static func eval(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
         -> HTTPResponse
     {
@@ -103,33 +105,10 @@ enum AdminRoutes {
         let budget = fields.integer("timeout_ms", in: 1...5000) ?? 1000
         let limit = fields.integer("limit", in: 1...1000) ?? 100
         try fields.check()
-        let program: Program
-        do {
-            program = try Program(
-                expression!, name: "eval", libraryDirectory: service.generation.ruleSet.libraryDirectory)
-        } catch {
-            let problems: [JSON] = error.problems.map { problem in
-                [
-                    "message": .string(problem.message), "line": problem.line.map { .number(Double($0)) } ?? .null,
-                    "column": problem.column.map { .number(Double($0)) } ?? .null,
-                ]
-            }
-            throw APIError(422, error.code.rawValue, error.message, errors: problems)
-        }
-        let started = ContinuousClock.now
-        do {
-            let (outputs, trace) = try program.outputs(
-                JV(input), now: now, timeout: .milliseconds(budget), limit: limit + 1)
-            return .json([
-                "outputs": .array(Array(outputs.prefix(limit))), "truncated": .bool(outputs.count > limit),
-                "trace": .array(trace.map { ["kind": .string($0.kind.rawValue), "value": $0.value] }),
-                "duration_ms": .number(Double(TestOutcome.milliseconds(ContinuousClock.now - started)) ?? 0),
-            ])
-        } catch let error as JQError {
-            throw APIError(422, error.code.rawValue, error.message, errors: error.value.map { [["value": $0]] } ?? [])
-        } catch {
-            throw APIError(422, "runtime_error", "\(error)")
-        }
+        let job = IsolatedEvaluation.Job(
+            expression: expression!, input: input, now: now, budgetMilliseconds: budget, limit: limit,
+            libraryDirectory: service.generation.ruleSet.libraryDirectory)
+        return IsolatedEvaluation.run(job, executable: service.configuration.resolvedExecutable)
     }
 
     /// A time field: an RFC 3339 string with an offset, or seconds since 1970.

@@ -35,7 +35,16 @@ enum DogRoutes {
             "payload": .object(body),
         ]
         let result = service.generation.ingestor.ingest([.object(event)])[0]
-        return respond(result, created: true, links: ["today": .string("/v1/dogs/\(dogID!)/today")])
+        // 201 when this call registered the dog; 200 when it already was (same owner, same data).
+        let created = result.effects.contains { $0["type"] == "dog_registered" }
+        return respond(result, created: created, links: ["today": .string("/v1/dogs/\(pathSegment(dogID!))/today")])
+    }
+
+    /// `text` percent-encoded as one path segment (a `/`, `?` or `#` in an id stays inside it).
+    static func pathSegment(_ text: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#;%")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
     /// The response for one ingested event: `201`/`200` with the result, or the refusal.

@@ -15,19 +15,27 @@ final class RuleReloader: @unchecked Sendable {
     let slot: WorkerSlot?
     /// Budget of each inline test of a candidate.
     let testBudget: Duration
+    /// The service's clock (the ingest path's time of receipt).
+    let clock: @Sendable () -> Double
     private let lock = NSLock()
 
-    init(snapshots: RuleSnapshots, slot: WorkerSlot?, testBudget: Duration = .seconds(1)) {
+    init(
+        snapshots: RuleSnapshots, slot: WorkerSlot?, testBudget: Duration = .seconds(1),
+        clock: @escaping @Sendable () -> Double
+    ) {
         self.snapshots = snapshots
         self.slot = slot
         self.testBudget = testBudget
+        self.clock = clock
     }
 
     /// Snapshots and loads the live files. `serving` is the revision served now: the same
-    /// files again are `unchanged` (unless `force`).
-    func loadLive(trigger: String, serving: String?, store: any Store, force: Bool = false) -> (
-        RulesGeneration?, ReloadReport
-    ) {
+    /// files again are `unchanged` (unless `force`). With `cache` (the control thread's),
+    /// unchanged rules are not compiled again, and the generation comes without programs: the
+    /// request thread takes over its own for unchanged rules and compiles the rest.
+    func loadLive(
+        trigger: String, serving: String?, store: any Store, force: Bool = false, cache: ProgramCache? = nil
+    ) -> (RulesGeneration?, ReloadReport) {
         lock.lock()
         defer { lock.unlock() }
         let clock = ContinuousClock()
@@ -55,7 +63,21 @@ final class RuleReloader: @unchecked Sendable {
                 )
             )
         }
-        return load(snapshot, trigger: trigger, store: store, started: started)
+        return load(snapshot, trigger: trigger, store: store, started: started, cache: cache)
+    }
+
+    /// Compiles the programs of revision `revision` into `cache` (after startup, so that the
+    /// first reload only compiles what changed).
+    func warm(_ cache: ProgramCache, revision: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let snapshot = snapshots.snapshot(revision) else { return }
+        var loader = RuleSetLoader(
+            rulesDirectory: snapshot.rules,
+            pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins,
+            kinds: ServiceFeatures.documentKinds())
+        loader.programCache = cache
+        _ = loader.load()
     }
 
     /// Loads the last good snapshot (a worker starting while the live files are broken).
@@ -67,7 +89,8 @@ final class RuleReloader: @unchecked Sendable {
     }
 
     private func load(
-        _ snapshot: RuleSnapshots.Snapshot, trigger: String, store: any Store, started: ContinuousClock.Instant
+        _ snapshot: RuleSnapshots.Snapshot, trigger: String, store: any Store, started: ContinuousClock.Instant,
+        cache: ProgramCache? = nil
     ) -> (RulesGeneration?, ReloadReport) {
         slot?.beginValidation(candidate: snapshot.revision)
         defer { slot?.endEvaluation() }
@@ -78,6 +101,7 @@ final class RuleReloader: @unchecked Sendable {
         loader.displayNames = (
             Self.display(snapshots.rulesDirectory), Self.display(snapshots.pluginsDirectory ?? "Plugins")
         )
+        loader.programCache = cache
         let result = loader.load()
         var report = ReloadReport(
             outcome: .refused, trigger: trigger, revision: snapshot.revision, at: 0, seconds: 0, message: "")
@@ -110,13 +134,18 @@ final class RuleReloader: @unchecked Sendable {
                 )
             )
         }
-        let generation = RulesGeneration(ruleSet: ruleSet, evaluator: evaluator, store: store, snapshot: snapshot)
+        // Programs from the cache stay with this thread: the request thread gets an evaluator
+        // of its own.
+        let generation = RulesGeneration(
+            ruleSet: ruleSet, evaluator: cache == nil ? evaluator : RuleEvaluator(ruleSet: ruleSet), store: store,
+            snapshot: snapshot, clock: clock)
         snapshots.markGood(snapshot)
         return (
             generation,
             finish(
                 .loaded,
                 "loaded revision \(ruleSet.shortRevision): \(ruleSet.rules.count) rules, \(outcomes.count) tests passed"
+                    + (cache.map { "; \($0.lastCompiled) programs compiled, \($0.lastReused) unchanged" } ?? "")
             )
         )
     }

@@ -18,12 +18,16 @@ final class RulesGeneration {
     /// The snapshot it was loaded from.
     let snapshot: RuleSnapshots.Snapshot
 
-    init(ruleSet: RuleSet, evaluator: RuleEvaluator, store: any Store, snapshot: RuleSnapshots.Snapshot) {
+    init(
+        ruleSet: RuleSet, evaluator: RuleEvaluator, store: any Store, snapshot: RuleSnapshots.Snapshot,
+        clock: @escaping @Sendable () -> Double
+    ) {
         self.ruleSet = ruleSet
         self.evaluator = evaluator
         self.snapshot = snapshot
         self.ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: ServiceFeatures.consumers(for: ruleSet), cores: 1)
+            store: store, evaluator: evaluator, consumers: ServiceFeatures.consumers(for: ruleSet),
+            policy: IngestPolicy(clock: clock), cores: 1)
     }
 }
 

@@ -35,10 +35,19 @@ public struct ServiceConfiguration: Sendable {
     public var reloadDebounce: Duration = .milliseconds(100)
     /// How long SIGTERM waits for requests in progress.
     public var shutdownGrace: Duration = .seconds(10)
+    /// The `journey` executable, for the worker processes and isolated evaluations (default:
+    /// this process's own executable).
+    public var executable: String?
     /// The clock (tests fix it).
     public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
     public init() {}
+
+    /// The `journey` executable to start.
+    public var resolvedExecutable: String {
+        executable ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+    }
 
     /// The state directory: as given, else `<database>.state` beside the database.
     public var resolvedStateDirectory: String {

@@ -42,6 +42,11 @@ struct SignalReader {
         _ = poll(&fds, nfds_t(fds.count), milliseconds)
     }
 
+    /// "aborted (SIGABRT)", "crashed (SIGSEGV)".
+    static func describeCrash(_ signal: Int32) -> String {
+        signal == SIGABRT ? "aborted (SIGABRT)" : "crashed (\(name(signal)))"
+    }
+
     static func name(_ signal: Int32) -> String {
         switch signal {
         case SIGABRT: "SIGABRT"

@@ -18,12 +18,19 @@ public enum Worker {
     /// Exit code of a worker that ended itself because an evaluation could not be stopped.
     public static let stuckExitCode: Int32 = 70
 
-    /// Runs worker `index` on `socket` until SIGTERM/SIGINT or the service shuts down.
-    /// Returns the process exit code.
+    /// Runs worker `index` on `socket` until SIGTERM/SIGINT or the service shuts down
+    /// (`supervised`: a process the supervisor started). Returns the process exit code.
     public static func run(
-        configuration: ServiceConfiguration, index: Int, socket: ListeningSocket, control: ControlBlock
+        configuration: ServiceConfiguration, index: Int, socket: ListeningSocket, control: ControlBlock,
+        supervised: Bool = true
     ) -> Int32 {
         SignalReader.block([SIGTERM, SIGINT, SIGHUP])
+        if supervised {
+            // A worker outlives no supervisor: when it dies, the worker is told to stop.
+            let parent = getppid()
+            _ = journey_set_parent_death_signal(SIGTERM)
+            if parent == 1 { return 1 }
+        }
         let slot = control.slot(index)
         slot.reset(pid: getpid())
         if configuration.workerMemoryBytes > 0 {
@@ -63,7 +70,7 @@ public enum Worker {
             stateDirectory: configuration.resolvedStateDirectory)
         try snapshots.prepare()
         let slot = control.slot(index)
-        let reloader = RuleReloader(snapshots: snapshots, slot: slot)
+        let reloader = RuleReloader(snapshots: snapshots, slot: slot, clock: configuration.clock)
         let status = ServiceStatus()
         var (generation, report) = reloader.loadLive(trigger: "startup", serving: nil, store: store)
         if generation == nil {
@@ -111,19 +118,29 @@ public enum Worker {
 
         var seenReload = control.reloadGeneration
         var changedAt: ContinuousClock.Instant?
-        func reload(_ trigger: String) {
+        // This thread does every reload from now on, compiling only the rules that changed.
+        let cache = ProgramCache()
+        var cacheWarm = false
+        service.reloads.isActive = true
+        defer { service.reloads.isActive = false }
+        @discardableResult
+        func reload(_ trigger: String) -> ReloadReport {
             let (generation, report) = service.reloader.loadLive(
-                trigger: trigger, serving: slot.serving, store: service.store)
+                trigger: trigger, serving: slot.serving, store: service.store, cache: cache)
+            cacheWarm = true
             if let generation { service.handOff.put(generation) }
+            // The files are what is served: a generation still waiting is out of date.
+            if report.outcome == .unchanged { _ = service.handOff.take() }
             service.status.record(report, slot: slot)
-            guard report.outcome != .unchanged, name == "w0" || report.outcome == .refused && trigger == "admin" else {
-                return
+            // One worker tells the log (they all load the same files).
+            if report.outcome != .unchanged, name == "w0" {
+                var text = "journey serve: reload (\(trigger)): \(report.message)"
+                for diagnostic in report.diagnostics where diagnostic.severity == .error {
+                    text += "\n" + diagnostic.description
+                }
+                logLine(text)
             }
-            var text = "journey serve: reload (\(trigger)): \(report.message)"
-            for diagnostic in report.diagnostics where diagnostic.severity == .error {
-                text += "\n" + diagnostic.description
-            }
-            logLine(text)
+            return report
         }
 
         while true {
@@ -141,7 +158,12 @@ public enum Worker {
             let generation = control.reloadGeneration
             if generation != seenReload {
                 seenReload = generation
-                reload("reload requested")
+                service.reloads.finished(generation: generation, report: reload("reload requested"))
+            }
+            if !cacheWarm, changedAt == nil {
+                // Idle after startup: compile the served rules into the cache for the first reload.
+                service.reloader.warm(cache, revision: slot.serving)
+                cacheWarm = true
             }
             storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
             service.accessLog?.flush()

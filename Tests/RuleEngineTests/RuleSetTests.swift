@@ -90,10 +90,21 @@ import Testing
         #expect(Timestamp.parse(text) == expected)
     }
 
-    @Test func timestampFormatting() {
-        #expect(Timestamp.format(1_795_942_800) == "2026-11-29T09:00:00Z")
-        #expect(Timestamp.format(-1) == "1969-12-31T23:59:59Z")
-        #expect(Timestamp.format(951_782_400) == "2000-02-29T00:00:00Z")
+    static let formatted: [(Double, String)] = [
+        (1_795_942_800, "2026-11-29T09:00:00Z"),
+        (-1, "1969-12-31T23:59:59Z"),
+        (951_782_400, "2000-02-29T00:00:00Z"),
+        (1_795_942_800.25, "2026-11-29T09:00:00.250Z"),
+        // A fraction that rounds up to a whole second carries into it (was ".1000Z").
+        (1_795_942_800.9996, "2026-11-29T09:00:01Z"),
+        (1_795_942_859.9999, "2026-11-29T09:01:00Z"),
+        (-0.0004, "1970-01-01T00:00:00Z"),
+        (-0.5, "1969-12-31T23:59:59.500Z"),
+    ]
+
+    @Test(arguments: formatted)
+    func timestampFormatting(_ seconds: Double, _ expected: String) {
+        #expect(Timestamp.format(seconds) == expected)
     }
 
     @Test func sha256Vectors() {

@@ -25,6 +25,9 @@ int journey_set_parent_death_signal(int signal);
 /// Returns 0 and sets `pid`, or an errno value.
 int journey_spawn(const char *path, char *const argv[], char *const envp[], const int *fds, int count, pid_t *pid);
 
+/// A pipe whose both ends are close-on-exec (pipe2 with O_CLOEXEC); 0 or -1 with errno set.
+int journey_pipe(int fds[2]);
+
 /// An anonymous shared-memory file (memfd_create), or -1 with errno set.
 int journey_shared_memory_file(const char *name);
 

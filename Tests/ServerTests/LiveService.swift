@@ -1,0 +1,190 @@
+import Foundation
+import HTTP
+import JQ
+import RuleEngine
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `journey serve` as users run it: the executable in its own process (supervisor and
+/// workers), on a free loopback port, over a temporary copy of the bundled rules.
+final class LiveService {
+    let folder: String
+    let process = Process()
+    let port: Int
+    private let errors = Pipe()
+    private let stderrText = TextBox()
+
+    static func executable() throws -> String {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journey")
+                .path,
+            ServiceHarness.repository + "/.build/debug/journey",
+        ]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw LiveServiceError("the journey executable is not built (looked in \(candidates))")
+        }
+        return found
+    }
+
+    /// Starts the service; `prepare` may change the rules folder first.
+    init(
+        workers: Int = 2, arguments: [String] = [], seed: Bool = true, prepare: (String) throws -> Void = { _ in }
+    ) throws {
+        folder = NSTemporaryDirectory() + "journey-live-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: ServiceHarness.repository + "/Rules", toPath: folder + "/Rules")
+        try FileManager.default.copyItem(atPath: ServiceHarness.repository + "/Plugins", toPath: folder + "/Plugins")
+        try prepare(folder)
+        process.executableURL = URL(fileURLWithPath: try Self.executable())
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.arguments =
+            ["serve", "--port", "0", "--workers", String(workers), "--access-log", folder + "/access.log"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["JOURNEY_ADMIN_TOKEN"] = ServiceHarness.token
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        // The port is announced on stderr once every worker serves.
+        let deadline = Date().addingTimeInterval(60)
+        var found: Int?
+        let handle = errors.fileHandleForReading
+        var buffer = ""
+        while found == nil, Date() < deadline, process.isRunning {
+            let data = handle.availableData
+            if data.isEmpty { break }
+            buffer += String(decoding: data, as: UTF8.self)
+            if let range = buffer.range(of: "listening on http://127.0.0.1:") {
+                let digits = buffer[range.upperBound...].prefix { $0.isNumber }
+                found = Int(digits)
+            }
+        }
+        stderrText.set(buffer)
+        guard let found else {
+            process.terminate()
+            throw LiveServiceError("journey serve did not start: \(buffer)")
+        }
+        port = found
+        // Keep draining stderr so the service never blocks on a full pipe.
+        let text = stderrText
+        handle.readabilityHandler = { handle in
+            let data = handle.availableData
+            if !data.isEmpty { text.append(String(decoding: data, as: UTF8.self)) }
+        }
+        if seed { try self.seed() }
+    }
+
+    deinit {
+        errors.fileHandleForReading.readabilityHandler = nil
+        if exitStatus == nil {
+            kill(process.processIdentifier, SIGKILL)
+            _ = reap(seconds: 10)
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// What the service wrote to stderr so far.
+    var log: String { stderrText.text }
+
+    func client() -> HTTPClient { HTTPClient(port: port, timeoutSeconds: 30) }
+
+    /// Ingests examples/events.jsonl, moved to recent times (the service uses the real clock).
+    func seed() throws {
+        let lines = try String(contentsOfFile: ServiceHarness.repository + "/examples/events.jsonl", encoding: .utf8)
+        let shift = Date().timeIntervalSince1970 - ServiceHarness.now
+        let events: [JSON] = try lines.split(separator: "\n").map { line in
+            guard case .object(var event) = try JSONParser().parse(String(line)) else { return .null }
+            if let text = event["occurred_at"]?.stringValue, let seconds = Timestamp.parse(text) {
+                event["occurred_at"] = .string(Timestamp.format(seconds + shift - 3600))
+            }
+            return .object(event)
+        }
+        let response = try client().send(
+            "POST", "/v1/events", body: Array(JSON.object(["events": .array(events)]).compactText.utf8))
+        guard response.status == 200 else { throw LiveServiceError("seeding failed: \(response.text)") }
+    }
+
+    /// Stops the service with SIGTERM; returns its exit status.
+    @discardableResult
+    func stop() -> Int32? {
+        if let exitStatus { return exitStatus }
+        kill(process.processIdentifier, SIGTERM)
+        return reap(seconds: 30)
+    }
+
+    /// The exit code once the service ended (reaped here: Foundation's own wait can miss it).
+    private var exitStatus: Int32?
+
+    private func reap(seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if !process.isRunning {
+                exitStatus = process.terminationStatus
+                return exitStatus
+            }
+            var status: Int32 = 0
+            if waitpid(process.processIdentifier, &status, WNOHANG) == process.processIdentifier {
+                exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                return exitStatus
+            }
+            usleep(20_000)
+        }
+        return exitStatus
+    }
+
+    /// Waits until `condition` holds (checked every 50 ms), at most `seconds`.
+    static func waitUntil(seconds: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+}
+
+struct LiveServiceError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension HTTPClient {
+    /// Sends JSON (with the admin token when `admin`) and parses the answer.
+    func json(_ method: String, _ target: String, _ body: JSON? = nil, admin: Bool = false, retry: Bool = true) throws
+        -> (Int, JSON)
+    {
+        var headers: [String: String] = ["Content-Type": "application/json"]
+        if admin { headers["Authorization"] = "Bearer \(ServiceHarness.token)" }
+        let response = try send(
+            method, target, headers: headers, body: body.map { Array($0.compactText.utf8) }, retry: retry)
+        return (response.status, (try? JSONParser().parse(response.body)) ?? .null)
+    }
+}
+
+/// Text appended from one thread and read from another.
+final class TextBox: @unchecked Sendable {
+    // `@unchecked Sendable`: `value` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var value = ""
+
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func set(_ text: String) {
+        lock.lock()
+        value = text
+        lock.unlock()
+    }
+
+    func append(_ text: String) {
+        lock.lock()
+        value += text
+        lock.unlock()
+    }
+}
