@@ -60,7 +60,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "journey-bench",
-            dependencies: ["Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline"],
+            dependencies: ["Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline", "HTTP"],
             path: "Sources/Benchmarks"
         ),
 

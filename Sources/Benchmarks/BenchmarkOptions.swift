@@ -1,6 +1,6 @@
 /// The benchmark's flags.
 struct BenchmarkOptions {
-    enum Benchmark: String { case rules, ingest, views }
+    enum Benchmark: String { case rules, ingest, views, http }
 
     var benchmark = Benchmark.rules
     var rulesDirectory = "Rules"
@@ -10,6 +10,10 @@ struct BenchmarkOptions {
     var events = 100_000
     var scaling = false
     var cores: Int? = nil
+    var workers = 2
+    var threads = 2
+    var connections = 32
+    var seconds = 5
     var help = false
 
     static let usage = """
@@ -18,6 +22,7 @@ struct BenchmarkOptions {
         USAGE: journey-bench rules [--rules <dir>] [--fixture <path>] [--iterations <n>] [--rounds <n>]
                journey-bench ingest [--rules <dir>] [--events <n>] [--rounds <n>] [--scaling]
                journey-bench views [--rules <dir>] [--iterations <n>] [--rounds <n>]
+               journey-bench http [--rules <dir>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
 
         SUBCOMMANDS:
           rules                   Rule evaluation through the engine beside a plain C loop over libjq.
@@ -25,6 +30,8 @@ struct BenchmarkOptions {
                                   of the same rows into the same schema.
           views                   Today and a branch path for a dog with 300 records: store reads, rule
                                   evaluation, assembly, beside the raw cost of the same rules.
+          http                    journey serve under wrk (GET /today, POST /v1/events ×10) beside a
+                                  trivial responder built from the same libmicrohttpd adapter.
 
         OPTIONS:
           --rules <dir>           The rules directory. (default: Rules)
@@ -35,6 +42,10 @@ struct BenchmarkOptions {
           --events <n>            ingest: events per run. (default: 100000)
           --scaling               ingest: also run 10k, 100k and 1M events to show how cost grows.
           --cores <n>             ingest: threads computing pure consumers. (default: the machine's cores)
+          --workers <n>           http: worker processes. (default: 2)
+          --threads <n>           http: wrk threads. (default: 2)
+          --connections <n>       http: wrk connections. (default: 32)
+          --seconds <n>           http: seconds per wrk run. (default: 5)
           -h, --help              Show help information.
         """
 
@@ -51,6 +62,7 @@ struct BenchmarkOptions {
             rest = rest.dropFirst()
             if benchmark == .ingest { rounds = 3 }
             if benchmark == .views { rounds = 7; iterations = 200 }
+            if benchmark == .http { rounds = 3 }
         }
         func value(_ flag: String) throws -> String {
             guard let value = rest.popFirst() else { throw Problem(description: "Missing value for '\(flag)'") }
@@ -72,6 +84,10 @@ struct BenchmarkOptions {
             case "--events": events = try number(flag)
             case "--scaling": scaling = true
             case "--cores": cores = try number(flag)
+            case "--workers": workers = try number(flag)
+            case "--threads": threads = try number(flag)
+            case "--connections": connections = try number(flag)
+            case "--seconds": seconds = try number(flag)
             case "-h", "--help": help = true
             default: throw Problem(description: "Unknown option '\(flag)'")
             }

@@ -3,6 +3,8 @@ import Foundation
 // journey-bench: the engine beside a baseline measured in the same run.
 //   journey-bench rules   rule evaluation vs a plain C loop over libjq
 //   journey-bench ingest  the ingest path vs plain prepared-statement inserts
+//   journey-bench views   Today and a branch path: reads, rules, assembly vs raw libjq
+//   journey-bench http    journey serve under wrk vs a trivial responder on the same adapter
 
 var options = BenchmarkOptions()
 do {
@@ -20,6 +22,7 @@ do {
     case .rules: try RuleBenchmark(options: options).run()
     case .ingest: try IngestBenchmark(options: options).run()
     case .views: try ViewBenchmark(options: options).run()
+    case .http: try HTTPBenchmark(options: options).run()
     }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

@@ -3,6 +3,8 @@
 #define JOURNEY_CSQLITE_SHIM_H
 
 #include <sqlite3.h>
+#include <stdint.h>
+#include <time.h>
 
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import:
 // these bind text and blobs that SQLite copies before the call returns.
@@ -12,6 +14,23 @@ static inline int journey_sqlite3_bind_text_copy(sqlite3_stmt *statement, int in
 
 static inline int journey_sqlite3_bind_blob_copy(sqlite3_stmt *statement, int index, const void *data, int bytes) {
     return sqlite3_bind_blob(statement, index, data, bytes, SQLITE_TRANSIENT);
+}
+
+// While another connection (another worker process) holds the write lock, wait in short steps:
+// 100 µs for the first 10 ms, then 1 ms, up to the timeout (milliseconds, in `context`).
+// SQLite's own busy timeout sleeps up to 100 ms at a time, which makes writers that contend
+// for a lock held a millisecond or two wait for tens of milliseconds.
+static int journey_sqlite3_busy_wait(void *context, int count) {
+    long timeout_us = (long)(intptr_t)context * 1000L;
+    long waited_us = count < 100 ? (long)count * 100L : 10000L + (long)(count - 100) * 1000L;
+    if (waited_us >= timeout_us) return 0;
+    struct timespec pause = {0, count < 100 ? 100000L : 1000000L};
+    nanosleep(&pause, NULL);
+    return 1;
+}
+
+static inline int journey_sqlite3_set_busy_wait(sqlite3 *db, int timeout_ms) {
+    return sqlite3_busy_handler(db, journey_sqlite3_busy_wait, (void *)(intptr_t)timeout_ms);
 }
 
 #endif

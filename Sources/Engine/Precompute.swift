@@ -181,6 +181,8 @@ private final class NoStore: StoreReader, @unchecked Sendable {
     func blockSteps(dog: String) throws -> [BlockStep] { throw PureConsumerReadTheStore() }
     func events(dog: String, limit: Int) throws -> [StoredEvent] { throw PureConsumerReadTheStore() }
     func dataVersion(dog: String) throws -> Int64 { throw PureConsumerReadTheStore() }
+    var derivedCache: DerivedCache { DerivedCache(limit: 0) }
+    func externalVersion() throws -> Int64 { throw PureConsumerReadTheStore() }
 }
 
 /// A thread that runs one job at a time, handed over with a condition variable.

@@ -24,7 +24,7 @@ public final class HTTPServer: @unchecked Sendable {
         /// Seconds a connection may stay idle before it is closed.
         public var connectionTimeoutSeconds: Int = 30
         /// Memory per connection for the request line, headers and read buffer.
-        public var connectionMemoryBytes: Int = 64 << 10
+        public var connectionMemoryBytes: Int = 32 << 10
         /// Connections served at once; later ones wait in the socket's backlog.
         public var connectionLimit: Int = 1024
         /// Prefix of the request ids this server makes (the worker's name, say).

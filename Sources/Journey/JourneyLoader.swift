@@ -8,11 +8,14 @@ import Store
 /// process and kept.
 public enum JourneyLoader {
     /// The dog's journey map, or nil when it has none (no catalog covered its age).
+    /// Maps are immutable (a manifest is never rebuilt), so each is built once per store.
     public static func map(of dog: DogProfile, store: any StoreReader) throws -> JourneyMap? {
-        guard let manifest = try store.manifest(dog: dog.id) else { return nil }
-        let hash = manifest.manifest["catalog_hash"]?.stringValue ?? ""
-        let catalog = try SnapshotCache.shared.catalog(hash) { try store.catalogSnapshot(hash: hash) } ?? [:]
-        return JourneyMap(dog: dog, manifest: manifest, catalog: catalog)
+        try store.derivedCache.value("journey-map\u{0}" + dog.id) { () throws -> JourneyMap? in
+            guard let manifest = try store.manifest(dog: dog.id) else { return nil }
+            let hash = manifest.manifest["catalog_hash"]?.stringValue ?? ""
+            let catalog = try SnapshotCache.shared.catalog(hash) { try store.catalogSnapshot(hash: hash) } ?? [:]
+            return JourneyMap(dog: dog, manifest: manifest, catalog: catalog)
+        }
     }
 
     /// The dog's journey now (with the recommendation), or nil when it has none.

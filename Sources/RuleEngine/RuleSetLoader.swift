@@ -124,14 +124,15 @@ public struct RuleSetLoader {
         let duplicates = rules.filter { rule in !unique.contains { $0.location == rule.location } }
         _ = context.compile(duplicates)
         rules = unique
-        let programs = context.compile(rules)
-
         let libraryHash = libraryHasher.finalizeHex()
+        let digests = Dictionary(
+            rules.map { ($0.id, $0.digest(libraryHash: libraryHash)) }, uniquingKeysWith: { first, _ in first })
+        let programs = context.compile(rules, cache: programCache, digests: digests)
+
         let ruleSet = RuleSet(
             rules: rules, revision: hasher.finalizeHex(), rulesDirectory: display, libraryDirectory: library,
             files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970, documents: documents,
-            digests: Dictionary(
-                rules.map { ($0.id, $0.digest(libraryHash: libraryHash)) }, uniquingKeysWith: { a, _ in a }))
+            digests: digests)
         let evaluator = RuleEvaluator(ruleSet: ruleSet, programs: programs)
         if !collector.hasErrors {
             // Document kinds check their documents against the compiled rules.

@@ -41,7 +41,7 @@ public final class Connection {
         }
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        journey_sqlite3_set_busy_wait(handle, options.busyTimeoutMilliseconds)
         if !options.readOnly {
             try execute("PRAGMA journal_mode = WAL")
         }

@@ -44,19 +44,46 @@ public final class AccessLog: @unchecked Sendable {
         request: HTTPRequest, route: String?, status: Int, seconds: Double, bytesOut: Int, revision: String,
         worker: String
     ) {
-        let line: JSON = [
-            "ts": .string(Timestamp.format(Date().timeIntervalSince1970)), "request_id": .string(request.id),
-            "worker": .string(worker), "method": .string(request.method), "path": .string(request.path),
-            "route": route.map(JSON.string) ?? .null, "status": .number(Double(status)),
-            "ms": .number((seconds * 100_000).rounded() / 100), "bytes_in": .number(Double(request.body.count)),
-            "bytes_out": .number(Double(bytesOut)), "revision": .string(revision),
-        ]
+        // Built by hand: this runs for every request.
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        func field(_ name: String, _ text: String) {
+            line.append(contentsOf: name.utf8)
+            JSON.writeQuoted(text, to: &line)
+        }
+        field("{\"ts\":", timestamp())
+        field(",\"request_id\":", request.id)
+        field(",\"worker\":", worker)
+        field(",\"method\":", request.method)
+        field(",\"path\":", request.path)
+        if let route { field(",\"route\":", route) } else { line.append(contentsOf: ",\"route\":null".utf8) }
+        line.append(contentsOf: ",\"status\":\(status),\"ms\":".utf8)
+        line.append(contentsOf: JSON.format(number: (seconds * 100_000).rounded() / 100).utf8)
+        line.append(contentsOf: ",\"bytes_in\":\(request.body.count),\"bytes_out\":\(bytesOut)".utf8)
+        field(",\"revision\":", revision)
+        line.append(contentsOf: "}\n".utf8)
         lock.lock()
-        line.appendCompactText(to: &buffer)
-        buffer.append(UInt8(ascii: "\n"))
+        buffer.append(contentsOf: line)
         let full = buffer.count >= Self.flushThreshold
         lock.unlock()
         if full { flush() }
+    }
+
+    /// The time with milliseconds; the part up to the second is formatted once per second.
+    /// (Only the request thread calls `record`, so these need no lock.)
+    private var second = 0
+    private var secondText = ""
+
+    private func timestamp() -> String {
+        let now = Date().timeIntervalSince1970
+        let whole = Int(now)
+        if whole != second {
+            second = whole
+            secondText = String(Timestamp.format(Double(whole)).dropLast())  // without the Z
+        }
+        let milliseconds = min(999, Int((now - Double(whole)) * 1000))
+        let digits = String(milliseconds)
+        return secondText + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     /// Writes what is buffered.

@@ -19,11 +19,14 @@ public final class ControlBlock: @unchecked Sendable {
     public let descriptor: Int32
     let base: UnsafeMutableRawPointer
 
-    static let size = 1 << 20
+    static let size = 2 << 20
     static let maxWorkers = 64
     static let slotSize = 1024
     static let slotsOffset = 4096
     static let metricsOffset = slotsOffset + maxWorkers * slotSize
+    /// Change counters of dogs (by hash), bumped by a worker after it stored events of a dog.
+    static let dogCountersOffset = 1 << 20
+    static let dogCounters = 65_536
 
     /// Header words.
     enum Word: Int {
@@ -97,14 +100,34 @@ public final class ControlBlock: @unchecked Sendable {
     /// Tells every worker the quarantine changed; returns the new generation.
     @discardableResult public func quarantineChanged() -> UInt64 { increment(.quarantineGeneration) }
 
+    // MARK: Dog change counters
+
+    private func dogCounter(_ dog: String) -> UnsafeMutablePointer<UInt64> {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in dog.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return word(at: Self.dogCountersOffset + Int(hash % UInt64(Self.dogCounters)) * 8)
+    }
+
+    /// How often events of `dog` (or of a dog sharing its counter) were stored by the service.
+    func changes(of dog: String) -> UInt64 { journey_atomic_load(dogCounter(dog)) }
+
+    /// Tells every worker that `dog`'s data changed (after the commit).
+    func dogChanged(_ dog: String) { _ = journey_atomic_add(dogCounter(dog), 1) }
+
     // MARK: Strings
 
     /// Writes `text` (truncated to `capacity - 8` bytes) at `offset`: bytes first, then the length.
     func writeString(_ text: String, at offset: Int, capacity: Int) {
-        var bytes = Array(text.utf8.prefix(capacity - 8))
-        bytes.withUnsafeMutableBytes { (base + offset + 8).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        journey_atomic_store(word(at: offset), UInt64(bytes.count))
-        bytes.removeAll()
+        var text = text
+        let count = text.withUTF8 { bytes in
+            let count = min(bytes.count, capacity - 8)
+            if count > 0 { (base + offset + 8).copyMemory(from: bytes.baseAddress!, byteCount: count) }
+            return count
+        }
+        journey_atomic_store(word(at: offset), UInt64(count))
     }
 
     func readString(at offset: Int, capacity: Int) -> String {
@@ -175,8 +198,11 @@ public struct WorkerSlot: @unchecked Sendable {
     public var ruleDigest: String { block.readString(at: offset + Field.ruleDigest.rawValue, capacity: 72) }
     /// The request being answered: `GET /v1/dogs/q-123/today`.
     public var request: String { block.readString(at: offset + Field.request.rawValue, capacity: 264) }
-    /// SHA-256 of the request being answered (method, target and body).
-    public var requestDigest: String { block.readString(at: offset + Field.requestDigest.rawValue, capacity: 72) }
+    /// A digest of the request being answered: FNV-1a (64-bit) of its method, target and body.
+    public var requestDigest: String {
+        let hex = String(journey_atomic_load(word(.requestDigest)), radix: 16)
+        return "fnv1a64:" + String(repeating: "0", count: max(0, 16 - hex.count)) + hex
+    }
     /// The revision being validated (while `activity` is `validating`).
     public var candidate: String { block.readString(at: offset + Field.candidate.rawValue, capacity: 72) }
     /// The revision the worker serves.
@@ -190,9 +216,9 @@ public struct WorkerSlot: @unchecked Sendable {
 
     func endEvaluation() { activity = .idle }
 
-    func beginRequest(_ line: String, digest: String) {
+    func beginRequest(_ line: String, digest: UInt64) {
         block.writeString(line, at: offset + Field.request.rawValue, capacity: 264)
-        block.writeString(digest, at: offset + Field.requestDigest.rawValue, capacity: 72)
+        journey_atomic_store(word(.requestDigest), digest)
     }
 
     func beginValidation(candidate: String) {

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import HTTP
 import JQ
@@ -33,6 +34,7 @@ public final class JourneyService {
     var viewCache = ViewCache()
     /// The request being answered (for quarantine details).
     var currentRequest = ""
+    private var externalVersionRead: (Int64, ContinuousClock.Instant)?
 
     static let router = JourneyService.makeRouter()
     /// Route names by index, for metrics.
@@ -79,6 +81,16 @@ public final class JourneyService {
             request: request, route: route?.name, status: response.status, seconds: seconds,
             bytesOut: response.body.count, revision: generation.ruleSet.shortRevision, worker: workerName)
         return response
+    }
+
+    /// Ingests `events` through the one ingest path and tells every worker which dogs changed
+    /// (their cached views are then recomputed).
+    func ingest(_ events: [JSON]) -> [IngestResult] {
+        let results = generation.ingestor.ingest(events)
+        for (event, result) in zip(events, results) where result.status == .accepted {
+            if let dog = event["dog_id"]?.stringValue { control.dogChanged(dog) }
+        }
+        return results
     }
 
     // MARK: Generations
@@ -156,7 +168,7 @@ public final class JourneyService {
 
     /// FNV-1a (64-bit) of the request's method, target and body: cheap enough for every request,
     /// kept in the worker's slot so that a crash can name the request that caused it.
-    static func requestDigest(_ request: HTTPRequest) -> String {
+    static func requestDigest(_ request: HTTPRequest) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
             for byte in bytes {
@@ -166,11 +178,24 @@ public final class JourneyService {
         }
         mix(request.method.utf8)
         mix(request.path.utf8)
-        for (name, value) in request.query { mix(name.utf8); mix(value.utf8) }
+        for (name, value) in request.query {
+            mix(name.utf8)
+            mix(value.utf8)
+        }
         mix(request.body)
-        let hex = String(hash, radix: 16)
-        return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+        return hash
     }
+
+    /// The store's external version, read at most every 50 ms: a commit by another process
+    /// (writes through the service bump the dog counters at once) shows within that time.
+    func externalVersion() throws -> Int64 {
+        let now = ContinuousClock.now
+        if let (value, at) = externalVersionRead, now - at < .milliseconds(50) { return value }
+        let value = try store.externalVersion()
+        externalVersionRead = (value, now)
+        return value
+    }
+
 }
 
 extension JourneyService: EvaluationObserver {

@@ -45,10 +45,9 @@ public struct Router<Context>: Sendable {
     public func match(method: String, path: String) -> Result<Match, RouteMiss> {
         let segments = Self.segments(path)
         var allowed: [String] = []
-        for route in routes {
-            guard let parameters = Self.bind(route.segments, to: segments) else { continue }
+        for route in routes where route.segments.count == segments.count && Self.fits(route.segments, segments) {
             if route.method == method || (method == "HEAD" && route.method == "GET") {
-                return .success(Match(route: route, parameters: parameters))
+                return .success(Match(route: route, parameters: Self.parameters(route.segments, segments)))
             }
             allowed.append(route.method)
         }
@@ -73,19 +72,39 @@ public struct Router<Context>: Sendable {
         }
     }
 
+    /// The non-empty segments between slashes (a scan of the UTF-8 bytes: this runs per request).
     static func segments(_ path: some StringProtocol) -> [Substring] {
-        Substring(path).split(separator: "/", omittingEmptySubsequences: true)
+        let text = Substring(path)
+        var segments: [Substring] = []
+        segments.reserveCapacity(8)
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "/") {
+                if start != index { segments.append(text[start..<index]) }
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        if start != bytes.endIndex { segments.append(text[start..<bytes.endIndex]) }
+        return segments
     }
 
-    private static func bind(_ pattern: [Substring], to path: [Substring]) -> [String: String]? {
-        guard pattern.count == path.count else { return nil }
+    /// Whether `path` has the literal segments of `pattern` (equal counts, checked by the caller).
+    private static func fits(_ pattern: [Substring], _ path: [Substring]) -> Bool {
+        for index in pattern.indices {
+            let expected = pattern[index]
+            if expected.first == "{" { continue }
+            if expected != path[index] { return false }
+        }
+        return true
+    }
+
+    private static func parameters(_ pattern: [Substring], _ path: [Substring]) -> [String: String] {
         var parameters: [String: String] = [:]
-        for (expected, actual) in zip(pattern, path) {
-            if expected.first == "{", expected.last == "}" {
-                parameters[String(expected.dropFirst().dropLast())] = String(actual)
-            } else if expected != actual {
-                return nil
-            }
+        for index in pattern.indices where pattern[index].first == "{" {
+            parameters[String(pattern[index].dropFirst().dropLast())] = String(path[index])
         }
         return parameters
     }

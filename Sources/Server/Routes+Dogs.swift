@@ -34,7 +34,7 @@ enum DogRoutes {
             "occurred_at": .string(occurredAt ?? Timestamp.format(service.configuration.clock())),
             "payload": .object(body),
         ]
-        let result = service.generation.ingestor.ingest([.object(event)])[0]
+        let result = service.ingest([.object(event)])[0]
         // 201 when this call registered the dog; 200 when it already was (same owner, same data).
         let created = result.effects.contains { $0["type"] == "dog_registered" }
         return respond(result, created: created, links: ["today": .string("/v1/dogs/\(pathSegment(dogID!))/today")])
@@ -105,15 +105,26 @@ enum DogRoutes {
         let revision = service.generation.ruleSet.revision
         let cacheKey = dog + "|" + key
         var version: Int64 = 0
+        var changes: UInt64 = 0
+        var external: Int64 = 0
         if ttl > 0 {
             do {
-                version = try service.store.dataVersion(dog: dog)
+                // The counter first: a commit it does not show yet moves the external version.
+                changes = service.control.changes(of: dog)
+                external = try service.externalVersion()
+                if var entry = service.viewCache.entry(cacheKey, revision: revision, now: now, ttl: ttl) {
+                    if entry.changes == changes, entry.external == external { return entry.response }
+                    version = try service.store.dataVersion(dog: dog)
+                    if entry.version == version, entry.changes == changes {
+                        entry.external = external
+                        service.viewCache.store(cacheKey, entry)
+                        return entry.response
+                    }
+                } else {
+                    version = try service.store.dataVersion(dog: dog)
+                }
             } catch {
                 throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
-            }
-            if let cached = service.viewCache.lookup(cacheKey, version: version, revision: revision, now: now, ttl: ttl)
-            {
-                return cached
             }
         }
         let views = JourneyViews(store: service.store, evaluator: service.generation.evaluator, now: now)
@@ -128,7 +139,10 @@ enum DogRoutes {
         let response = HTTPResponse.json(value)
         if ttl > 0 {
             service.viewCache.store(
-                cacheKey, ViewCache.Entry(version: version, revision: revision, computedAt: now, response: response))
+                cacheKey,
+                ViewCache.Entry(
+                    version: version, changes: changes, external: external, revision: revision, computedAt: now,
+                    response: response))
         }
         return response
     }
@@ -181,7 +195,7 @@ enum DogRoutes {
             "occurred_at": .string(occurredAt ?? Timestamp.format(service.configuration.clock())),
             "payload": .object(payload),
         ]
-        let result = service.generation.ingestor.ingest([.object(event)])[0]
+        let result = service.ingest([.object(event)])[0]
         var extra: JSONObject = [:]
         if result.status != .rejected {
             let views = JourneyViews(

@@ -18,7 +18,7 @@ enum EventRoutes {
         guard events.count <= maxBatch else {
             throw APIError(413, "batch_too_large", "at most \(maxBatch) events per batch (got \(events.count))")
         }
-        let results = service.generation.ingestor.ingest(events)
+        let results = service.ingest(events)
         let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
         return .json([
             "results": .array(results.map(\.json)),

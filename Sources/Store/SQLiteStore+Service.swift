@@ -7,6 +7,10 @@ extension SQLiteStore {
             .first([.text(dog)]) { $0.integer(0) } ?? 0
     }
 
+    public func externalVersion() throws -> Int64 {
+        try connection.prepare("PRAGMA data_version").first { $0.integer(0) } ?? 0
+    }
+
     public func dueReminders(before: Double, limit: Int) throws -> [Reminder] {
         var reminders: [Reminder] = []
         try connection.prepare(

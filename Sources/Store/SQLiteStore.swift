@@ -9,6 +9,7 @@ import SQLite
 public final class SQLiteStore: Store {
     public let connection: Connection
     public var path: String { connection.path }
+    public let derivedCache = DerivedCache()
 
     /// The default file name in the working directory.
     public static let defaultPath = "journey.sqlite"
@@ -29,11 +30,21 @@ public final class SQLiteStore: Store {
     public static var latestSchemaVersion: Int { Schema.migrations.map(\.version).max() ?? 0 }
 
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try connection.transaction(body)
+        do {
+            return try connection.transaction(body)
+        } catch {
+            derivedCache.removeAll()
+            throw error
+        }
     }
 
     public func atomically<T>(_ body: () throws -> T) throws -> T {
-        try connection.savepoint("event", body)
+        do {
+            return try connection.savepoint("event", body)
+        } catch {
+            derivedCache.removeAll()
+            throw error
+        }
     }
 
     // MARK: Events

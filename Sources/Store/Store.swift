@@ -76,6 +76,11 @@ public protocol StoreReader: AnyObject {
     func blockSteps(dog: String) throws -> [BlockStep]
     /// A dog's latest events (newest first), at most `limit`.
     func events(dog: String, limit: Int) throws -> [StoredEvent]
+    /// A number that changes whenever another connection (another process) commits; commits
+    /// through this store do not change it.
+    func externalVersion() throws -> Int64
+    /// Values derived from rows that never change (emptied when a transaction rolls back).
+    var derivedCache: DerivedCache { get }
     /// A number that grows whenever something is stored about the dog (its latest event's row
     /// id; 0 for none): views derived from the dog's data can be kept until it changes.
     func dataVersion(dog: String) throws -> Int64

@@ -17,7 +17,55 @@ import Testing
         let db = try Connection(path: file.path)
         #expect(try db.prepare("PRAGMA journal_mode").first { $0.text(0) } == "wal")
         #expect(try db.scalar("PRAGMA foreign_keys") == 1)
-        #expect(try db.scalar("PRAGMA busy_timeout") == 5000)
+    }
+
+    /// A writer waits while another connection (another worker process) holds the write lock,
+    /// and gives up with SQLITE_BUSY once its busy timeout has passed.
+    @Test func writersWaitForTheLockUpToTheirTimeout() throws {
+        let file = DatabaseFile()
+        let holder = try Connection(path: file.path)
+        try holder.execute("CREATE TABLE t (x INTEGER)")
+        let path = file.path
+        let impatient = try Connection(path: path, options: .init(busyTimeoutMilliseconds: 50))
+        try holder.execute("BEGIN IMMEDIATE")
+        try holder.execute("INSERT INTO t VALUES (1)")
+        #expect(throws: SQLiteError.self) { try impatient.execute("BEGIN IMMEDIATE") }
+        // A patient writer on another thread waits until the holder commits.
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Outcome()
+        Thread {
+            do {
+                let waited = try Connection(path: path, options: .init(busyTimeoutMilliseconds: 5000))
+                try waited.execute("BEGIN IMMEDIATE")
+                try waited.execute("INSERT INTO t VALUES (2)")
+                try waited.execute("COMMIT")
+                outcome.set("committed")
+            } catch {
+                outcome.set("\(error)")
+            }
+            done.signal()
+        }.start()
+        usleep(200_000)
+        try holder.execute("COMMIT")
+        done.wait()
+        #expect(outcome.value == "committed")
+        #expect(try holder.scalar("SELECT count(*) FROM t") == 2)
+    }
+
+    /// `@unchecked Sendable`: `text` is only touched with `lock` held.
+    final class Outcome: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text = ""
+        var value: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return text
+        }
+        func set(_ value: String) {
+            lock.lock()
+            text = value
+            lock.unlock()
+        }
     }
 
     @Test func bindsAndReadsEveryType() throws {

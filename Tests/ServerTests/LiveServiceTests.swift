@@ -85,4 +85,21 @@ import Testing
         let (_, environment) = try client.json("POST", "/v1/eval", ["expr": "$ENV | length"], admin: true)
         #expect(environment["outputs"] == [0])
     }
+
+    @Test func aChangeThroughOneWorkerShowsInEveryWorkersCachedViews() throws {
+        let service = try LiveService()
+        let preview = "/v1/dogs/q-123/blocks/breed-traits/preview"
+        // Each worker computes and caches the view (connections land on either worker).
+        for _ in 0..<6 {
+            let (status, view) = try HTTPClient(port: service.port).json("GET", preview)
+            #expect(status == 200 && view["in_progress"] == false)
+        }
+        let (started, _) = try service.client().json(
+            "POST", "/v1/dogs/q-123/blocks/breed-traits/start", ["event_id": "start-live"])
+        #expect(started == 200)
+        for _ in 0..<6 {
+            let (_, view) = try HTTPClient(port: service.port).json("GET", preview)
+            #expect(view["in_progress"] == true, "a cached view outlived the change: \(view)")
+        }
+    }
 }

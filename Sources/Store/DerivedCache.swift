@@ -1,0 +1,29 @@
+/// Values a store's user derives from rows that never change once committed (a dog's journey
+/// map: its manifest is never rebuilt, its catalog is kept by hash), kept beside the store for
+/// the one thread that uses it. The store empties it when a transaction or unit rolls back, so
+/// nothing derived from undone rows survives.
+///
+/// Not `Sendable`: it belongs to its store's thread.
+public final class DerivedCache {
+    private var values: [String: Any] = [:]
+    /// Most values kept; past it the cache starts over.
+    public let limit: Int
+
+    public init(limit: Int = 20_000) {
+        self.limit = limit
+    }
+
+    /// The value under `key`, made (and kept) on first use; nil results are not kept.
+    public func value<T>(_ key: String, make: () throws -> T?) rethrows -> T? {
+        if let value = values[key] as? T { return value }
+        guard let made = try make() else { return nil }
+        if values.count >= limit { values.removeAll(keepingCapacity: true) }
+        values[key] = made
+        return made
+    }
+
+    /// Forgets everything.
+    public func removeAll() {
+        values.removeAll(keepingCapacity: true)
+    }
+}
