@@ -37,19 +37,32 @@ let package = Package(
         // Features: check plugins, and the Dog Journey.
         .target(name: "CheckPlugins", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "YAML"]),
         .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "YAML"]),
+        // A/B experiments (GrowthBook assignment, sticky) and the walk-through onboarding engine.
+        .target(name: "Experiments", dependencies: ["RuleEngine", "Store", "JQ", "YAML"]),
+        .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "YAML"]),
+        // Every feature put together: document kinds, ingest consumers, variant choice.
+        .target(
+            name: "Features",
+            dependencies: ["Journey", "Onboarding", "Experiments", "CheckPlugins", "Engine", "RuleEngine", "Store"]),
 
         // The HTTP service: a pure router over the engine, libmicrohttpd as the adapter, and a
         // supervisor with worker processes.
         .target(
             name: "Server",
-            dependencies: ["HTTP", "CSupport", "Journey", "CheckPlugins", "Engine", "RuleEngine", "Store", "JQ"],
+            dependencies: [
+                "HTTP", "CSupport", "Features", "Journey", "Onboarding", "Experiments", "CheckPlugins", "Engine",
+                "RuleEngine", "Store", "JQ",
+            ],
             resources: [.copy("openapi.json")]
         ),
 
         // The command line, over injected streams; `journey` only calls it.
         .target(
             name: "JourneyCLI",
-            dependencies: ["Server", "HTTP", "Journey", "CheckPlugins", "Engine", "RuleEngine", "Store", "JQ"]),
+            dependencies: [
+                "Server", "HTTP", "Features", "Journey", "Onboarding", "Experiments", "CheckPlugins", "Engine",
+                "RuleEngine", "Store", "JQ",
+            ]),
         .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
 
         // Benchmarks: the engine beside a plain C loop over libjq, measured in one run.
@@ -60,7 +73,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "journey-bench",
-            dependencies: ["Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline", "HTTP"],
+            dependencies: ["Features", "Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline", "HTTP"],
             path: "Sources/Benchmarks"
         ),
 
@@ -81,7 +94,14 @@ let package = Package(
         ),
         .testTarget(
             name: "JourneyTests",
-            dependencies: ["Journey", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
+            dependencies: ["Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
+            exclude: ["Cases"]
+        ),
+        .testTarget(
+            name: "ExperimentsTests",
+            dependencies: [
+                "Experiments", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML",
+            ],
             exclude: ["Cases"]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Engine
+import Features
 import Foundation
 import JQ
 import Journey
@@ -25,7 +26,7 @@ struct IngestBenchmark {
 
     func run() throws {
         let loaded = RuleSetLoader(
-            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: JourneyDocuments.kinds()
+            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: EngineFeatures.documentKinds()
         ).load()
         guard let evaluator = loaded.evaluator else {
             throw Problem(

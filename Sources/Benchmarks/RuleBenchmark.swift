@@ -1,3 +1,4 @@
+import Features
 import Foundation
 import JQ
 import JQBaseline
@@ -21,7 +22,7 @@ struct RuleBenchmark {
 
     func run() throws {
         let loaded = RuleSetLoader(
-            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: JourneyDocuments.kinds()
+            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: EngineFeatures.documentKinds()
         ).load()
         guard let ruleSet = loaded.ruleSet, let evaluator = loaded.evaluator else {
             throw Problem(

@@ -1,4 +1,5 @@
 import Engine
+import Features
 import Foundation
 import JQ
 import JQBaseline
@@ -23,7 +24,7 @@ struct ViewBenchmark {
 
     func run() throws {
         let loaded = RuleSetLoader(
-            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: JourneyDocuments.kinds()
+            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: EngineFeatures.documentKinds()
         ).load()
         guard let evaluator = loaded.evaluator, let ruleSet = loaded.ruleSet else {
             throw Problem(
@@ -119,8 +120,9 @@ struct ViewBenchmark {
     /// A dog with 300 records whose weakest metric is body condition (so Today offers to count
     /// its weights), three blocks done through the block flow.
     private func setUp(store: SQLiteStore, evaluator: RuleEvaluator, clock: Clock) throws {
+        EngineFeatures.attachExperiments(to: evaluator, store: store)
         let ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: JourneyFeature.consumers(for: evaluator.ruleSet),
+            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: evaluator.ruleSet),
             policy: IngestPolicy(clock: { [clock] in clock.now + 60 }), cores: 1)
         var counter = 0
         func send(_ type: String, _ payload: JSONObject) throws {

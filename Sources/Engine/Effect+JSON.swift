@@ -20,11 +20,20 @@ extension Effect {
             object["dog_id"] = .string(dog)
             object["block_id"] = .string(block)
             object["step"] = .string(step)
-        case .onboardingStepCompleted(let flow, let step, let skipped, let duration):
+        case .onboardingStepCompleted(let flow, let step, let skipped, let duration, let at):
             object["flow"] = .string(flow)
             object["step_id"] = .string(step)
             object["skipped"] = .bool(skipped)
             object["duration_seconds"] = duration.map(JSON.number) ?? .null
+            if let at { object["completed_at"] = .string(Timestamp.format(at)) }
+        case .onboardingFlowStarted(let flow, let variant, let version):
+            object["flow"] = .string(flow)
+            object["variant"] = .string(variant)
+            object["version"] = .string(version)
+        case .onboardingStepShown(let flow, let step, let at):
+            object["flow"] = .string(flow)
+            object["step_id"] = .string(step)
+            if let at { object["shown_at"] = .string(Timestamp.format(at)) }
         case .challengeProgress(let challenge, let delta):
             object["challenge_id"] = .string(challenge)
             object["delta"] = .number(delta)
@@ -168,6 +177,8 @@ extension Effect {
             self = .analyticsEvent(name: name, properties: properties)
         case "dog_registered", "manifest_created", "check_answered", "block_completed":
             throw EffectDecodingError("\(type) effects come only from the Dog Journey, not from rules")
+        case "onboarding_flow_started", "onboarding_step_shown":
+            throw EffectDecodingError("\(type) effects come only from the onboarding engine, not from rules")
         default:
             throw EffectDecodingError(
                 "unknown effect type \"\(type)\"; effects: \(Effect.typeNames.filter { $0 != "dog_registered" }.joined(separator: ", "))"

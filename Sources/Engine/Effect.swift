@@ -10,8 +10,15 @@ public enum Effect: Sendable, Equatable {
     case recordAdded(ProfileRecord)
     /// A step (`theory`, `check`, `action`) of a journey block was completed.
     case blockStepCompleted(dogID: String, blockID: String, step: String)
-    /// An onboarding step was completed (or skipped).
-    case onboardingStepCompleted(flow: String, stepID: String, skipped: Bool, durationSeconds: Double?)
+    /// An onboarding step was completed (or skipped), at `at` (nil: when the event happened; a
+    /// timer step is done when its time ran out).
+    case onboardingStepCompleted(
+        flow: String, stepID: String, skipped: Bool, durationSeconds: Double?, at: Double? = nil)
+    /// A user started an onboarding flow (`flow` is its key: id and major version), in
+    /// `variant`, at `version`; for a returning user, the version seen is updated.
+    case onboardingFlowStarted(flow: String, variant: String, version: String)
+    /// An onboarding step became the one shown to the user.
+    case onboardingStepShown(flow: String, stepID: String, at: Double? = nil)
     /// A user's progress in a challenge grew by `delta`.
     case challengeProgress(challengeID: String, delta: Double)
     /// A user completed a challenge.
@@ -37,6 +44,8 @@ public enum Effect: Sendable, Equatable {
         case .recordAdded: "record_added"
         case .blockStepCompleted: "block_step_completed"
         case .onboardingStepCompleted: "onboarding_step_completed"
+        case .onboardingFlowStarted: "onboarding_flow_started"
+        case .onboardingStepShown: "onboarding_step_shown"
         case .challengeProgress: "challenge_progress"
         case .challengeCompleted: "challenge_completed"
         case .rewardGranted: "reward_granted"
@@ -50,9 +59,10 @@ public enum Effect: Sendable, Equatable {
 
     /// Every effect type, as named in JSON.
     public static let typeNames = [
-        "dog_registered", "record_added", "block_step_completed", "onboarding_step_completed", "challenge_progress",
-        "challenge_completed", "reward_granted", "reminder_scheduled", "analytics_event", "manifest_created",
-        "check_answered", "block_completed",
+        "dog_registered", "record_added", "block_step_completed", "onboarding_step_completed",
+        "onboarding_flow_started", "onboarding_step_shown", "challenge_progress", "challenge_completed",
+        "reward_granted", "reminder_scheduled", "analytics_event", "manifest_created", "check_answered",
+        "block_completed",
     ]
 
     /// The effect types rules may produce.
@@ -67,7 +77,9 @@ public enum Effect: Sendable, Equatable {
         case .dogRegistered(let dog): "dog_registered(\(dog.id))"
         case .recordAdded(let record): "record_added(\(record.kind))"
         case .blockStepCompleted(_, let block, let step): "block_step_completed(\(block)/\(step))"
-        case .onboardingStepCompleted(let flow, let step, _, _): "onboarding_step_completed(\(flow)/\(step))"
+        case .onboardingStepCompleted(let flow, let step, _, _, _): "onboarding_step_completed(\(flow)/\(step))"
+        case .onboardingFlowStarted(let flow, let variant, _): "onboarding_flow_started(\(flow)/\(variant))"
+        case .onboardingStepShown(let flow, let step, _): "onboarding_step_shown(\(flow)/\(step))"
         case .challengeProgress(let challenge, let delta):
             "challenge_progress(\(challenge) +\(JSON.format(number: delta)))"
         case .challengeCompleted(let challenge): "challenge_completed(\(challenge))"

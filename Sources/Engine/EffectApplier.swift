@@ -13,9 +13,16 @@ enum EffectApplier {
             case .blockStepCompleted(let dog, let block, let step):
                 _ = try store.completeBlockStep(
                     dog: dog, block: block, step: step, at: event.occurredAt, event: eventRow)
-            case .onboardingStepCompleted(let flow, let step, let skipped, _):
+            case .onboardingStepCompleted(let flow, let step, let skipped, _, let at):
                 _ = try store.completeOnboardingStep(
-                    user: event.userID, flow: flow, step: step, skipped: skipped, at: event.occurredAt, event: eventRow)
+                    user: event.userID, flow: flow, step: step, skipped: skipped, at: at ?? event.occurredAt,
+                    event: eventRow)
+            case .onboardingFlowStarted(let flow, let variant, let version):
+                try store.startOnboardingFlow(
+                    user: event.userID, flow: flow, variant: variant, version: version, at: event.occurredAt)
+            case .onboardingStepShown(let flow, let step, let at):
+                try store.markOnboardingStepShown(
+                    user: event.userID, flow: flow, step: step, at: at ?? event.occurredAt)
             case .challengeProgress(let challenge, let delta):
                 _ = try store.addChallengeProgress(
                     challenge: challenge, user: event.userID, delta: delta, at: event.occurredAt)

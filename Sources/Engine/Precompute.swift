@@ -181,6 +181,12 @@ private final class NoStore: StoreReader, @unchecked Sendable {
     func blockSteps(dog: String) throws -> [BlockStep] { throw PureConsumerReadTheStore() }
     func events(dog: String, limit: Int) throws -> [StoredEvent] { throw PureConsumerReadTheStore() }
     func dataVersion(dog: String) throws -> Int64 { throw PureConsumerReadTheStore() }
+    func assignment(subject: String, experiment: String) throws -> StoredAssignment? {
+        throw PureConsumerReadTheStore()
+    }
+    func onboardingProgress(user: String, flow: String) throws -> OnboardingFlowProgress? {
+        throw PureConsumerReadTheStore()
+    }
     var derivedCache: DerivedCache { DerivedCache(limit: 0) }
     func externalVersion() throws -> Int64 { throw PureConsumerReadTheStore() }
 }

@@ -51,7 +51,9 @@ public struct JourneyState: Sendable {
     public mutating func recommend(evaluator: RuleEvaluator, now: Double) throws {
         let result = try evaluator.evaluate(
             JourneyRules.recommendation, input: JV(recommendationInput),
-            options: EvaluationOptions(variant: nil, now: now, fallbackOnError: true))
+            options: EvaluationOptions(
+                variant: nil, now: now, fallbackOnError: true,
+                subject: ExperimentSubject(userID: map.dog.userID, dogID: map.dog.id)))
         let pick = result.value?.stringValue
         // Only an available block can be recommended; a rule picking another is ignored.
         recommended = pick.flatMap { id in baseStatus(of: id) == .available ? id : nil }

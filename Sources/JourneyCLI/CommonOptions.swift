@@ -1,3 +1,4 @@
+import Features
 import Foundation
 import JQ
 import Journey
@@ -34,12 +35,31 @@ enum CommonOptions {
     static func loader(_ arguments: ParsedArguments, spec: CommandSpec) -> RuleSetLoader {
         RuleSetLoader(
             rulesDirectory: arguments.value("rules", spec: spec) ?? "./Rules",
-            pluginsDirectory: arguments.value("plugins", spec: spec), kinds: JourneyDocuments.kinds())
+            pluginsDirectory: arguments.value("plugins", spec: spec), kinds: EngineFeatures.documentKinds())
     }
 
     /// Opens the store named by `--db`, creating and migrating it when needed.
     static func openStore(_ arguments: ParsedArguments, spec: CommandSpec, migrate: Bool = true) throws -> SQLiteStore {
         try SQLiteStore(path: arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath, migrate: migrate)
+    }
+
+    /// `--now`, or the clock.
+    static func now(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) -> Double {
+        guard let text = arguments.values["now"]?.last else { return Date().timeIntervalSince1970 }
+        guard let seconds = Timestamp.parse(text) else {
+            throw UsageError(
+                message:
+                    "The value '\(text)' for '--now <iso8601>' is not a date-time with an offset, e.g. 2026-11-29T09:00:00Z",
+                command: spec)
+        }
+        return seconds
+    }
+
+    /// The store named by `--db` when its file exists (nil otherwise); never created.
+    static func existingStore(_ arguments: ParsedArguments, spec: CommandSpec) throws -> SQLiteStore? {
+        let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try SQLiteStore(path: path)
     }
 
     static func isJSON(_ arguments: ParsedArguments, spec: CommandSpec) -> Bool {

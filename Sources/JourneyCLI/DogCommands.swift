@@ -1,3 +1,4 @@
+import Features
 import Foundation
 import JQ
 import Journey
@@ -57,6 +58,7 @@ extension DogViewCommand {
         }
         do {
             let store = try SQLiteStore(path: path)
+            EngineFeatures.attachExperiments(to: evaluator, store: store)
             let views = JourneyViews(store: store, evaluator: evaluator, now: now)
             let view = try json(views, dog: arguments.positionals[0], target: arguments.positionals.dropFirst().first)
             io.stdout.write(CommonOptions.isJSON(arguments, spec: spec) ? view.compactText + "\n" : text(view))

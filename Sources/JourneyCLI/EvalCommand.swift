@@ -1,3 +1,4 @@
+import Experiments
 import Foundation
 import JQ
 import RuleEngine
@@ -26,6 +27,14 @@ enum EvalCommand: Command {
                 long: "variant", valueName: "name", help: "Evaluate this variant of the rule (default: its first)."),
             OptionSpec(long: "fallback", help: "Evaluate the rule's fallback expression."),
             OptionSpec(
+                long: "user", valueName: "id",
+                help: "Pick the variant of a rule with an experiment by this user's assignment."),
+            OptionSpec(long: "dog", valueName: "id", help: "The dog, for experiments that hash dog_id."),
+            OptionSpec(
+                long: "db", valueName: "path",
+                help: "Read kept (sticky) assignments from this store; nothing is written.",
+                defaultValue: "./journey.sqlite"),
+            OptionSpec(
                 long: "now", valueName: "iso8601",
                 help: "What `now` returns, e.g. 2026-11-29T09:00:00Z (default: the clock)."),
             OptionSpec(
@@ -40,6 +49,7 @@ enum EvalCommand: Command {
         ],
         customUsage: [
             "journey eval <rule> [--input <file>] [--variant <name>] [--fallback] [--now <iso8601>] [--trace]",
+            "journey eval <rule> --user <id> [--dog <id>] [--db <path>] [--input <file>] [--trace]",
             "journey eval --expr <jq> [--input <file>] [-n] [--now <iso8601>] [--trace]",
         ])
 
@@ -57,6 +67,16 @@ enum EvalCommand: Command {
         }
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let evaluator = loaded.evaluator
         else { return .ruleErrors }
+        if options.subject != nil {
+            do {
+                let store = try CommonOptions.existingStore(arguments, spec: spec)
+                evaluator.variantChooser = ExperimentAssigner(
+                    catalog: ExperimentCatalog(ruleSet: evaluator.ruleSet), readingFrom: store)
+            } catch {
+                io.stderr.line("Error: \(error)")
+                return .failure
+            }
+        }
         return evaluateRule(options.rule!, evaluator: evaluator, inputs: inputs, options: options, io: io)
     }
 
@@ -73,6 +93,8 @@ enum EvalCommand: Command {
         var trace: Bool
         var limits: InputLimits
         var rulesDirectory: String
+        /// Whose assignment picks the variant (`--user`, `--dog`).
+        var subject: ExperimentSubject?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             func fail(_ message: String) -> UsageError { UsageError(message: message, command: EvalCommand.spec) }
@@ -92,6 +114,15 @@ enum EvalCommand: Command {
                 throw fail("--variant and --fallback apply to rules, not to --expr")
             }
             if variant != nil, fallback { throw fail("Give --variant or --fallback, not both") }
+            let user = arguments.values["user"]?.last
+            let dog = arguments.values["dog"]?.last
+            if user != nil || dog != nil {
+                if expression != nil {
+                    throw fail("--user and --dog pick a rule's variant; they do not apply to --expr")
+                }
+                if variant != nil || fallback { throw fail("Give --user or --variant/--fallback, not both") }
+                subject = ExperimentSubject(userID: user, dogID: dog)
+            }
             inputPath = arguments.value("input", spec: EvalCommand.spec) ?? "-"
             nullInput = arguments.flag("null-input")
             if nullInput, arguments.values["input"] != nil { throw fail("Give --input or --null-input, not both") }
@@ -152,7 +183,16 @@ enum EvalCommand: Command {
         var status = ExitCode.success
         let evaluationOptions = EvaluationOptions(
             variant: options.variant, now: options.now, timeout: options.timeout ?? rule.budget,
-            useFallback: options.fallback)
+            useFallback: options.fallback, subject: options.subject)
+        if let subject = options.subject, let experiment = rule.experiment,
+            let assigner = evaluator.variantChooser as? ExperimentAssigner, options.trace,
+            let assignment = try? assigner.assignment(
+                experiment, subject: subject, now: options.now ?? Date().timeIntervalSince1970)
+        {
+            io.stderr.line(
+                "assignment: \(assignment.variation ?? "default") (\(assignment.reason.rawValue), hash \(assignment.hashValue.map { String($0) } ?? "-"))"
+            )
+        }
         for input in inputs {
             if options.trace { io.stderr.write(TraceText.header(rule: rule, options: options, input: input)) }
             do {

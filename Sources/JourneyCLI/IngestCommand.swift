@@ -1,4 +1,5 @@
 import Engine
+import Features
 import Foundation
 import JQ
 import Journey
@@ -77,8 +78,9 @@ enum IngestCommand: Command {
             io.stderr.line("Error: \(error)")
             return .failure
         }
+        EngineFeatures.attachExperiments(to: evaluator, store: store)
         let ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: JourneyFeature.consumers(for: evaluator.ruleSet),
+            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: evaluator.ruleSet),
             policy: IngestPolicy(lateWindow: lateWindow, clockSkew: clockSkew, clock: clock))
         let report = IngestReport(
             io: io, json: CommonOptions.isJSON(arguments, spec: spec), quiet: arguments.flag("quiet"),

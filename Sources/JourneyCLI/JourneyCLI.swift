@@ -15,13 +15,16 @@ public enum JourneyCLI {
     static let commands: [any Command.Type] = [
         CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
         DatabaseMigrateCommand.self, DatabaseStatsCommand.self, DogTodayCommand.self, DogJourneyCommand.self,
-        DogPathCommand.self, DogPreviewCommand.self, DogMapCommand.self, ServeCommand.self,
+        DogPathCommand.self, DogPreviewCommand.self, DogMapCommand.self, ExperimentsCommand.self, AssignCommand.self,
+        OnboardingShowCommand.self, FunnelCommand.self, ServeCommand.self,
     ]
 
     /// Commands grouped under a word (`journey db migrate`), with the group's overview.
     static let groups: [String: String] = [
         "db": "Manage the store: migrate its schema, show its statistics.",
         "dog": "Show a dog's Dog Journey: today, the journey, a branch path, a block preview, the map.",
+        "onboarding": "Show a user's onboarding: the current step and each flow's state.",
+        "funnel": "Show funnels: where users drop out of onboarding.",
     ]
 
     static let root = CommandSpec(

@@ -33,7 +33,7 @@ extension SourceLocation {
 }
 
 /// The closest of `candidates` to `word` (edit distance ≤ 2), for "did you mean" hints.
-func closestMatch(to word: String, in candidates: [String]) -> String? {
+public func closestMatch(to word: String, in candidates: [String]) -> String? {
     func distance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)
         for (i, ca) in a.enumerated() {

@@ -75,6 +75,11 @@ public final class DocumentFile {
         collector.warning(code, message, at: location)
     }
 
+    /// A jq expression field of `fields`, mapped back to this file for libjq's messages.
+    public func expression(_ fields: YAMLFields, _ key: String) -> Expression? {
+        fields.expression(key, lines: lines)
+    }
+
     /// The rules of a `rules:` list inside the document.
     public func decodeRules(_ list: YAMLNode) -> [RuleDefinition] {
         guard let items = list.items else {

@@ -23,6 +23,24 @@ public struct RuleDefinition: Sendable {
     public var events: [String]?
     public var tests: [RuleTest]
 
+    /// A rule built by a feature from its own documents (an onboarding step's trigger).
+    public init(
+        id: String, kind: RuleKind, description: String? = nil, location: SourceLocation, experiment: String? = nil,
+        variants: [Variant], fallback: Expression? = nil, budget: Duration = RuleDefinition.defaultBudget,
+        events: [String]? = nil, tests: [RuleTest] = []
+    ) {
+        self.id = id
+        self.kind = kind
+        self.description = description
+        self.location = location
+        self.experiment = experiment
+        self.variants = variants
+        self.fallback = fallback
+        self.budget = budget
+        self.events = events
+        self.tests = tests
+    }
+
     /// The variant name of a single-expression rule.
     public static let defaultVariantName = "default"
     /// The budget of a rule that does not set `budget:`.
@@ -53,6 +71,11 @@ public struct RuleDefinition: Sendable {
 public struct Variant: Sendable {
     public var name: String
     public var expression: Expression
+
+    public init(name: String, expression: Expression) {
+        self.name = name
+        self.expression = expression
+    }
 }
 
 /// jq text and where it sits in its file, so that libjq's line numbers map back to the file.
@@ -64,6 +87,13 @@ public struct Expression: Sendable {
     public var isBlock: Bool
     /// For a block scalar, the column where its content starts; otherwise where the text starts.
     public var contentColumn: Int
+
+    public init(source: String, start: SourceLocation, isBlock: Bool, contentColumn: Int) {
+        self.source = source
+        self.start = start
+        self.isBlock = isBlock
+        self.contentColumn = contentColumn
+    }
 
     /// The file position of `line` (1-based, in `source`); `column` when libjq gave one.
     public func location(line: Int?, column: Int?) -> SourceLocation {

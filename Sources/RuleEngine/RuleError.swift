@@ -16,6 +16,8 @@ public struct RuleError: Error, Sendable, Equatable, CustomStringConvertible {
         case busy = "busy"
         /// The rule ran away earlier and is answered by its fallback until it changes.
         case quarantined = "quarantined"
+        /// The experiment assignment choosing the variant could not be read or kept.
+        case assignmentFailed = "assignment_failed"
     }
 
     public var code: Code

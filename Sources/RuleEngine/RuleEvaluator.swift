@@ -13,17 +13,48 @@ public struct EvaluationOptions: Sendable {
     public var useFallback: Bool
     /// When the variant fails (error, timeout, broken contract), answer with the fallback.
     public var fallbackOnError: Bool
+    /// Who the evaluation is for: with a ``VariantChooser`` on the evaluator, a rule with an
+    /// experiment evaluates the variant this subject is assigned (when `variant` is nil).
+    public var subject: ExperimentSubject?
 
     public init(
         variant: String? = nil, now: Double? = nil, timeout: Duration? = nil, useFallback: Bool = false,
-        fallbackOnError: Bool = false
+        fallbackOnError: Bool = false, subject: ExperimentSubject? = nil
     ) {
         self.variant = variant
         self.now = now
         self.timeout = timeout
         self.useFallback = useFallback
         self.fallbackOnError = fallbackOnError
+        self.subject = subject
     }
+}
+
+/// Whom an experiment assigns: the attributes experiments hash (`user_id`, `dog_id`).
+public struct ExperimentSubject: Sendable, Hashable {
+    public var userID: String?
+    public var dogID: String?
+
+    public init(userID: String? = nil, dogID: String? = nil) {
+        self.userID = userID
+        self.dogID = dogID
+    }
+
+    /// The value of hash attribute `name`, if the subject has it.
+    public func attribute(_ name: String) -> String? {
+        switch name {
+        case "user_id": userID
+        case "dog_id": dogID
+        default: nil
+        }
+    }
+}
+
+/// Picks a subject's variation of an experiment (the experiments feature's sticky
+/// assignment): rules with an `experiment:` evaluate that variant. Nil means the default (the
+/// control).
+public protocol VariantChooser: AnyObject {
+    func variation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String?
 }
 
 /// What a rule gave.
@@ -71,6 +102,8 @@ public final class RuleEvaluator {
     public var quarantined: Set<String> = []
     /// Told about every evaluation (not retained).
     public weak var observer: (any EvaluationObserver)?
+    /// Chooses the variant of rules with an experiment, for evaluations that name a subject.
+    public var variantChooser: (any VariantChooser)?
 
     /// An evaluator that compiles each program the first time it is needed.
     public convenience init(ruleSet: RuleSet) {
@@ -114,7 +147,21 @@ public final class RuleEvaluator {
             guard rule.fallback != nil else { throw error }
             return try evaluateFallback(rule, compiledRule, input: input, options: options, because: error)
         }
-        let variant = try resolveVariant(rule, options.variant)
+        var variantName = options.variant
+        if variantName == nil, let experiment = rule.experiment, let subject = options.subject,
+            let chooser = variantChooser
+        {
+            do {
+                variantName = try chooser.variation(
+                    of: experiment, subject: subject, now: options.now ?? Date().timeIntervalSince1970)
+            } catch {
+                throw RuleError(
+                    .assignmentFailed,
+                    "rule `\(rule.id)`: the assignment to experiment `\(experiment)` failed: \(error)",
+                    rule: rule.id)
+            }
+        }
+        let variant = try resolveVariant(rule, variantName)
         do {
             let program = try compiledRule.program(variant: variant, of: rule)
             return try run(

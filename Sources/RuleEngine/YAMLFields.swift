@@ -86,6 +86,73 @@ public struct YAMLFields {
         return b
     }
 
+    /// A number field within `range` (inclusive).
+    public func number(_ key: String, within range: ClosedRange<Double>? = nil) -> (value: Double, node: YAMLNode)? {
+        guard let value = values[key] else { return nil }
+        guard case .number(let n)? = try? value.resolvedScalar(), n.isFinite else {
+            collector.error("invalid_type", "`\(key)` must be a number, found \(describe(value))", at: location(value))
+            return nil
+        }
+        if let range, !range.contains(n) {
+            collector.error(
+                "invalid_value",
+                "`\(key)` must be between \(format(range.lowerBound)) and \(format(range.upperBound)), found \(format(n))",
+                at: location(value))
+            return nil
+        }
+        return (n, value)
+    }
+
+    /// A whole-number field within `range` (inclusive).
+    public func integer(_ key: String, within range: ClosedRange<Int>) -> (value: Int, node: YAMLNode)? {
+        guard let (n, node) = number(key) else { return nil }
+        guard n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+            collector.error(
+                "invalid_value",
+                "`\(key)` must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(format(n))",
+                at: location(node))
+            return nil
+        }
+        return (Int(n), node)
+    }
+
+    /// A list of texts (a single text is refused: lists are written as lists).
+    public func strings(_ key: String) -> [(value: String, node: YAMLNode)]? {
+        guard let value = values[key] else { return nil }
+        guard let items = value.items else {
+            collector.error(
+                "invalid_type", "`\(key)` must be a list of texts, found \(describe(value))", at: location(value))
+            return nil
+        }
+        var result: [(value: String, node: YAMLNode)] = []
+        for item in items {
+            guard let scalar = item.scalar, case .string? = try? item.resolvedScalar() else {
+                collector.error(
+                    "invalid_type", "every item of `\(key)` must be text, found \(describe(item))", at: location(item))
+                return nil
+            }
+            result.append((scalar.value, item))
+        }
+        return result
+    }
+
+    /// A timestamp field (RFC 3339 with an offset, e.g. `2026-12-01T00:00:00+01:00`).
+    public func timestamp(_ key: String) -> (value: Double, node: YAMLNode)? {
+        guard let (text, node) = string(key) else { return nil }
+        guard let seconds = Timestamp.parse(text) else {
+            collector.error(
+                "invalid_value",
+                "`\(key)` must be a time with its offset, such as 2026-12-01T00:00:00Z, found `\(text)`",
+                at: location(node))
+            return nil
+        }
+        return (seconds, node)
+    }
+
+    private func format(_ n: Double) -> String {
+        n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+    }
+
     /// A duration field (`250ms`, `5s`) within `range`.
     public func duration(_ key: String, within range: ClosedRange<Duration>) -> Duration? {
         guard let (text, node) = string(key) else { return nil }

@@ -40,6 +40,9 @@ extension JourneyService {
                 try DogRoutes.blockStep(step, service, request, parameters)
             }
         }
+        // Onboarding
+        add("GET", "/v1/users/{user}/onboarding", OnboardingRoutes.show)
+        add("POST", "/v1/users/{user}/onboarding/skip", OnboardingRoutes.skip)
         // Reminders
         add("GET", "/v1/reminders/due", ReminderRoutes.due)
         add("POST", "/v1/reminders/sent", ReminderRoutes.sent)
@@ -56,7 +59,7 @@ extension JourneyService {
     static func status(ofRejection code: String?) -> Int {
         switch code {
         case "unknown_dog": 404
-        case "conflict": 409
+        case "conflict", "not_skippable", "not_current", "not_in_progress": 409
         case "storage_error": 503
         default: 422
         }

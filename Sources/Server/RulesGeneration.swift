@@ -1,4 +1,5 @@
 import Engine
+import Features
 import Foundation
 import JQ
 import Journey
@@ -25,6 +26,7 @@ final class RulesGeneration {
         self.ruleSet = ruleSet
         self.evaluator = evaluator
         self.snapshot = snapshot
+        EngineFeatures.attachExperiments(to: evaluator, store: store)
         self.ingestor = Ingestor(
             store: store, evaluator: evaluator, consumers: ServiceFeatures.consumers(for: ruleSet),
             policy: IngestPolicy(clock: clock), cores: 1)
@@ -59,11 +61,11 @@ final class GenerationHandOff: @unchecked Sendable {
 public enum ServiceFeatures {
     /// Document kinds beside rules (catalogs, plugins, wording…).
     public static func documentKinds() -> [any DocumentKind] {
-        JourneyDocuments.kinds()
+        EngineFeatures.documentKinds()
     }
 
     /// The ingest consumers for `ruleSet`.
     public static func consumers(for ruleSet: RuleSet) -> [any EventConsumer] {
-        JourneyFeature.consumers(for: ruleSet)
+        EngineFeatures.consumers(for: ruleSet)
     }
 }

@@ -144,5 +144,35 @@ enum Schema {
                 );
                 CREATE INDEX events_dog_changes ON events (dog_id, id);
                 """),
+        Migration(
+            version: 4, name: "experiment assignments, onboarding flows and shown steps",
+            sql: """
+                CREATE TABLE experiment_assignments (
+                    subject        TEXT NOT NULL,
+                    experiment     TEXT NOT NULL,
+                    user_id        TEXT,
+                    variation      TEXT NOT NULL,
+                    bucket_version INTEGER NOT NULL,
+                    hash_value     REAL NOT NULL,
+                    assigned_at    REAL NOT NULL,
+                    viewed_at      REAL,
+                    PRIMARY KEY (subject, experiment)
+                );
+                CREATE TABLE onboarding_flows (
+                    user_id    TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    flow       TEXT NOT NULL,
+                    variant    TEXT NOT NULL,
+                    version    TEXT NOT NULL,
+                    started_at REAL NOT NULL,
+                    PRIMARY KEY (user_id, flow)
+                );
+                CREATE TABLE onboarding_shown (
+                    user_id  TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    flow     TEXT NOT NULL,
+                    step_id  TEXT NOT NULL,
+                    shown_at REAL NOT NULL,
+                    PRIMARY KEY (user_id, flow, step_id)
+                );
+                """),
     ]
 }

@@ -46,6 +46,24 @@ public protocol Store: StoreReader {
     /// Counts and sizes, for `journey db stats`.
     func statistics() throws -> StoreStatistics
 
+    // MARK: Experiments and onboarding
+
+    /// Keeps (or replaces) a subject's assignment to an experiment.
+    func saveAssignment(_ assignment: StoredAssignment) throws
+    /// Forgets a subject's assignment (it is outside the experiment now).
+    func removeAssignment(subject: String, experiment: String) throws
+    /// Marks an assignment used; false when it already was (or there is none).
+    func markAssignmentViewed(subject: String, experiment: String, at: Double) throws -> Bool
+    /// Records that `user` started onboarding flow `flow` (a flow key), or updates the version
+    /// seen when it already had.
+    func startOnboardingFlow(user: String, flow: String, variant: String, version: String, at: Double) throws
+    /// Records when a step was first shown (later calls keep the first time).
+    func markOnboardingStepShown(user: String, flow: String, step: String, at: Double) throws
+    /// Every user's progress in flow `flow`, by user id (for funnels).
+    func onboardingHistories(flow: String) throws -> [String: OnboardingFlowProgress]
+    /// Every flow key anyone started.
+    func onboardingFlowKeys() throws -> [String]
+
     // MARK: Service
 
     /// Pending reminders due at or before `before`, earliest first, at most `limit`.
@@ -74,6 +92,10 @@ public protocol StoreReader: AnyObject {
     func catalogSnapshot(hash: String) throws -> JSON?
     /// The completed steps of a dog's blocks.
     func blockSteps(dog: String) throws -> [BlockStep]
+    /// A subject's kept assignment to an experiment.
+    func assignment(subject: String, experiment: String) throws -> StoredAssignment?
+    /// A user's progress in onboarding flow `flow` (a flow key), if they started it.
+    func onboardingProgress(user: String, flow: String) throws -> OnboardingFlowProgress?
     /// A dog's latest events (newest first), at most `limit`.
     func events(dog: String, limit: Int) throws -> [StoredEvent]
     /// A number that changes whenever another connection (another process) commits; commits

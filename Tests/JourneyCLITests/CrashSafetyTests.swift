@@ -117,8 +117,13 @@ import Testing
         #expect(try connection.scalar("SELECT count(*) FROM reminders") == 1000, "one pending weigh-again per dog")
         // weight_saved and journey_opened, plus one ai_interpretation_completed per registration.
         #expect(
-            try connection.scalar("SELECT count(*) FROM analytics_outbox")
+            try connection.scalar("SELECT count(*) FROM analytics_outbox WHERE name != 'experiment_viewed'")
                 == Int64(expected.weights + expected.openings + 1000))
+        // The recommendation's experiment: one kept assignment per owner, viewed exactly once.
+        let owners = try connection.scalar("SELECT count(DISTINCT user_id) FROM dogs") ?? 0
+        #expect(try connection.scalar("SELECT count(*) FROM experiment_assignments") == owners)
+        #expect(
+            try connection.scalar("SELECT count(*) FROM analytics_outbox WHERE name = 'experiment_viewed'") == owners)
         #expect(try connection.scalar("SELECT count(*) FROM manifests") == 1000)
         #expect(try connection.prepare("PRAGMA integrity_check").first { $0.text(0) } == "ok")
     }

@@ -30,12 +30,23 @@ import Testing
         let text = store.dog("today", "q-123")
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.hasPrefix("Today for Q\n"))
-        #expect(text.stdout.contains("Recommended: Bond-building games (mind)"))
+        // Q's owner is in the `by-branch` variation of recommendation-v2 (kept since the
+        // registration), so Today recommends the nearest block of the weakest branch and offers
+        // to continue the block Q started.
+        let assignment = try JV.parse(
+            journey(
+                "assign", "recommendation-v2", "--user", "owner-1", "--db", store.path, "--rules", Repository.rules,
+                "--plugins", Repository.plugins, "--format", "json"
+            ).stdout
+        ).json()
+        #expect(assignment["variation"] == "by-branch")
+        #expect(assignment["reason"] == "sticky")
+        #expect(text.stdout.contains("Recommended: Vaccination record (health)"))
+        #expect(text.stdout.contains("Continue: Bond-building games — next: theory"))
         #expect(text.stdout.contains("Health & body      █░░░░░░  1 of 7"))
         let json = try JV.parse(store.dog("today", "q-123", "--format", "json").stdout).json()
-        #expect(json["recommended"]?["block_id"] == "bond-building-games")
-        #expect(json["recommended"]?["next_step"] == "theory")
-        #expect(json["continue"] == .null)
+        #expect(json["recommended"]?["block_id"] == "vaccination-record")
+        #expect(json["continue"]?["block_id"] == "bond-building-games")
         #expect(json["branches"]?.arrayValue?.map { $0["completed"] ?? .null } == [1, 0, 0])
     }
 
@@ -43,10 +54,11 @@ import Testing
         let store = Store()
         let overview = try JV.parse(store.dog("journey", "q-123", "--format", "json").stdout).json()
         #expect(overview["label"] == "1 of 21")
-        #expect(overview["branches"]?.arrayValue?.first { $0["recommended"] == true }?["id"] == "mind")
+        #expect(overview["branches"]?.arrayValue?.first { $0["recommended"] == true }?["id"] == "health")
         let path = try JV.parse(store.dog("path", "q-123", "health", "--format", "json").stdout).json()
         #expect(path["nodes"]?[0]?["status"] == "completed")
-        #expect(path["nodes"]?[1]?["status"] == "available")
+        #expect(path["nodes"]?[1]?["status"] == "recommended")
+        #expect(path["nodes"]?[2]?["status"] == "available")
         let preview = store.dog("preview", "q-123", "growth-check")
         #expect(preview.stdout.contains("Locked: finish Body condition score and Teeth & gums check first"))
         let map = try JV.parse(store.dog("map", "q-123", "--format", "json").stdout).json()

@@ -1,3 +1,4 @@
+import Features
 import Foundation
 import JQ
 import Journey
@@ -8,7 +9,7 @@ import Testing
 @Suite struct BundledRulesTests {
     let loaded = RuleSetLoader(
         rulesDirectory: Paths.repository + "/Rules", pluginsDirectory: Paths.repository + "/Plugins",
-        kinds: JourneyDocuments.kinds()
+        kinds: EngineFeatures.documentKinds()
     ).load()
 
     @Test func bundledRulesLoadWithoutDiagnostics() {

@@ -1,3 +1,4 @@
+import Features
 import Foundation
 import JQ
 import Journey
@@ -101,7 +102,8 @@ import Testing
         try Self.rule.write(toFile: folder + "/ac.yaml", atomically: true, encoding: .utf8)
         try Self.wording.write(toFile: folder + "/wording.yaml", atomically: true, encoding: .utf8)
         let result = RuleSetLoader(
-            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins", kinds: JourneyDocuments.kinds()
+            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins",
+            kinds: EngineFeatures.documentKinds()
         ).load()
         let errors = result.diagnostics.filter { $0.severity == .error }
         let expected = testCase.json["errors"]?.arrayValue ?? []

@@ -1,5 +1,6 @@
 import CheckPlugins
 import Engine
+import Features
 import Foundation
 import JQ
 import RuleEngine
@@ -185,11 +186,12 @@ import Testing
         let plugins: [any CheckPlugin] = [QuizPlugin()]
         let loaded = RuleSetLoader(
             rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins",
-            kinds: JourneyDocuments.kinds(swiftPlugins: plugins)
+            kinds: EngineFeatures.documentKinds(swiftPlugins: plugins)
         ).load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
         let without = RuleSetLoader(
-            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins", kinds: JourneyDocuments.kinds()
+            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins",
+            kinds: EngineFeatures.documentKinds()
         ).load()
         #expect(without.diagnostics.contains { $0.code == "unknown_check_type" && $0.message.contains("`quiz`") })
 
@@ -199,7 +201,7 @@ import Testing
         let now = Timestamp.parse("2026-11-20T08:00:00Z")!
         let ingestor = Ingestor(
             store: store, evaluator: evaluator,
-            consumers: JourneyFeature.consumers(for: evaluator.ruleSet, swiftPlugins: plugins),
+            consumers: EngineFeatures.consumers(for: evaluator.ruleSet, swiftPlugins: plugins),
             policy: IngestPolicy(clock: { now + 3600 }), cores: 1)
         let registered = ingestor.ingest([
             [

@@ -1,4 +1,5 @@
 import Engine
+import Features
 import Foundation
 import JQ
 import Journey
@@ -18,8 +19,10 @@ final class JourneyHarness {
     init(rules: String = Paths.repository + "/Rules", plugins: String = Paths.repository + "/Plugins", now: String)
         throws
     {
-        let loaded = RuleSetLoader(rulesDirectory: rules, pluginsDirectory: plugins, kinds: JourneyDocuments.kinds())
-            .load()
+        let loaded = RuleSetLoader(
+            rulesDirectory: rules, pluginsDirectory: plugins, kinds: EngineFeatures.documentKinds()
+        )
+        .load()
         guard let evaluator = loaded.evaluator else {
             throw HarnessError("rules do not load: \(loaded.diagnostics)")
         }
@@ -27,8 +30,9 @@ final class JourneyHarness {
         store = try SQLiteStore(path: path)
         clock = Timestamp.parse(now)!
         let box = ClockBox()
+        EngineFeatures.attachExperiments(to: evaluator, store: store)
         ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: JourneyFeature.consumers(for: evaluator.ruleSet),
+            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: evaluator.ruleSet),
             policy: IngestPolicy(clock: { box.now }), cores: 1)
         self.box = box
         box.now = clock

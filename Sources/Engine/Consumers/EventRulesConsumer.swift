@@ -11,7 +11,8 @@ public struct EventRulesConsumer: EventConsumer {
     public let rule: RuleDefinition
     public var name: String { "rule:\(rule.id)" }
     /// A rule reads only `{event, dog}`.
-    public var isPure: Bool { true }
+    /// Pure unless the rule has an experiment (its assignment is read and kept in the store).
+    public var isPure: Bool { rule.experiment == nil }
     /// The rule's `events`, checked here too so that other events do not even build the input.
     private let events: Set<String>?
 
@@ -30,7 +31,9 @@ public struct EventRulesConsumer: EventConsumer {
         let result: RuleResult
         do {
             result = try context.evaluator.evaluate(
-                rule, input: context.ruleInput, options: EvaluationOptions(now: event.occurredAt))
+                rule, input: context.ruleInput,
+                options: EvaluationOptions(
+                    now: event.occurredAt, subject: ExperimentSubject(userID: event.userID, dogID: event.dogID)))
         } catch {
             if error.code == .runtimeError, case .object(let object)? = error.value,
                 let code = object["code"]?.stringValue, let message = object["message"]?.stringValue

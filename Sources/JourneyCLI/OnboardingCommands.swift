@@ -1,0 +1,136 @@
+import Foundation
+import JQ
+import Onboarding
+import RuleEngine
+import Store
+
+/// `journey onboarding show --user U`: the step the app renders now, and each flow's state.
+enum OnboardingShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "journey onboarding show",
+        overview: "Show a user's current onboarding step (with its overlay) and each flow's state.",
+        options: [
+            OptionSpec(long: "user", valueName: "id", help: "The user's id."),
+            OptionSpec(long: "now", valueName: "iso8601", help: "What time it is (default: the clock)."),
+            CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
+        }
+        guard let user = arguments.values["user"]?.last else {
+            throw UsageError(message: "Missing --user", command: spec)
+        }
+        let now = try CommonOptions.now(arguments, spec: spec)
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+            return .ruleErrors
+        }
+        let view: JSON
+        do {
+            guard let store = try CommonOptions.existingStore(arguments, spec: spec) else {
+                io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
+                return .failure
+            }
+            view = try OnboardingView.json(user: user, flows: OnboardingFlows(ruleSet: ruleSet), store: store, now: now)
+        } catch {
+            io.stderr.line("Error: \(error)")
+            return .failure
+        }
+        if CommonOptions.isJSON(arguments, spec: spec) {
+            io.stdout.line(view.compactText)
+            return .success
+        }
+        if case .object(let current)? = view["current"], case .object(let step)? = current["step"] {
+            let position =
+                "\(current["position"]?.numberValue.map { Int($0) } ?? 0)/\(current["of"]?.numberValue.map { Int($0) } ?? 0)"
+            io.stdout.line(
+                "now: \(current["flow"]?.stringValue ?? "") (\(current["variant"]?.stringValue ?? "")), step \(position) `\(step["id"]?.stringValue ?? "")`"
+            )
+            io.stdout.line("  target:   \(step["target_element_id"]?.stringValue ?? "")")
+            io.stdout.line("  tooltip:  \(step["tooltip"]?["text"]?.stringValue ?? "")")
+            io.stdout.line("  done by:  \(step["completion_trigger"]?.compactText ?? "")")
+            io.stdout.line("  can skip: \(step["can_skip"]?.boolValue == true ? "yes" : "no")")
+        } else {
+            io.stdout.line("now: no onboarding step to show")
+        }
+        for flow in view["flows"]?.arrayValue ?? [] {
+            let done = flow["completed_step_ids"]?.arrayValue?.count ?? 0
+            let skipped = flow["skipped_step_ids"]?.arrayValue?.count ?? 0
+            io.stdout.line(
+                "\(flow["flow"]?.stringValue ?? ""): \(flow["status"]?.stringValue ?? "")"
+                    + (flow["variant"]?.stringValue.map { " (\($0)), \(done) done, \(skipped) skipped" } ?? ""))
+        }
+        return .success
+    }
+}
+
+/// `journey funnel onboarding`: per step, how many reached, completed and skipped it, and the
+/// median time it took: where users drop out.
+enum FunnelCommand: Command {
+    static let spec = CommandSpec(
+        name: "journey funnel onboarding",
+        overview: "Show the onboarding funnel: reached, completed, skipped and median time per step.",
+        discussion: """
+            One table per flow and variant. `stuck` counts users who reached a step and neither
+            completed nor skipped it; the step where the most of those who reached it are stuck is
+            marked as the biggest drop-off.
+            """,
+        options: [
+            OptionSpec(long: "flow", valueName: "id", help: "Only this flow (default: every flow)."),
+            CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
+        }
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+            return .ruleErrors
+        }
+        var flows = OnboardingFlows(ruleSet: ruleSet).flows
+        if let only = arguments.values["flow"]?.last {
+            flows = flows.filter { $0.id == only }
+            guard !flows.isEmpty else {
+                let known = OnboardingFlows(ruleSet: ruleSet).flows.map(\.id)
+                io.stderr.line("Error: no onboarding flow `\(only)`; flows: \(known.joined(separator: ", "))")
+                return .failure
+            }
+        }
+        let funnels: [OnboardingFunnel]
+        do {
+            guard let store = try CommonOptions.existingStore(arguments, spec: spec) else {
+                io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
+                return .failure
+            }
+            funnels = try flows.map { try OnboardingFunnel(flow: $0, store: store) }
+        } catch {
+            io.stderr.line("Error: \(error)")
+            return .failure
+        }
+        if CommonOptions.isJSON(arguments, spec: spec) {
+            io.stdout.line(JSON.object(["funnels": .array(funnels.map(\.json))]).compactText)
+            return .success
+        }
+        for funnel in funnels {
+            for variant in funnel.variants {
+                io.stdout.line(
+                    "\(funnel.flow) (\(funnel.key)), variant \(variant.name): \(variant.started) started, \(variant.finished) finished"
+                )
+                let drop = funnel.biggestDropOff(in: variant)?.id
+                let rows = variant.steps.map { step in
+                    [
+                        step.id, "\(step.reached)", "\(step.completed)", "\(step.skipped)", "\(step.stuck)",
+                        step.medianDurationSeconds.map { String(format: "%.1fs", $0) } ?? "-",
+                        step.id == drop ? "← biggest drop-off" : "",
+                    ]
+                }
+                io.stdout.write(
+                    RulesCommand.table(
+                        header: ["STEP", "REACHED", "COMPLETED", "SKIPPED", "STUCK", "MEDIAN", ""], rows: rows))
+                io.stdout.line("")
+            }
+        }
+        return .success
+    }
+}

@@ -1,0 +1,35 @@
+import JQ
+import RuleEngine
+import Testing
+
+/// `journey check` on experiments and onboarding flows: each mistake is an error naming the
+/// file, the line and what to do (Cases/check.yaml).
+struct CheckTests {
+    static let cases = Paths.cases("check.yaml", "cases")
+
+    @Test(arguments: cases)
+    func diagnostics(_ testCase: JSON) {
+        var files: [String: String] = [:]
+        for (name, text) in testCase["files"]!.objectValue! { files[name] = text.stringValue! }
+        let folder = RulesFolder(files)
+        let diagnostics = folder.load().diagnostics.filter { $0.severity == .error }
+        let name = testCase["name"]!.stringValue!
+        let expected = testCase["expect"]!.arrayValue!
+        for want in expected {
+            let code = want["code"]!.stringValue!
+            let file = want["file"]!.stringValue!
+            let line = Int(want["line"]!.numberValue!)
+            let message = want["message"]!.stringValue!
+            let found = diagnostics.contains {
+                $0.code == code && $0.location.file.hasSuffix("/" + file) && $0.location.line == line
+                    && (message.isEmpty || $0.message.contains(message))
+            }
+            #expect(
+                found,
+                "\(name): expected \(code) at \(file):\(line) containing \"\(message)\"; got:\n\(diagnostics.map(\.description).joined(separator: "\n"))"
+            )
+        }
+        #expect(
+            diagnostics.count == expected.count, "\(name): \(diagnostics.map(\.description).joined(separator: "\n"))")
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import JQ
+import Testing
+
+/// `journey experiments`, `journey assign`, `journey eval --user`, `journey onboarding show`
+/// and `journey funnel onboarding` on the bundled rules.
+@Suite struct ExperimentCommandTests {
+    static let common = ["--rules", Repository.rules, "--plugins", Repository.plugins]
+
+    @Test func experimentsListsRanges() throws {
+        let text = journey(["experiments"] + Self.common)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("recommendation-v2"))
+        #expect(text.stdout.contains("[0.5, 1.0)"))
+        let json = try JV.parse(journey(["experiments", "--format", "json"] + Self.common).stdout).json()
+        let recommendation = try #require(json["experiments"]?.arrayValue?.first { $0["key"] == "recommendation-v2" })
+        #expect(recommendation["variations"]?[1]?["range"] == [0.5, 1])
+        #expect(recommendation["rules"] == ["recommendation"])
+        #expect(recommendation["hash_version"] == 2)
+    }
+
+    /// The exact GrowthBook hash: (fnv32a(String(fnv32a("recommendation-v2" + "u-1"))) % 10000) / 10000.
+    @Test func assignShowsTheHashTheRangeAndWhy() throws {
+        let json = try JV.parse(
+            journey(
+                ["assign", "recommendation-v2", "--user", "u-1", "--db", "/nonexistent.sqlite", "--format", "json"]
+                    + Self.common
+            )
+            .stdout
+        ).json()
+        #expect(json["variation"] == "control")
+        #expect(json["hash_value"] == 0.0601)
+        #expect(json["range"] == [0, 0.5])
+        #expect(json["reason"] == "assigned")
+        let text = journey(
+            ["assign", "onboarding-first-launch", "--user", "onb-1", "--db", "/nonexistent.sqlite"] + Self.common)
+        #expect(text.stdout.contains("variation:   single_page"))
+        #expect(text.stdout.contains("hash value:  0.8674"))
+        #expect(text.stdout.contains("range:       [0.5, 1.0)"))
+    }
+
+    @Test func assignRefusals() {
+        let unknown = journey(["assign", "recommendation-v3", "--user", "u"] + Self.common)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no experiment `recommendation-v3`; did you mean `recommendation-v2`?"))
+        #expect(journey(["assign", "recommendation-v2"] + Self.common).status == 64)
+        #expect(journey(["assign"] + Self.common).status == 64)
+        #expect(
+            journey(["assign", "recommendation-v2", "--user", "u", "--now", "yesterday"] + Self.common).status == 64)
+    }
+
+    /// `journey eval RULE --user ID` evaluates the variant the user is assigned: owner-1 is in
+    /// `by-branch`, u-1 in `control`; each prints what `--variant` of that name prints.
+    @Test func evalPicksTheVariantByAssignment() {
+        func eval(_ extra: [String]) -> String {
+            let run = journey(
+                [
+                    "eval", "recommendation", "--input", Repository.q123, "--now", "2026-11-29T12:00:00Z", "--db",
+                    "/nonexistent.sqlite",
+                ]
+                    + extra + Self.common)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+        let byBranch = eval(["--variant", "by-branch"])
+        let control = eval(["--variant", "control"])
+        #expect(byBranch != control, "the fixture tells the variants apart")
+        #expect(eval(["--user", "owner-1"]) == byBranch)
+        #expect(eval(["--user", "u-1"]) == control)
+        let trace = journey(
+            [
+                "eval", "recommendation", "--input", Repository.q123, "--user", "owner-1", "--trace", "--db",
+                "/nonexistent.sqlite",
+            ]
+                + Self.common)
+        #expect(trace.stderr.contains("assignment: by-branch (assigned, hash 0.6393)"))
+        #expect(journey(["eval", "recommendation", "--user", "u", "--variant", "control"] + Self.common).status == 64)
+        #expect(journey(["eval", "--expr", ".", "--user", "u"] + Self.common).status == 64)
+    }
+
+    @Test func onboardingShowAndFunnel() throws {
+        let database = NSTemporaryDirectory() + "journey-onboarding-cli-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+        let ingest = journey(
+            [
+                "ingest", Repository.root + "/examples/onboarding.jsonl", "--db", database, "--now",
+                "2026-11-29T12:00:00Z", "-q",
+            ]
+                + Self.common)
+        #expect(ingest.status == 0, "\(ingest.stdout)\(ingest.stderr)")
+        let show = journey(["onboarding", "show", "--user", "onb-3", "--db", database] + Self.common)
+        #expect(show.stdout.contains("now: first_tracker (guided), step 3/7 `type_name`"), "\(show.stdout)")
+        #expect(show.stdout.contains("can skip: no"))
+        let view = try JV.parse(
+            journey(["onboarding", "show", "--user", "onb-2", "--db", database, "--format", "json"] + Self.common)
+                .stdout
+        ).json()
+        #expect(view["current"] == .null)
+        #expect(view["flows"]?[0]?["skipped_step_ids"] == ["streaks_page"])
+        #expect(view["flows"]?.arrayValue?.map { $0["status"] ?? .null } == ["finished", "finished"])
+        let funnel = try JV.parse(
+            journey(
+                ["funnel", "onboarding", "--flow", "first_tracker", "--db", database, "--format", "json"] + Self.common
+            )
+            .stdout
+        ).json()
+        let guided = try #require(funnel["funnels"]?[0]?["variants"]?[0])
+        #expect(guided["variant"] == "guided")
+        #expect(guided["started"] == 2)
+        #expect(guided["finished"] == 1)
+        #expect(guided["biggest_drop_off"] == "type_name")
+        #expect(
+            guided["steps"]?[2] == [
+                "step_id": "type_name", "reached": 2, "completed": 1, "skipped": 0, "stuck": 1,
+                "median_duration_seconds": 7,
+            ])
+        let text = journey(["funnel", "onboarding", "--db", database] + Self.common)
+        #expect(text.stdout.contains("first_tracker (first_tracker@1), variant guided: 2 started, 1 finished"))
+        #expect(text.stdout.contains("← biggest drop-off"))
+        let unknown = journey(["funnel", "onboarding", "--flow", "nope", "--db", database] + Self.common)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no onboarding flow `nope`; flows: first_launch, first_tracker"))
+    }
+}
