@@ -40,17 +40,21 @@ let package = Package(
         // A/B experiments (GrowthBook assignment, sticky) and the walk-through onboarding engine.
         .target(name: "Experiments", dependencies: ["RuleEngine", "Store", "JQ", "YAML"]),
         .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "YAML"]),
+        // Habit trackers: check-ins through the ingest path, statistics as habit_stat rules.
+        .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ"]),
         // Every feature put together: document kinds, ingest consumers, variant choice.
         .target(
             name: "Features",
-            dependencies: ["Journey", "Onboarding", "Experiments", "CheckPlugins", "Engine", "RuleEngine", "Store"]),
+            dependencies: [
+                "Journey", "Onboarding", "Experiments", "Habits", "CheckPlugins", "Engine", "RuleEngine", "Store",
+            ]),
 
         // The HTTP service: a pure router over the engine, libmicrohttpd as the adapter, and a
         // supervisor with worker processes.
         .target(
             name: "Server",
             dependencies: [
-                "HTTP", "CSupport", "Features", "Journey", "Onboarding", "Experiments", "CheckPlugins", "Engine",
+                "HTTP", "CSupport", "Features", "Journey", "Onboarding", "Experiments", "Habits", "CheckPlugins", "Engine",
                 "RuleEngine", "Store", "JQ",
             ],
             resources: [.copy("openapi.json")]
@@ -60,7 +64,7 @@ let package = Package(
         .target(
             name: "JourneyCLI",
             dependencies: [
-                "Server", "HTTP", "Features", "Journey", "Onboarding", "Experiments", "CheckPlugins", "Engine",
+                "Server", "HTTP", "Features", "Journey", "Onboarding", "Experiments", "Habits", "CheckPlugins", "Engine",
                 "RuleEngine", "Store", "JQ",
             ]),
         .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
@@ -73,7 +77,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "journey-bench",
-            dependencies: ["Features", "Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline", "HTTP"],
+            dependencies: [
+                "Features", "Journey", "Habits", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline", "HTTP",
+            ],
             path: "Sources/Benchmarks"
         ),
 
@@ -102,6 +108,11 @@ let package = Package(
             dependencies: [
                 "Experiments", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML",
             ],
+            exclude: ["Cases"]
+        ),
+        .testTarget(
+            name: "HabitsTests",
+            dependencies: ["Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
             exclude: ["Cases"]
         ),
         .testTarget(

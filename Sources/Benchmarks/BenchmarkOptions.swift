@@ -1,6 +1,6 @@
 /// The benchmark's flags.
 struct BenchmarkOptions {
-    enum Benchmark: String { case rules, ingest, views, http }
+    enum Benchmark: String { case rules, ingest, views, http, habits }
 
     var benchmark = Benchmark.rules
     var rulesDirectory = "Rules"
@@ -22,6 +22,7 @@ struct BenchmarkOptions {
         USAGE: journey-bench rules [--rules <dir>] [--fixture <path>] [--iterations <n>] [--rounds <n>]
                journey-bench ingest [--rules <dir>] [--events <n>] [--rounds <n>] [--scaling]
                journey-bench views [--rules <dir>] [--iterations <n>] [--rounds <n>]
+               journey-bench habits [--rules <dir>] [--iterations <n>] [--rounds <n>]
                journey-bench http [--rules <dir>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
 
         SUBCOMMANDS:
@@ -30,6 +31,8 @@ struct BenchmarkOptions {
                                   of the same rows into the same schema.
           views                   Today and a branch path for a dog with 300 records: store reads, rule
                                   evaluation, assembly, beside the raw cost of the same rules.
+          habits                  Habit statistics for 20 trackers with 3 years of check-ins: store reads,
+                                  facts and the habit_stat rules, beside raw libjq on the same facts.
           http                    journey serve under wrk (GET /today, POST /v1/events ×10) beside a
                                   trivial responder built from the same libmicrohttpd adapter.
 
@@ -63,6 +66,7 @@ struct BenchmarkOptions {
             if benchmark == .ingest { rounds = 3 }
             if benchmark == .views { rounds = 7; iterations = 200 }
             if benchmark == .http { rounds = 3 }
+            if benchmark == .habits { rounds = 7; iterations = 50 }
         }
         func value(_ flag: String) throws -> String {
             guard let value = rest.popFirst() else { throw Problem(description: "Missing value for '\(flag)'") }

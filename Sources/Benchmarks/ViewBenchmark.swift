@@ -199,18 +199,6 @@ struct ViewBenchmark {
 
     private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     private func format(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    private func table(header: [String], rows: [[String]]) -> String {
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
-            row.enumerated().map { column, cell in
-                column == 0
-                    ? cell + String(repeating: " ", count: widths[column] - cell.count)
-                    : String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
-    }
 }
 
 /// `try #require`-like: the value, or a problem naming what is missing.

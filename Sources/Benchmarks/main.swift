@@ -4,6 +4,7 @@ import Foundation
 //   journey-bench rules   rule evaluation vs a plain C loop over libjq
 //   journey-bench ingest  the ingest path vs plain prepared-statement inserts
 //   journey-bench views   Today and a branch path: reads, rules, assembly vs raw libjq
+//   journey-bench habits  habit statistics (20 trackers, 3 years) vs raw libjq on the same facts
 //   journey-bench http    journey serve under wrk vs a trivial responder on the same adapter
 
 var options = BenchmarkOptions()
@@ -23,6 +24,7 @@ do {
     case .ingest: try IngestBenchmark(options: options).run()
     case .views: try ViewBenchmark(options: options).run()
     case .http: try HTTPBenchmark(options: options).run()
+    case .habits: try HabitBenchmark(options: options).run()
     }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

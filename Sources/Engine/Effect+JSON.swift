@@ -34,6 +34,8 @@ extension Effect {
             object["flow"] = .string(flow)
             object["step_id"] = .string(step)
             if let at { object["shown_at"] = .string(Timestamp.format(at)) }
+        case .habitChanged(let change):
+            for (key, value) in change.json.objectValue ?? [:] { object[key] = value }
         case .challengeProgress(let challenge, let delta):
             object["challenge_id"] = .string(challenge)
             object["delta"] = .number(delta)
@@ -177,6 +179,8 @@ extension Effect {
             self = .analyticsEvent(name: name, properties: properties)
         case "dog_registered", "manifest_created", "check_answered", "block_completed":
             throw EffectDecodingError("\(type) effects come only from the Dog Journey, not from rules")
+        case "habit_changed":
+            throw EffectDecodingError("habit_changed effects come only from the habit trackers, not from rules")
         case "onboarding_flow_started", "onboarding_step_shown":
             throw EffectDecodingError("\(type) effects come only from the onboarding engine, not from rules")
         default:

@@ -19,6 +19,8 @@ public enum Effect: Sendable, Equatable {
     case onboardingFlowStarted(flow: String, variant: String, version: String)
     /// An onboarding step became the one shown to the user.
     case onboardingStepShown(flow: String, stepID: String, at: Double? = nil)
+    /// A change to the user's habit trackers, categories or check-ins.
+    case habitChanged(HabitChange)
     /// A user's progress in a challenge grew by `delta`.
     case challengeProgress(challengeID: String, delta: Double)
     /// A user completed a challenge.
@@ -46,6 +48,7 @@ public enum Effect: Sendable, Equatable {
         case .onboardingStepCompleted: "onboarding_step_completed"
         case .onboardingFlowStarted: "onboarding_flow_started"
         case .onboardingStepShown: "onboarding_step_shown"
+        case .habitChanged: "habit_changed"
         case .challengeProgress: "challenge_progress"
         case .challengeCompleted: "challenge_completed"
         case .rewardGranted: "reward_granted"
@@ -60,7 +63,8 @@ public enum Effect: Sendable, Equatable {
     /// Every effect type, as named in JSON.
     public static let typeNames = [
         "dog_registered", "record_added", "block_step_completed", "onboarding_step_completed",
-        "onboarding_flow_started", "onboarding_step_shown", "challenge_progress", "challenge_completed",
+        "onboarding_flow_started", "onboarding_step_shown", "habit_changed", "challenge_progress",
+        "challenge_completed",
         "reward_granted", "reminder_scheduled", "analytics_event", "manifest_created", "check_answered",
         "block_completed",
     ]
@@ -80,6 +84,7 @@ public enum Effect: Sendable, Equatable {
         case .onboardingStepCompleted(let flow, let step, _, _, _): "onboarding_step_completed(\(flow)/\(step))"
         case .onboardingFlowStarted(let flow, let variant, _): "onboarding_flow_started(\(flow)/\(variant))"
         case .onboardingStepShown(let flow, let step, _): "onboarding_step_shown(\(flow)/\(step))"
+        case .habitChanged(let change): "habit_changed(\(change.json["change"]?.stringValue ?? ""))"
         case .challengeProgress(let challenge, let delta):
             "challenge_progress(\(challenge) +\(JSON.format(number: delta)))"
         case .challengeCompleted(let challenge): "challenge_completed(\(challenge))"

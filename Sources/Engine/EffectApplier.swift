@@ -23,6 +23,8 @@ enum EffectApplier {
             case .onboardingStepShown(let flow, let step, let at):
                 try store.markOnboardingStepShown(
                     user: event.userID, flow: flow, step: step, at: at ?? event.occurredAt)
+            case .habitChanged(let change):
+                try store.applyHabitChange(change, user: event.userID, at: event.occurredAt, event: eventRow)
             case .challengeProgress(let challenge, let delta):
                 _ = try store.addChallengeProgress(
                     challenge: challenge, user: event.userID, delta: delta, at: event.occurredAt)

@@ -187,6 +187,9 @@ private final class NoStore: StoreReader, @unchecked Sendable {
     func onboardingProgress(user: String, flow: String) throws -> OnboardingFlowProgress? {
         throw PureConsumerReadTheStore()
     }
+    func habitTrackers(user: String) throws -> [HabitTracker] { throw PureConsumerReadTheStore() }
+    func habitCategories(user: String) throws -> [HabitCategory] { throw PureConsumerReadTheStore() }
+    func habitCheckins(user: String) throws -> [HabitCheckin] { throw PureConsumerReadTheStore() }
     var derivedCache: DerivedCache { DerivedCache(limit: 0) }
     func externalVersion() throws -> Int64 { throw PureConsumerReadTheStore() }
 }

@@ -1,6 +1,7 @@
 import CheckPlugins
 import Engine
 import Experiments
+import Habits
 import Journey
 import Onboarding
 import RuleEngine
@@ -16,10 +17,10 @@ public enum EngineFeatures {
     }
 
     /// The ingest consumers for `ruleSet`: registration, `event_effects` rules, the Dog Journey,
-    /// onboarding.
+    /// onboarding, habit trackers.
     public static func consumers(for ruleSet: RuleSet, swiftPlugins: [any CheckPlugin] = []) -> [any EventConsumer] {
         JourneyFeature.consumers(for: ruleSet, swiftPlugins: swiftPlugins)
-            + [OnboardingConsumer(flows: OnboardingFlows(ruleSet: ruleSet))]
+            + [OnboardingConsumer(flows: OnboardingFlows(ruleSet: ruleSet)), HabitsConsumer()]
     }
 
     /// Lets `evaluator` choose the variants of rules with an experiment by sticky assignment

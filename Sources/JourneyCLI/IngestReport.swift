@@ -88,6 +88,11 @@ final class IngestReport {
     /// `record_added(weight)` from an effect's JSON.
     static func label(_ effect: JSON) -> String {
         let type = effect["type"]?.stringValue ?? "effect"
+        if type == "habit_changed", let change = effect["change"]?.stringValue {
+            let subject = effect["tracker_id"]?.stringValue ?? effect["category_id"]?.stringValue ?? ""
+            let date = effect["date"]?.stringValue.map { " " + $0 } ?? ""
+            return "\(change)(\(subject)\(date))"
+        }
         let detail =
             ["kind", "name", "block_id", "step_id", "challenge_id", "reward"].lazy
             .compactMap { effect[$0]?.stringValue }.first

@@ -16,7 +16,7 @@ public enum JourneyCLI {
         CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
         DatabaseMigrateCommand.self, DatabaseStatsCommand.self, DogTodayCommand.self, DogJourneyCommand.self,
         DogPathCommand.self, DogPreviewCommand.self, DogMapCommand.self, ExperimentsCommand.self, AssignCommand.self,
-        OnboardingShowCommand.self, FunnelCommand.self, ServeCommand.self,
+        OnboardingShowCommand.self, FunnelCommand.self, HabitStatsCommand.self, HabitDayCommand.self, ServeCommand.self,
     ]
 
     /// Commands grouped under a word (`journey db migrate`), with the group's overview.
@@ -25,6 +25,7 @@ public enum JourneyCLI {
         "dog": "Show a dog's Dog Journey: today, the journey, a branch path, a block preview, the map.",
         "onboarding": "Show a user's onboarding: the current step and each flow's state.",
         "funnel": "Show funnels: where users drop out of onboarding.",
+        "habits": "Show a user's habit trackers: statistics, and the trackers of a day.",
     ]
 
     static let root = CommandSpec(

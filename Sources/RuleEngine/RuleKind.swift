@@ -129,8 +129,8 @@ extension RuleKind {
         RuleKind(
             name: "habit_stat",
             summary: "One statistic of a user's habit trackers.",
-            inputDescription: "{trackers, checkins}",
-            requiredMembers: [Member("trackers", .array), Member("checkins", .array)], inputIsObject: true,
+            inputDescription: "{trackers, days}: each tracker with its check-in facts, each date with a check-in",
+            requiredMembers: [Member("trackers", .array), Member("days", .array)], inputIsObject: true,
             outputDescription: "a finite number",
             cardinality: .one,
             checkOutput: { output in

@@ -43,6 +43,11 @@ extension JourneyService {
         // Onboarding
         add("GET", "/v1/users/{user}/onboarding", OnboardingRoutes.show)
         add("POST", "/v1/users/{user}/onboarding/skip", OnboardingRoutes.skip)
+        // Habit trackers
+        add("GET", "/v1/users/{user}/habits/trackers", HabitRoutes.trackers)
+        add("GET", "/v1/users/{user}/habits/day", HabitRoutes.day)
+        add("GET", "/v1/users/{user}/habits/stats", HabitRoutes.stats)
+        add("POST", "/v1/users/{user}/habits/checkins", HabitRoutes.check)
         // Reminders
         add("GET", "/v1/reminders/due", ReminderRoutes.due)
         add("POST", "/v1/reminders/sent", ReminderRoutes.sent)
@@ -59,7 +64,8 @@ extension JourneyService {
     static func status(ofRejection code: String?) -> Int {
         switch code {
         case "unknown_dog": 404
-        case "conflict", "not_skippable", "not_current", "not_in_progress": 409
+        case "unknown_tracker", "unknown_category": 404
+        case "conflict", "not_skippable", "not_current", "not_in_progress", "category_in_use": 409
         case "storage_error": 503
         default: 422
         }

@@ -174,5 +174,46 @@ enum Schema {
                     PRIMARY KEY (user_id, flow, step_id)
                 );
                 """),
+        Migration(
+            version: 5, name: "habit trackers, categories, schedules and check-ins",
+            sql: """
+                CREATE TABLE habit_categories (
+                    user_id     TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    category_id TEXT NOT NULL,
+                    name        TEXT NOT NULL,
+                    created_at  REAL NOT NULL,
+                    PRIMARY KEY (user_id, category_id)
+                );
+                CREATE TABLE habit_trackers (
+                    user_id     TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    tracker_id  TEXT NOT NULL,
+                    name        TEXT NOT NULL,
+                    kind        TEXT NOT NULL CHECK (kind IN ('habit', 'irregular')),
+                    category_id TEXT,
+                    emoji       TEXT,
+                    color       TEXT,
+                    pinned      INTEGER NOT NULL DEFAULT 0,
+                    created_on  TEXT NOT NULL,
+                    created_at  REAL NOT NULL,
+                    PRIMARY KEY (user_id, tracker_id)
+                );
+                CREATE TABLE habit_schedules (
+                    user_id    TEXT NOT NULL,
+                    tracker_id TEXT NOT NULL,
+                    from_date  TEXT NOT NULL,
+                    days       TEXT NOT NULL,
+                    PRIMARY KEY (user_id, tracker_id, from_date),
+                    FOREIGN KEY (user_id, tracker_id) REFERENCES habit_trackers (user_id, tracker_id) ON DELETE CASCADE
+                );
+                CREATE TABLE habit_checkins (
+                    user_id    TEXT NOT NULL,
+                    tracker_id TEXT NOT NULL,
+                    date       TEXT NOT NULL,
+                    checked_at REAL NOT NULL,
+                    event      INTEGER REFERENCES events (id) ON DELETE SET NULL,
+                    PRIMARY KEY (user_id, tracker_id, date),
+                    FOREIGN KEY (user_id, tracker_id) REFERENCES habit_trackers (user_id, tracker_id) ON DELETE CASCADE
+                );
+                """),
     ]
 }

@@ -64,6 +64,9 @@ public protocol Store: StoreReader {
     /// Every flow key anyone started.
     func onboardingFlowKeys() throws -> [String]
 
+    /// Applies a change to `user`'s habit trackers, categories or check-ins.
+    func applyHabitChange(_ change: HabitChange, user: String, at: Double, event: Int64?) throws
+
     // MARK: Service
 
     /// Pending reminders due at or before `before`, earliest first, at most `limit`.
@@ -96,6 +99,11 @@ public protocol StoreReader: AnyObject {
     func assignment(subject: String, experiment: String) throws -> StoredAssignment?
     /// A user's progress in onboarding flow `flow` (a flow key), if they started it.
     func onboardingProgress(user: String, flow: String) throws -> OnboardingFlowProgress?
+    /// A user's habit trackers (with their schedule history), oldest first.
+    func habitTrackers(user: String) throws -> [HabitTracker]
+    func habitCategories(user: String) throws -> [HabitCategory]
+    /// A user's check-ins, by date.
+    func habitCheckins(user: String) throws -> [HabitCheckin]
     /// A dog's latest events (newest first), at most `limit`.
     func events(dog: String, limit: Int) throws -> [StoredEvent]
     /// A number that changes whenever another connection (another process) commits; commits

@@ -1,0 +1,174 @@
+import Features
+import Foundation
+import Habits
+import JQ
+import JQBaseline
+import RuleEngine
+import Store
+
+/// The habit statistics of a user with 20 trackers and 3 years of check-ins: the whole
+/// engine path (store reads, facts, the habit_stat rules) beside the raw libjq cost of the
+/// same rules on the same facts, alternating rounds.
+struct HabitBenchmark {
+    var options: BenchmarkOptions
+
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func run() throws {
+        let loaded = RuleSetLoader(
+            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: EngineFeatures.documentKinds()
+        ).load()
+        guard let ruleSet = loaded.ruleSet, let evaluator = loaded.evaluator else {
+            throw Problem(
+                description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
+        }
+        let path = NSTemporaryDirectory() + "journey-bench-habits-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try SQLiteStore(path: path)
+        let checkins = try seed(store)
+        let trackers = try store.habitTrackers(user: "bench-user")
+        let facts = HabitFacts.input(trackers: trackers, checkins: try store.habitCheckins(user: "bench-user"))
+        let factsText = facts.compactText
+        let rules = HabitStatistics.rules(in: ruleSet)
+        let library = ruleSet.libraryDirectory
+        let stats = try HabitStatistics.json(user: "bench-user", store: store, evaluator: evaluator)
+
+        print(
+            "journey-bench habits: statistics for a user with \(trackers.count) trackers and \(checkins) check-ins over 3 years"
+        )
+        print("facts: \(ByteCount.format(factsText.utf8.count)) JSON; statistics: \(stats.compactText)")
+        print("\(options.iterations) computations per round and side, \(options.rounds) alternating rounds, medians\n")
+
+        var whole: [Double] = []
+        var reads: [Double] = []
+        var factsOnly: [Double] = []
+        var rulesOnly: [Double] = []
+        var raw: [Double] = []
+        let input = JV(facts)
+        for _ in 0..<options.rounds {
+            whole.append(
+                measure(options.iterations) {
+                    _ = try? HabitStatistics.json(user: "bench-user", store: store, evaluator: evaluator)
+                })
+            reads.append(
+                measure(options.iterations) {
+                    _ = try? store.habitTrackers(user: "bench-user")
+                    _ = try? store.habitCheckins(user: "bench-user")
+                })
+            factsOnly.append(
+                measure(options.iterations) {
+                    let trackers = (try? store.habitTrackers(user: "bench-user")) ?? []
+                    let checkins = (try? store.habitCheckins(user: "bench-user")) ?? []
+                    _ = JV(HabitFacts.input(trackers: trackers, checkins: checkins))
+                })
+            rulesOnly.append(
+                measure(options.iterations) {
+                    for rule in rules { _ = try? evaluator.evaluate(rule, input: input) }
+                })
+            var total = 0.0
+            for rule in rules {
+                var outputs = 0
+                let ns = jqb_ns_per_eval_prebuilt(
+                    rule.defaultVariant.expression.source, library, factsText, options.iterations, &outputs)
+                guard ns >= 0 else { throw Problem(description: "the C baseline cannot compile \(rule.id)") }
+                total += ns / 1000
+            }
+            raw.append(total)
+        }
+        let (w, f, r, c) = (median(whole), median(factsOnly), median(rulesOnly), median(raw))
+        print(
+            table(
+                header: ["", "µs per user", "× raw libjq"],
+                rows: [
+                    ["raw libjq: the \(rules.count) rules on pre-built facts (C)", format(c), "1.00×"],
+                    ["engine: the rules on pre-built facts", format(r), ratio(r / c)],
+                    ["engine: store reads alone", format(median(reads)), ratio(median(reads) / c)],
+                    ["engine: store reads + facts as a libjq value (no rules)", format(f), ratio(f / c)],
+                    ["engine: the whole statistics screen", format(w), ratio(w / c)],
+                ]))
+        print(
+            """
+
+            whole = HabitStatistics.json: read trackers, schedules and check-ins from SQLite, compute the facts
+            (scheduled days by the schedule in force), build the libjq input, evaluate every habit_stat rule.
+            raw libjq = jq_start/jq_next of each rule's text on a jv parsed once, outputs freed, summed.
+            """)
+    }
+
+    /// 20 trackers (16 habits with 1–7 weekdays, a schedule change a year in, 4 irregular), every
+    /// scheduled day of 2024–2026 done with probability 0.8, irregular events twice a week.
+    private func seed(_ store: SQLiteStore) throws -> Int {
+        let user = "bench-user"
+        try store.ensureUser(user, firstSeenAt: 0)
+        let start = CivilDate("2024-01-01")!
+        let end = CivilDate("2026-12-31")!
+        var random = SplitMix(seed: 7)
+        var count = 0
+        try store.transaction {
+            for n in 0..<20 {
+                let irregular = n >= 16
+                let days = CivilDate.weekdays.filter { _ in random.next() % 10 < 6 }
+                let schedule = days.isEmpty ? ["mon"] : days
+                let tracker = HabitTracker(
+                    id: "t\(n)", name: "Tracker \(n)", kind: irregular ? .irregular : .habit,
+                    createdOn: start.description,
+                    createdAt: 0,
+                    schedules: irregular ? [] : [HabitSchedule(fromDate: start.description, days: schedule)])
+                try store.applyHabitChange(.trackerCreated(tracker), user: user, at: 0, event: nil)
+                if !irregular {
+                    let later = Array(CivilDate.weekdays.shuffled(using: &random).prefix(1 + n % 7))
+                    try store.applyHabitChange(
+                        .scheduleChanged(
+                            trackerID: tracker.id, schedule: HabitSchedule(fromDate: "2025-01-01", days: later)),
+                        user: user, at: 0, event: nil)
+                }
+                let full = try store.habitTrackers(user: user).first { $0.id == tracker.id }!
+                var date = start
+                while date <= end {
+                    let scheduled =
+                        irregular
+                        ? random.next() % 7 < 2 : full.schedule(on: date.description)!.days.contains(date.weekday)
+                    if scheduled, irregular || random.next() % 10 < 8 {
+                        try store.applyHabitChange(
+                            .checked(HabitCheckin(trackerID: tracker.id, date: date.description)), user: user, at: 0,
+                            event: nil)
+                        count += 1
+                    }
+                    date = date.adding(days: 1)
+                }
+            }
+        }
+        return count
+    }
+
+    private func measure(_ iterations: Int, _ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<iterations { body() }
+        let (seconds, attoseconds) = (clock.now - start).components
+        return (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(iterations) / 1000
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    private func format(_ microseconds: Double) -> String { String(format: "%.0f", microseconds) }
+    private func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }
+}
+
+/// A small deterministic generator (SplitMix64).
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,75 @@
+import JQ
+import Store
+
+/// One day of a user's trackers: which are scheduled (habits by weekday, irregular events
+/// every day), which are done, filtered and searched as the app's day screen does.
+public enum HabitDay {
+    public enum Filter: String, Sendable, CaseIterable {
+        /// Every tracker, scheduled that day or not.
+        case all
+        /// The trackers scheduled that day.
+        case today
+        /// Done that day.
+        case completed
+        /// Scheduled that day and not done.
+        case notCompleted = "not_completed"
+    }
+
+    /// `{date, weekday, filter, trackers: [{id, name, kind, category, emoji, color, pinned,
+    /// schedule, schedule_text, scheduled, done}]}`, pinned trackers first.
+    public static func json(
+        user: String, date: CivilDate, filter: Filter = .today, search: String? = nil, store: any StoreReader
+    ) throws -> JSON {
+        let text = date.description
+        let trackers = try store.habitTrackers(user: user)
+        let done = Set(try store.habitCheckins(user: user).filter { $0.date == text }.map(\.trackerID))
+        let categories = Dictionary(
+            try store.habitCategories(user: user).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let needle = search?.lowercased().trimmingSpaces ?? ""
+        var rows: [(pinned: Bool, json: JSON)] = []
+        for tracker in trackers {
+            let schedule = tracker.schedule(on: text)
+            let scheduled: Bool =
+                switch tracker.kind {
+                case .irregular: true
+                case .habit: schedule?.days.contains(date.weekday) == true
+                }
+            let isDone = done.contains(tracker.id)
+            let keep: Bool =
+                switch filter {
+                case .all: true
+                case .today: scheduled
+                case .completed: isDone
+                case .notCompleted: scheduled && !isDone
+                }
+            guard keep, needle.isEmpty || tracker.name.lowercased().contains(needle) else { continue }
+            rows.append(
+                (
+                    tracker.pinned,
+                    .object([
+                        "id": .string(tracker.id), "name": .string(tracker.name),
+                        "kind": .string(tracker.kind.rawValue),
+                        "category": tracker.categoryID.map { .string(categories[$0] ?? $0) } ?? .null,
+                        "emoji": tracker.emoji.map(JSON.string) ?? .null,
+                        "color": tracker.color.map(JSON.string) ?? .null, "pinned": .bool(tracker.pinned),
+                        "schedule": .array((schedule?.days ?? []).map(JSON.string)),
+                        "schedule_text": .string(scheduleText(tracker, on: text)), "scheduled": .bool(scheduled),
+                        "done": .bool(isDone),
+                    ])
+                ))
+        }
+        let ordered = rows.filter(\.pinned) + rows.filter { !$0.pinned }
+        return .object([
+            "user_id": .string(user), "date": .string(text), "weekday": .string(date.weekday),
+            "filter": .string(filter.rawValue), "search": search.map(JSON.string) ?? .null,
+            "trackers": .array(ordered.map(\.json)),
+        ])
+    }
+
+    /// "Every day", "Mon, Wed, Fri", or "Irregular".
+    public static func scheduleText(_ tracker: HabitTracker, on date: String) -> String {
+        guard tracker.kind == .habit, let days = tracker.schedule(on: date)?.days else { return "Irregular" }
+        if days.count == 7 { return "Every day" }
+        return days.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: ", ")
+    }
+}

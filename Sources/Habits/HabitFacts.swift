@@ -1,0 +1,120 @@
+import JQ
+import Store
+
+/// What the `habit_stat` rules read about a user's trackers: the facts are computed here
+/// (which days each tracker was scheduled, by the schedule in force that day), the statistics
+/// are defined by the rules. Shaped so that jq does little work per check-in.
+///
+/// `{trackers, days}`:
+/// - `trackers`: `{id, name, kind, category, schedule, created_on, checkins, scheduled_done}`:
+///   the schedule in force now, the number of check-ins, and for each check-in on a scheduled
+///   day its index among the tracker's scheduled days (an irregular event's every day), sorted;
+///   consecutive scheduled days have consecutive indexes, unscheduled days do not count
+/// - `days`: each date with a check-in: `{date, scheduled, done}`, the habits scheduled that day
+///   and the trackers done
+public enum HabitFacts {
+    public static func input(trackers: [HabitTracker], checkins: [HabitCheckin]) -> JSON {
+        let position = Dictionary(trackers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // Each check-in parsed once: (tracker position, day).
+        var parsed: [(tracker: Int, date: CivilDate)] = []
+        parsed.reserveCapacity(checkins.count)
+        var datesByTracker = Array(repeating: [CivilDate](), count: trackers.count)
+        for checkin in checkins {
+            guard let index = position[checkin.trackerID], let date = CivilDate(checkin.date) else { continue }
+            parsed.append((index, date))
+            datesByTracker[index].append(date)
+        }
+        var scheduledDone = Array(repeating: [Int](), count: trackers.count)
+        for (index, tracker) in trackers.enumerated() where !datesByTracker[index].isEmpty {
+            scheduledDone[index] = scheduledIndexes(of: tracker, on: datesByTracker[index].sorted()).values.sorted()
+        }
+        var doneOn: [Int: [Int]] = [:]
+        for (tracker, date) in parsed { doneOn[date.day, default: []].append(tracker) }
+        // Habits' schedules as day numbers and weekday masks, and the day each was created.
+        let habits: [(index: Int, created: Int, segments: [(start: Int, mask: [Bool])])] = trackers.enumerated()
+            .compactMap { index, tracker in
+                guard tracker.kind == .habit, !tracker.schedules.isEmpty else { return nil }
+                let segments = tracker.schedules.enumerated().map { offset, schedule in
+                    (
+                        offset == 0 ? Int.min : (CivilDate(schedule.fromDate)?.day ?? Int.min),
+                        CivilDate.weekdays.map(schedule.days.contains)
+                    )
+                }
+                return (index, CivilDate(tracker.createdOn)?.day ?? Int.min, segments)
+            }
+        let days: [JSON] = doneOn.keys.sorted().map { day in
+            let date = CivilDate(day: day)
+            let weekday = ((day % 7) + 7 + 3) % 7
+            let done = doneOn[day] ?? []
+            let scheduled = habits.filter { habit in
+                guard (habit.segments.last { $0.start <= day } ?? habit.segments[0]).mask[weekday] else { return false }
+                return habit.created <= day || done.contains(habit.index)
+            }
+            return .object([
+                "date": .string(date.description),
+                "scheduled": .array(scheduled.map { .string(trackers[$0.index].id) }),
+                "done": .array(done.map { .string(trackers[$0].id) }),
+            ])
+        }
+        return .object([
+            "trackers": .array(
+                trackers.enumerated().map { index, tracker in
+                    json(tracker, checkins: datesByTracker[index].count, scheduledDone: scheduledDone[index])
+                }),
+            "days": .array(days),
+        ])
+    }
+
+    static func json(_ tracker: HabitTracker, checkins: Int, scheduledDone: [Int]) -> JSON {
+        let schedule = tracker.schedules.last?.days ?? []
+        return .object([
+            "id": .string(tracker.id), "name": .string(tracker.name), "kind": .string(tracker.kind.rawValue),
+            "category": tracker.categoryID.map(JSON.string) ?? .null,
+            "schedule": .array(schedule.map(JSON.string)), "created_on": .string(tracker.createdOn),
+            "checkins": .number(Double(checkins)), "scheduled_done": .array(scheduledDone.map { .number(Double($0)) }),
+        ])
+    }
+
+    /// For each of `dates` (sorted) on which the tracker was scheduled, its index among the
+    /// tracker's scheduled days counted from the earliest of them.
+    static func scheduledIndexes(of tracker: HabitTracker, on dates: [CivilDate]) -> [Int: Int] {
+        guard let first = dates.first else { return [:] }
+        guard tracker.kind == .habit, !tracker.schedules.isEmpty else {
+            return Dictionary(dates.map { ($0.day, $0.day - first.day) }, uniquingKeysWith: { a, _ in a })
+        }
+        // Segments: [start, next start) with a weekday mask; the first one reaches back to `first`.
+        let segments: [(start: Int, mask: [Bool])] = tracker.schedules.enumerated().map { index, schedule in
+            let start = index == 0 ? Int.min : (CivilDate(schedule.fromDate)?.day ?? Int.min)
+            return (start, CivilDate.weekdays.map(schedule.days.contains))
+        }
+        func mask(on day: Int) -> [Bool] { segments.last { $0.start <= day }!.mask }
+        func weekdayIndex(_ day: Int) -> Int { ((day % 7) + 7 + 3) % 7 }
+        /// Scheduled days in [a, b] (inclusive), a ≤ b, counted segment by segment.
+        func count(_ a: Int, _ b: Int) -> Int {
+            var total = 0
+            var start = a
+            while start <= b {
+                let segment = segments.last { $0.start <= start }!
+                let next = segments.first { $0.start > start }?.start ?? Int.max
+                let end = min(b, next == Int.max ? b : next - 1)
+                let length = end - start + 1
+                let perWeek = segment.mask.filter { $0 }.count
+                total += (length / 7) * perWeek
+                for offset in 0..<(length % 7) where segment.mask[weekdayIndex(start + (length / 7) * 7 + offset)] {
+                    total += 1
+                }
+                start = end + 1
+            }
+            return total
+        }
+        var result: [Int: Int] = [:]
+        var previous = first.day
+        var running = 0  // scheduled days in [first, previous)
+        for date in dates {
+            if date.day > previous { running += count(previous, date.day - 1) }
+            previous = date.day
+            if mask(on: date.day)[weekdayIndex(date.day)] { result[date.day] = running }
+        }
+        return result
+    }
+}

@@ -1,0 +1,43 @@
+import JQ
+import RuleEngine
+import Store
+
+/// A user's habit statistics: every `habit_stat` rule of the rule set (in file order)
+/// evaluated on the user's ``HabitFacts``. The statistic's name is the rule id without its
+/// `habits.` prefix (`habits.best_period` → `best_period`).
+public enum HabitStatistics {
+    /// The `habit_stat` rules, in rule-set order.
+    public static func rules(in ruleSet: RuleSet) -> [RuleDefinition] {
+        ruleSet.rules.filter { $0.kind.name == "habit_stat" }
+    }
+
+    /// The statistic a rule gives.
+    public static func name(of rule: RuleDefinition) -> String {
+        rule.id.hasPrefix("habits.") ? String(rule.id.dropFirst("habits.".count)) : rule.id
+    }
+
+    /// `{has_data, <statistic>: number…}`; with no check-ins every statistic is null (there is
+    /// nothing to show), otherwise every one is a number (zero where there is none).
+    public static func json(user: String, store: any StoreReader, evaluator: RuleEvaluator) throws -> JSON {
+        let trackers = try store.habitTrackers(user: user)
+        let checkins = try store.habitCheckins(user: user)
+        return try json(
+            facts: HabitFacts.input(trackers: trackers, checkins: checkins), hasData: !checkins.isEmpty,
+            evaluator: evaluator)
+    }
+
+    /// The statistics of already built facts.
+    public static func json(facts: JSON, hasData: Bool, evaluator: RuleEvaluator) throws -> JSON {
+        var object: JSONObject = ["has_data": .bool(hasData)]
+        let rules = rules(in: evaluator.ruleSet)
+        guard hasData else {
+            for rule in rules { object[name(of: rule)] = .null }
+            return .object(object)
+        }
+        let input = JV(facts)
+        for rule in rules {
+            object[name(of: rule)] = try evaluator.evaluate(rule, input: input).value ?? .null
+        }
+        return .object(object)
+    }
+}

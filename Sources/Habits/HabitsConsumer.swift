@@ -1,0 +1,294 @@
+import Engine
+import JQ
+import Store
+
+/// Habit trackers in the ingest path: tracker and category changes and check-ins are events;
+/// this consumer checks each against the user's trackers and decides the change.
+///
+/// Refusals name the field: a name of 1–38 characters, weekdays `mon`…`sun`, a category
+/// that exists (and is not deleted while trackers use it), no check-in for a date that has
+/// not begun for the user (the offset of `occurred_at` decides the local date).
+public struct HabitsConsumer: EventConsumer {
+    public var name: String { "habits" }
+
+    public init() {}
+
+    /// The event types this consumer handles.
+    public static let eventTypes: Set<String> = [
+        "tracker_created", "tracker_updated", "tracker_deleted", "category_created", "category_renamed",
+        "category_deleted", "habit_checked", "habit_unchecked",
+    ]
+
+    /// The longest tracker or category name, in characters.
+    public static let maxNameLength = 38
+
+    public func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
+        guard Self.eventTypes.contains(event.type) else { return [] }
+        var payload = PayloadReader(event)
+        let user = event.userID
+        let today = CivilDate.local(event.occurredAt, offsetOf: event.occurredAtText)
+        let effects: [Effect]
+        switch event.type {
+        case "tracker_created":
+            effects = try trackerCreated(&payload, user: user, today: today, event: event, store: context.store)
+        case "tracker_updated":
+            effects = try trackerUpdated(&payload, user: user, today: today, store: context.store)
+        case "tracker_deleted":
+            let id = try payload.identifier("tracker_id")
+            try payload.finish()
+            let tracker = try existingTracker(id, user: user, store: context.store)
+            effects = [
+                .habitChanged(.trackerDeleted(trackerID: id)),
+                .analyticsEvent(name: "tracker_deleted", properties: ["kind": .string(tracker.kind.rawValue)]),
+            ]
+        case "category_created":
+            let id = try payload.identifier("category_id")
+            let name = try Self.name(&payload)
+            try payload.finish()
+            let categories = try context.store.habitCategories(user: user)
+            if categories.contains(where: { $0.id == id }) {
+                throw Rejection(.conflict, "category `\(id)` already exists")
+            }
+            try Self.checkUnique(name, among: categories, except: nil)
+            effects = [.habitChanged(.categoryCreated(HabitCategory(id: id, name: name)))]
+        case "category_renamed":
+            let id = try payload.identifier("category_id")
+            let name = try Self.name(&payload)
+            try payload.finish()
+            let categories = try context.store.habitCategories(user: user)
+            guard categories.contains(where: { $0.id == id }) else { throw Self.unknownCategory(id, categories) }
+            try Self.checkUnique(name, among: categories, except: id)
+            effects = [.habitChanged(.categoryRenamed(HabitCategory(id: id, name: name)))]
+        case "category_deleted":
+            let id = try payload.identifier("category_id")
+            try payload.finish()
+            let categories = try context.store.habitCategories(user: user)
+            guard let category = categories.first(where: { $0.id == id }) else {
+                throw Self.unknownCategory(id, categories)
+            }
+            let users = try context.store.habitTrackers(user: user).filter { $0.categoryID == id }
+            guard users.isEmpty else {
+                throw Rejection(
+                    "category_in_use",
+                    "category `\(category.name)` is used by \(users.count) tracker\(users.count == 1 ? "" : "s") (\(users.map(\.name).joined(separator: ", "))); move them to another category or delete them first"
+                )
+            }
+            effects = [.habitChanged(.categoryDeleted(categoryID: id))]
+        default:  // habit_checked, habit_unchecked
+            let id = try payload.identifier("tracker_id")
+            let dateText = try payload.optionalString("date")
+            try payload.finish()
+            let date: CivilDate
+            if let dateText {
+                guard let parsed = CivilDate(dateText) else {
+                    throw Rejection(
+                        .invalid, "`payload.date` must be a date written YYYY-MM-DD, got \"\(dateText.prefix(40))\"")
+                }
+                date = parsed
+            } else {
+                date = today
+            }
+            guard date <= today else {
+                throw Rejection(
+                    "future_date",
+                    "\(date) has not begun for the user (it is \(today) where the event was sent); a future date cannot be checked"
+                )
+            }
+            let tracker = try existingTracker(id, user: user, store: context.store)
+            let checkin = HabitCheckin(trackerID: id, date: date.description)
+            let done = try context.store.habitCheckins(user: user).contains(checkin)
+            if event.type == "habit_checked" {
+                effects =
+                    done
+                    ? []
+                    : [
+                        .habitChanged(.checked(checkin)),
+                        .analyticsEvent(
+                            name: "habit_checked",
+                            properties: ["kind": .string(tracker.kind.rawValue), "date": .string(checkin.date)]),
+                    ]
+            } else {
+                effects = done ? [.habitChanged(.unchecked(checkin))] : []
+            }
+        }
+        return effects
+    }
+
+    private func trackerCreated(
+        _ payload: inout PayloadReader, user: String, today: CivilDate, event: Event, store: any StoreReader
+    ) throws -> [Effect] {
+        let id = try payload.identifier("tracker_id")
+        let name = try Self.name(&payload)
+        let kindText = try payload.optionalString("kind") ?? "habit"
+        guard let kind = HabitTracker.Kind(rawValue: kindText) else {
+            throw Rejection(.invalid, "`payload.kind` must be habit or irregular, got \"\(kindText.prefix(40))\"")
+        }
+        let schedule = try payload.strings("schedule")
+        let category = try payload.optionalString("category")
+        let emoji = try Self.emoji(&payload)
+        let color = try Self.color(&payload)
+        let pinned = try payload.bool("pinned") ?? false
+        try payload.finish()
+        var schedules: [HabitSchedule] = []
+        switch (kind, schedule) {
+        case (.habit, nil):
+            throw Rejection(
+                .invalid,
+                "`payload.schedule` is required for a habit: the weekdays it repeats on, e.g. [\"mon\", \"wed\", \"fri\"]"
+            )
+        case (.habit, let days?):
+            schedules = [HabitSchedule(fromDate: today.description, days: try Self.weekdays(days))]
+        case (.irregular, let days?) where !days.isEmpty:
+            throw Rejection(.invalid, "`payload.schedule` does not apply to an irregular event (it has no schedule)")
+        case (.irregular, _):
+            break
+        }
+        let trackers = try store.habitTrackers(user: user)
+        if trackers.contains(where: { $0.id == id }) { throw Rejection(.conflict, "tracker `\(id)` already exists") }
+        if let category {
+            let categories = try store.habitCategories(user: user)
+            guard categories.contains(where: { $0.id == category }) else {
+                throw Self.unknownCategory(category, categories)
+            }
+        }
+        let tracker = HabitTracker(
+            id: id, name: name, kind: kind, categoryID: category, emoji: emoji, color: color, pinned: pinned,
+            createdOn: today.description, createdAt: event.occurredAt, schedules: schedules)
+        return [
+            .habitChanged(.trackerCreated(tracker)),
+            .analyticsEvent(
+                name: "tracker_created",
+                properties: [
+                    "kind": .string(kind.rawValue), "days": .number(Double(schedules.first?.days.count ?? 0)),
+                    "category": category.map(JSON.string) ?? .null,
+                ]),
+        ]
+    }
+
+    private func trackerUpdated(
+        _ payload: inout PayloadReader, user: String, today: CivilDate, store: any StoreReader
+    ) throws -> [Effect] {
+        let id = try payload.identifier("tracker_id")
+        let name = payload.has("name") ? try Self.name(&payload) : nil
+        let categoryGiven = payload.has("category")
+        let category = try payload.optionalString("category")
+        let emojiGiven = payload.has("emoji")
+        let emoji = try Self.emoji(&payload)
+        let colorGiven = payload.has("color")
+        let color = try Self.color(&payload)
+        let pinned = try payload.bool("pinned")
+        let schedule = try payload.strings("schedule")
+        if payload.has("kind") {
+            _ = try payload.optionalString("kind")
+            throw Rejection(.invalid, "`payload.kind` cannot change: create a new tracker instead")
+        }
+        try payload.finish()
+        let tracker = try existingTracker(id, user: user, store: store)
+        if let category {
+            let categories = try store.habitCategories(user: user)
+            guard categories.contains(where: { $0.id == category }) else {
+                throw Self.unknownCategory(category, categories)
+            }
+        }
+        var effects: [Effect] = []
+        if name != nil || categoryGiven || emojiGiven || colorGiven || pinned != nil {
+            effects.append(
+                .habitChanged(
+                    .trackerUpdated(
+                        trackerID: id, name: name, categoryID: categoryGiven ? .some(category) : nil,
+                        emoji: emojiGiven ? .some(emoji) : nil, color: colorGiven ? .some(color) : nil, pinned: pinned))
+            )
+        }
+        if let schedule {
+            guard tracker.kind == .habit else {
+                throw Rejection(
+                    .invalid, "`payload.schedule` does not apply to an irregular event (it has no schedule)")
+            }
+            let days = try Self.weekdays(schedule)
+            // From today on: the days before keep the schedule they had.
+            if tracker.schedule(on: today.description)?.days != days {
+                effects.append(
+                    .habitChanged(
+                        .scheduleChanged(
+                            trackerID: id, schedule: HabitSchedule(fromDate: today.description, days: days))))
+            }
+        }
+        return effects
+    }
+
+    private func existingTracker(_ id: String, user: String, store: any StoreReader) throws -> HabitTracker {
+        let trackers = try store.habitTrackers(user: user)
+        guard let tracker = trackers.first(where: { $0.id == id }) else {
+            throw Rejection("unknown_tracker", "the user has no tracker `\(id)`")
+        }
+        return tracker
+    }
+
+    static func name(_ payload: inout PayloadReader) throws -> String {
+        let name = try payload.string("name")
+        let trimmed = name.trimmingSpaces
+        guard !trimmed.isEmpty else { throw Rejection(.invalid, "`payload.name` must not be empty") }
+        guard trimmed.count <= maxNameLength else {
+            throw Rejection(
+                .invalid, "`payload.name` is \(trimmed.count) characters long; at most \(maxNameLength) fit")
+        }
+        return trimmed
+    }
+
+    static func emoji(_ payload: inout PayloadReader) throws -> String? {
+        guard let emoji = try payload.optionalString("emoji") else { return nil }
+        guard emoji.count == 1 else {
+            throw Rejection(.invalid, "`payload.emoji` must be one emoji, got \(emoji.count) characters")
+        }
+        return emoji
+    }
+
+    static func color(_ payload: inout PayloadReader) throws -> String? {
+        guard let color = try payload.optionalString("color") else { return nil }
+        let hex = color.utf8.dropFirst()
+        guard color.utf8.first == UInt8(ascii: "#"), hex.count == 6,
+            hex.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) })
+        else {
+            throw Rejection(.invalid, "`payload.color` must be a colour written #RRGGBB, got \"\(color.prefix(20))\"")
+        }
+        return color.uppercased()
+    }
+
+    /// Weekday names, checked, without repeats, in week order.
+    static func weekdays(_ names: [String]) throws -> [String] {
+        guard !names.isEmpty else {
+            throw Rejection(
+                .invalid, "`payload.schedule` must name at least one weekday (mon, tue, wed, thu, fri, sat, sun)")
+        }
+        for name in names where !CivilDate.weekdays.contains(name) {
+            throw Rejection(
+                .invalid,
+                "`payload.schedule` has \"\(name.prefix(20))\"; weekdays are mon, tue, wed, thu, fri, sat, sun")
+        }
+        return CivilDate.weekdays.filter(names.contains)
+    }
+
+    static func checkUnique(_ name: String, among categories: [HabitCategory], except id: String?) throws {
+        if let other = categories.first(where: { $0.id != id && $0.name.lowercased() == name.lowercased() }) {
+            throw Rejection(.conflict, "a category named `\(other.name)` already exists (`\(other.id)`)")
+        }
+    }
+
+    static func unknownCategory(_ id: String, _ categories: [HabitCategory]) -> Rejection {
+        let known = categories.map(\.id)
+        return Rejection(
+            "unknown_category",
+            "the user has no category `\(id)`\(known.isEmpty ? "; create it first (category_created)" : "; categories: \(known.joined(separator: ", "))")"
+        )
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and newlines.
+    var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !" \t\n\r".unicodeScalars.contains($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !" \t\n\r".unicodeScalars.contains($0) })!
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,128 @@
+import Features
+import Foundation
+import Habits
+import JQ
+import RuleEngine
+import Store
+
+/// `journey habits stats --user U`: the statistics screen, from the `habit_stat` rules.
+enum HabitStatsCommand: Command {
+    static let spec = CommandSpec(
+        name: "journey habits stats",
+        overview: "Show a user's habit statistics (best period, perfect days, trackers completed, average).",
+        discussion: """
+            Each statistic is a habit_stat rule in Rules/habits (its id without `habits.` is the JSON
+            key). With no check-ins the statistics are empty; otherwise every one is shown.
+            """,
+        options: [
+            OptionSpec(long: "user", valueName: "id", help: "The user's id."),
+            CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
+        }
+        guard let user = arguments.values["user"]?.last else {
+            throw UsageError(message: "Missing --user", command: spec)
+        }
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let evaluator = loaded.evaluator
+        else {
+            return .ruleErrors
+        }
+        let stats: JSON
+        do {
+            guard let store = try CommonOptions.existingStore(arguments, spec: spec) else {
+                io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
+                return .failure
+            }
+            stats = try HabitStatistics.json(user: user, store: store, evaluator: evaluator)
+        } catch {
+            io.stderr.line("Error: \(error)")
+            return .failure
+        }
+        if CommonOptions.isJSON(arguments, spec: spec) {
+            io.stdout.line(stats.compactText)
+            return .success
+        }
+        guard stats["has_data"] == true else {
+            io.stdout.line("No statistics yet: \(user) has no check-ins.")
+            return .success
+        }
+        let labels = [
+            "best_period": "Best period", "perfect_days": "Perfect days", "trackers_completed": "Trackers completed",
+            "average": "Average",
+        ]
+        for (key, value) in stats.objectValue ?? [:] where key != "has_data" {
+            let label = labels[key] ?? key.replacingOccurrences(of: "_", with: " ").capitalized
+            let number = value.numberValue ?? 0
+            let text =
+                key == "best_period"
+                ? "\(Int(number)) day\(number == 1 ? "" : "s")"
+                : number == number.rounded() ? String(Int(number)) : String(format: "%.1f", number)
+            io.stdout.line("\(label.padding(toLength: 20, withPad: " ", startingAt: 0)) \(text)")
+        }
+        return .success
+    }
+}
+
+/// `journey habits day --user U --date D`: the trackers of one day.
+enum HabitDayCommand: Command {
+    static let spec = CommandSpec(
+        name: "journey habits day",
+        overview: "Show a user's trackers for one date, filtered and searched as the app's day screen.",
+        options: [
+            OptionSpec(long: "user", valueName: "id", help: "The user's id."),
+            OptionSpec(long: "date", valueName: "yyyy-mm-dd", help: "The local date (default: today, UTC)."),
+            OptionSpec(
+                long: "filter", valueName: "filter", help: "Which trackers.", defaultValue: "today",
+                allowedValues: HabitDay.Filter.allCases.map(\.rawValue)),
+            OptionSpec(long: "search", valueName: "text", help: "Only trackers whose name contains this."),
+            CommonOptions.database, CommonOptions.format,
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
+        }
+        guard let user = arguments.values["user"]?.last else {
+            throw UsageError(message: "Missing --user", command: spec)
+        }
+        var date = CivilDate.local(Date().timeIntervalSince1970, offsetOf: "Z")
+        if let text = arguments.values["date"]?.last {
+            guard let parsed = CivilDate(text) else {
+                throw UsageError(message: "The value '\(text)' for '--date <yyyy-mm-dd>' is not a date", command: spec)
+            }
+            date = parsed
+        }
+        let filter = HabitDay.Filter(rawValue: arguments.value("filter", spec: spec) ?? "today") ?? .today
+        let view: JSON
+        do {
+            guard let store = try CommonOptions.existingStore(arguments, spec: spec) else {
+                io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
+                return .failure
+            }
+            view = try HabitDay.json(
+                user: user, date: date, filter: filter, search: arguments.values["search"]?.last, store: store)
+        } catch {
+            io.stderr.line("Error: \(error)")
+            return .failure
+        }
+        if CommonOptions.isJSON(arguments, spec: spec) {
+            io.stdout.line(view.compactText)
+            return .success
+        }
+        let trackers = view["trackers"]?.arrayValue ?? []
+        io.stdout.line(
+            "\(date) (\(date.weekday)), \(filter.rawValue): \(trackers.count) tracker\(trackers.count == 1 ? "" : "s")")
+        for tracker in trackers {
+            let mark = tracker["done"] == true ? "[x]" : tracker["scheduled"] == true ? "[ ]" : " - "
+            let emoji = tracker["emoji"]?.stringValue.map { $0 + " " } ?? ""
+            let pin = tracker["pinned"] == true ? " (pinned)" : ""
+            io.stdout.line(
+                "\(mark) \(emoji)\(tracker["name"]?.stringValue ?? "")\(pin) · \(tracker["schedule_text"]?.stringValue ?? "")"
+            )
+        }
+        return .success
+    }
+}

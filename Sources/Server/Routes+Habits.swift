@@ -1,0 +1,113 @@
+import Engine
+import Foundation
+import HTTP
+import Habits
+import JQ
+import RuleEngine
+import Store
+
+/// A user's habit trackers: the trackers, one day, the statistics, and checking a tracker.
+/// Tracker and category changes arrive as events (`POST /v1/events`).
+enum HabitRoutes {
+    /// `GET /v1/users/{user}/habits/trackers`: every tracker with its schedule, and the categories.
+    static func trackers(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        let user = p["user"]!
+        do {
+            let today = CivilDate.local(service.configuration.clock(), offsetOf: "Z").description
+            let trackers = try service.store.habitTrackers(user: user)
+            let categories = try service.store.habitCategories(user: user)
+            return .json([
+                "user_id": .string(user),
+                "trackers": .array(
+                    trackers.map { tracker in
+                        .object([
+                            "id": .string(tracker.id), "name": .string(tracker.name),
+                            "kind": .string(tracker.kind.rawValue),
+                            "category_id": tracker.categoryID.map(JSON.string) ?? .null,
+                            "emoji": tracker.emoji.map(JSON.string) ?? .null,
+                            "color": tracker.color.map(JSON.string) ?? .null, "pinned": .bool(tracker.pinned),
+                            "schedule": .array((tracker.schedules.last?.days ?? []).map(JSON.string)),
+                            "schedule_text": .string(HabitDay.scheduleText(tracker, on: today)),
+                            "created_on": .string(tracker.createdOn),
+                        ])
+                    }),
+                "categories": .array(categories.map { .object(["id": .string($0.id), "name": .string($0.name)]) }),
+            ])
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
+    /// `GET /v1/users/{user}/habits/day?date=&filter=&q=`: the trackers of one local date.
+    static func day(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        var date = CivilDate.local(service.configuration.clock(), offsetOf: "Z")
+        if let text = request.query("date") {
+            guard let parsed = CivilDate(text) else {
+                throw APIError(
+                    422, "invalid_request", "date must be a date written YYYY-MM-DD (got \(text.prefix(40)))",
+                    errors: [["field": "date", "message": "not a date written YYYY-MM-DD"]])
+            }
+            date = parsed
+        }
+        var filter = HabitDay.Filter.today
+        if let text = request.query("filter") {
+            guard let parsed = HabitDay.Filter(rawValue: text) else {
+                let allowed = HabitDay.Filter.allCases.map(\.rawValue).joined(separator: ", ")
+                throw APIError(
+                    422, "invalid_request", "filter must be one of \(allowed) (got \(text.prefix(40)))",
+                    errors: [["field": "filter", "message": .string("one of \(allowed)")]])
+            }
+            filter = parsed
+        }
+        do {
+            return .json(
+                try HabitDay.json(
+                    user: p["user"]!, date: date, filter: filter, search: request.query("q"), store: service.store))
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
+    /// `GET /v1/users/{user}/habits/stats`: the statistics from the `habit_stat` rules.
+    static func stats(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        do {
+            return .json(
+                try HabitStatistics.json(
+                    user: p["user"]!, store: service.store, evaluator: service.generation.evaluator))
+        } catch let error as RuleError {
+            throw APIError(500, "rule_failed", error.message)
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
+    /// `POST /v1/users/{user}/habits/checkins` with `{tracker_id, date?, done?, event_id?,
+    /// occurred_at?}`: a `habit_checked` (or, with `done: false`, `habit_unchecked`) event.
+    static func check(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        let user = p["user"]!
+        var fields = Fields(try RequestBody.object(request))
+        let tracker = fields.string("tracker_id", required: true)
+        let date = fields.string("date")
+        let done = fields.bool("done") ?? true
+        let eventID = fields.string("event_id")
+        let occurredAt = fields.string("occurred_at")
+        try fields.check()
+        var payload: JSONObject = ["tracker_id": .string(tracker!)]
+        if let date { payload["date"] = .string(date) }
+        let event: JSONObject = [
+            "event_id": .string(eventID ?? "api-" + UUID().uuidString.lowercased()), "user_id": .string(user),
+            "type": .string(done ? "habit_checked" : "habit_unchecked"),
+            "occurred_at": .string(occurredAt ?? Timestamp.format(service.configuration.clock())),
+            "payload": .object(payload),
+        ]
+        return DogRoutes.respond(service.ingest([.object(event)])[0])
+    }
+}
