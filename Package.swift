@@ -42,11 +42,14 @@ let package = Package(
         .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "YAML"]),
         // Habit trackers: check-ins through the ingest path, statistics as habit_stat rules.
         .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ"]),
+        // Challenges: solo, community, head-to-head and recurring, progress through the ingest path.
+        .target(name: "Challenges", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "YAML"]),
         // Every feature put together: document kinds, ingest consumers, variant choice.
         .target(
             name: "Features",
             dependencies: [
-                "Journey", "Onboarding", "Experiments", "Habits", "CheckPlugins", "Engine", "RuleEngine", "Store",
+                "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Engine", "RuleEngine",
+                "Store",
             ]),
 
         // The HTTP service: a pure router over the engine, libmicrohttpd as the adapter, and a
@@ -54,7 +57,7 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "HTTP", "CSupport", "Features", "Journey", "Onboarding", "Experiments", "Habits", "CheckPlugins", "Engine",
+                "HTTP", "CSupport", "Features", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Engine",
                 "RuleEngine", "Store", "JQ",
             ],
             resources: [.copy("openapi.json")]
@@ -64,7 +67,7 @@ let package = Package(
         .target(
             name: "JourneyCLI",
             dependencies: [
-                "Server", "HTTP", "Features", "Journey", "Onboarding", "Experiments", "Habits", "CheckPlugins", "Engine",
+                "Server", "HTTP", "Features", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Engine",
                 "RuleEngine", "Store", "JQ",
             ]),
         .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
@@ -78,7 +81,8 @@ let package = Package(
         .executableTarget(
             name: "journey-bench",
             dependencies: [
-                "Features", "Journey", "Habits", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline", "HTTP",
+                "Features", "Journey", "Habits", "Challenges", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline",
+                "HTTP",
             ],
             path: "Sources/Benchmarks"
         ),
@@ -113,6 +117,11 @@ let package = Package(
         .testTarget(
             name: "HabitsTests",
             dependencies: ["Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
+            exclude: ["Cases"]
+        ),
+        .testTarget(
+            name: "ChallengesTests",
+            dependencies: ["Challenges", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
             exclude: ["Cases"]
         ),
         .testTarget(

@@ -1,6 +1,6 @@
 /// The benchmark's flags.
 struct BenchmarkOptions {
-    enum Benchmark: String { case rules, ingest, views, http, habits }
+    enum Benchmark: String { case rules, ingest, views, http, habits, challenges }
 
     var benchmark = Benchmark.rules
     var rulesDirectory = "Rules"
@@ -8,6 +8,7 @@ struct BenchmarkOptions {
     var iterations = 1000
     var rounds = 15
     var events = 100_000
+    var participants = 100_000
     var scaling = false
     var cores: Int? = nil
     var workers = 2
@@ -23,6 +24,7 @@ struct BenchmarkOptions {
                journey-bench ingest [--rules <dir>] [--events <n>] [--rounds <n>] [--scaling]
                journey-bench views [--rules <dir>] [--iterations <n>] [--rounds <n>]
                journey-bench habits [--rules <dir>] [--iterations <n>] [--rounds <n>]
+               journey-bench challenges [--rules <dir>] [--participants <n>] [--events <n>]
                journey-bench http [--rules <dir>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
 
         SUBCOMMANDS:
@@ -33,6 +35,9 @@ struct BenchmarkOptions {
                                   evaluation, assembly, beside the raw cost of the same rules.
           habits                  Habit statistics for 20 trackers with 3 years of check-ins: store reads,
                                   facts and the habit_stat rules, beside raw libjq on the same facts.
+          challenges              A community challenge with 100,000 participants and 1,000,000 events
+                                  through every consumer, beside the ingest workload in the same run, and
+                                  the cost of reading its progress as participants grow.
           http                    journey serve under wrk (GET /today, POST /v1/events ×10) beside a
                                   trivial responder built from the same libmicrohttpd adapter.
 
@@ -42,7 +47,8 @@ struct BenchmarkOptions {
                                   (default: journey/fixtures/q-123.json)
           --iterations <n>        rules: evaluations per round and side. (default: 1000)
           --rounds <n>            Alternating rounds; medians are reported. (default: 15 for rules, 3 for ingest)
-          --events <n>            ingest: events per run. (default: 100000)
+          --events <n>            ingest, challenges: events per run. (default: 100000; challenges 1000000)
+          --participants <n>      challenges: participants. (default: 100000)
           --scaling               ingest: also run 10k, 100k and 1M events to show how cost grows.
           --cores <n>             ingest: threads computing pure consumers. (default: the machine's cores)
           --workers <n>           http: worker processes. (default: 2)
@@ -67,6 +73,7 @@ struct BenchmarkOptions {
             if benchmark == .views { rounds = 7; iterations = 200 }
             if benchmark == .http { rounds = 3 }
             if benchmark == .habits { rounds = 7; iterations = 50 }
+            if benchmark == .challenges { events = 1_000_000 }
         }
         func value(_ flag: String) throws -> String {
             guard let value = rest.popFirst() else { throw Problem(description: "Missing value for '\(flag)'") }
@@ -86,6 +93,7 @@ struct BenchmarkOptions {
             case "--iterations": iterations = try number(flag)
             case "--rounds": rounds = try number(flag)
             case "--events": events = try number(flag)
+            case "--participants": participants = try number(flag)
             case "--scaling": scaling = true
             case "--cores": cores = try number(flag)
             case "--workers": workers = try number(flag)

@@ -5,6 +5,7 @@ import Foundation
 //   journey-bench ingest  the ingest path vs plain prepared-statement inserts
 //   journey-bench views   Today and a branch path: reads, rules, assembly vs raw libjq
 //   journey-bench habits  habit statistics (20 trackers, 3 years) vs raw libjq on the same facts
+//   journey-bench challenges  a community challenge, 100k participants, 1M events, progress reads
 //   journey-bench http    journey serve under wrk vs a trivial responder on the same adapter
 
 var options = BenchmarkOptions()
@@ -25,6 +26,7 @@ do {
     case .views: try ViewBenchmark(options: options).run()
     case .http: try HTTPBenchmark(options: options).run()
     case .habits: try HabitBenchmark(options: options).run()
+    case .challenges: try ChallengeBenchmark(options: options).run()
     }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

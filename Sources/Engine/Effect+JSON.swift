@@ -34,6 +34,11 @@ extension Effect {
             object["flow"] = .string(flow)
             object["step_id"] = .string(step)
             if let at { object["shown_at"] = .string(Timestamp.format(at)) }
+        case .challengeJoined(let challenge, let team):
+            object["challenge_id"] = .string(challenge)
+            object["team"] = team.map(JSON.string) ?? .null
+        case .challengeGroupCompleted(let challenge):
+            object["challenge_id"] = .string(challenge)
         case .habitChanged(let change):
             for (key, value) in change.json.objectValue ?? [:] { object[key] = value }
         case .challengeProgress(let challenge, let delta):
@@ -179,6 +184,8 @@ extension Effect {
             self = .analyticsEvent(name: name, properties: properties)
         case "dog_registered", "manifest_created", "check_answered", "block_completed":
             throw EffectDecodingError("\(type) effects come only from the Dog Journey, not from rules")
+        case "challenge_joined", "challenge_group_completed":
+            throw EffectDecodingError("\(type) effects come only from the challenges, not from rules")
         case "habit_changed":
             throw EffectDecodingError("habit_changed effects come only from the habit trackers, not from rules")
         case "onboarding_flow_started", "onboarding_step_shown":

@@ -21,6 +21,10 @@ public enum Effect: Sendable, Equatable {
     case onboardingStepShown(flow: String, stepID: String, at: Double? = nil)
     /// A change to the user's habit trackers, categories or check-ins.
     case habitChanged(HabitChange)
+    /// A user joined a challenge (on a head-to-head side).
+    case challengeJoined(challengeID: String, team: String?)
+    /// A community challenge's group reached its target.
+    case challengeGroupCompleted(challengeID: String)
     /// A user's progress in a challenge grew by `delta`.
     case challengeProgress(challengeID: String, delta: Double)
     /// A user completed a challenge.
@@ -49,6 +53,8 @@ public enum Effect: Sendable, Equatable {
         case .onboardingFlowStarted: "onboarding_flow_started"
         case .onboardingStepShown: "onboarding_step_shown"
         case .habitChanged: "habit_changed"
+        case .challengeJoined: "challenge_joined"
+        case .challengeGroupCompleted: "challenge_group_completed"
         case .challengeProgress: "challenge_progress"
         case .challengeCompleted: "challenge_completed"
         case .rewardGranted: "reward_granted"
@@ -63,7 +69,8 @@ public enum Effect: Sendable, Equatable {
     /// Every effect type, as named in JSON.
     public static let typeNames = [
         "dog_registered", "record_added", "block_step_completed", "onboarding_step_completed",
-        "onboarding_flow_started", "onboarding_step_shown", "habit_changed", "challenge_progress",
+        "onboarding_flow_started", "onboarding_step_shown", "habit_changed", "challenge_joined",
+        "challenge_group_completed", "challenge_progress",
         "challenge_completed",
         "reward_granted", "reminder_scheduled", "analytics_event", "manifest_created", "check_answered",
         "block_completed",
@@ -84,6 +91,8 @@ public enum Effect: Sendable, Equatable {
         case .onboardingStepCompleted(let flow, let step, _, _, _): "onboarding_step_completed(\(flow)/\(step))"
         case .onboardingFlowStarted(let flow, let variant, _): "onboarding_flow_started(\(flow)/\(variant))"
         case .onboardingStepShown(let flow, let step, _): "onboarding_step_shown(\(flow)/\(step))"
+        case .challengeJoined(let challenge, _): "challenge_joined(\(challenge))"
+        case .challengeGroupCompleted(let challenge): "challenge_group_completed(\(challenge))"
         case .habitChanged(let change): "habit_changed(\(change.json["change"]?.stringValue ?? ""))"
         case .challengeProgress(let challenge, let delta):
             "challenge_progress(\(challenge) +\(JSON.format(number: delta)))"

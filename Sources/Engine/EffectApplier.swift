@@ -23,6 +23,11 @@ enum EffectApplier {
             case .onboardingStepShown(let flow, let step, let at):
                 try store.markOnboardingStepShown(
                     user: event.userID, flow: flow, step: step, at: at ?? event.occurredAt)
+            case .challengeJoined(let challenge, let team):
+                _ = try store.joinChallenge(
+                    challenge: challenge, user: event.userID, team: team, at: event.occurredAt, event: eventRow)
+            case .challengeGroupCompleted(let challenge):
+                _ = try store.completeChallengeGroup(challenge: challenge, at: event.occurredAt)
             case .habitChanged(let change):
                 try store.applyHabitChange(change, user: event.userID, at: event.occurredAt, event: eventRow)
             case .challengeProgress(let challenge, let delta):

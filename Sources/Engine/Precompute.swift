@@ -190,6 +190,15 @@ private final class NoStore: StoreReader, @unchecked Sendable {
     func habitTrackers(user: String) throws -> [HabitTracker] { throw PureConsumerReadTheStore() }
     func habitCategories(user: String) throws -> [HabitCategory] { throw PureConsumerReadTheStore() }
     func habitCheckins(user: String) throws -> [HabitCheckin] { throw PureConsumerReadTheStore() }
+    func challengeParticipations(user: String) throws -> [ChallengeParticipation] { throw PureConsumerReadTheStore() }
+    func challengeParticipation(challenge: String, user: String) throws -> ChallengeParticipation? {
+        throw PureConsumerReadTheStore()
+    }
+    func challengeTotals(challenge: String) throws -> [ChallengeTotal] { throw PureConsumerReadTheStore() }
+    func challengeRanking(challenge: String, team: String?, limit: Int) throws -> [ChallengeParticipation] {
+        throw PureConsumerReadTheStore()
+    }
+    func challengeFeed(challenge: String, limit: Int) throws -> [ChallengeFeedItem] { throw PureConsumerReadTheStore() }
     var derivedCache: DerivedCache { DerivedCache(limit: 0) }
     func externalVersion() throws -> Int64 { throw PureConsumerReadTheStore() }
 }

@@ -1,3 +1,4 @@
+import Challenges
 import CheckPlugins
 import Engine
 import Experiments
@@ -13,14 +14,20 @@ import Store
 public enum EngineFeatures {
     /// Document kinds beside rules: check plugins, catalogs, wording, experiments, onboarding flows.
     public static func documentKinds(swiftPlugins: [any CheckPlugin] = []) -> [any DocumentKind] {
-        JourneyDocuments.kinds(swiftPlugins: swiftPlugins) + [ExperimentsDocumentKind(), OnboardingDocumentKind()]
+        JourneyDocuments.kinds(swiftPlugins: swiftPlugins) + [
+            ExperimentsDocumentKind(), OnboardingDocumentKind(), ChallengeDocumentKind(),
+        ]
     }
 
     /// The ingest consumers for `ruleSet`: registration, `event_effects` rules, the Dog Journey,
-    /// onboarding, habit trackers.
+    /// onboarding, habit trackers, challenges (after the others, so that
+    /// a challenge can count what they accepted).
     public static func consumers(for ruleSet: RuleSet, swiftPlugins: [any CheckPlugin] = []) -> [any EventConsumer] {
         JourneyFeature.consumers(for: ruleSet, swiftPlugins: swiftPlugins)
-            + [OnboardingConsumer(flows: OnboardingFlows(ruleSet: ruleSet)), HabitsConsumer()]
+            + [
+                OnboardingConsumer(flows: OnboardingFlows(ruleSet: ruleSet)), HabitsConsumer(),
+                ChallengesConsumer(catalog: ChallengeCatalog(ruleSet: ruleSet)),
+            ]
     }
 
     /// Lets `evaluator` choose the variants of rules with an experiment by sticky assignment

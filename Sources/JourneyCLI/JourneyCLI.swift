@@ -16,7 +16,8 @@ public enum JourneyCLI {
         CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
         DatabaseMigrateCommand.self, DatabaseStatsCommand.self, DogTodayCommand.self, DogJourneyCommand.self,
         DogPathCommand.self, DogPreviewCommand.self, DogMapCommand.self, ExperimentsCommand.self, AssignCommand.self,
-        OnboardingShowCommand.self, FunnelCommand.self, HabitStatsCommand.self, HabitDayCommand.self, ServeCommand.self,
+        OnboardingShowCommand.self, FunnelCommand.self, HabitStatsCommand.self, HabitDayCommand.self,
+        ChallengesCommand.self, ChallengeShowCommand.self, ChallengeDigestCommand.self, ServeCommand.self,
     ]
 
     /// Commands grouped under a word (`journey db migrate`), with the group's overview.
@@ -26,6 +27,7 @@ public enum JourneyCLI {
         "onboarding": "Show a user's onboarding: the current step and each flow's state.",
         "funnel": "Show funnels: where users drop out of onboarding.",
         "habits": "Show a user's habit trackers: statistics, and the trackers of a day.",
+        "challenge": "Show a challenge, or send the community challenges' daily digest.",
     ]
 
     static let root = CommandSpec(

@@ -127,6 +127,14 @@ extension RuleKind {
             },
             eventTypePath: ["type"]),
         RuleKind(
+            name: "challenge_completion",
+            summary: "Whether a participant (or a community's group) has completed a challenge.",
+            inputDescription: "{value, target, challenge, event}",
+            requiredMembers: [Member("value", .number), Member("target", .number)], inputIsObject: true,
+            outputDescription: "a boolean; no output means false",
+            cardinality: .atMostOne(whenEmpty: false),
+            checkOutput: { $0.boolValue == nil ? "expected a boolean" : nil }),
+        RuleKind(
             name: "habit_stat",
             summary: "One statistic of a user's habit trackers.",
             inputDescription: "{trackers, days}: each tracker with its check-in facts, each date with a check-in",

@@ -48,6 +48,12 @@ extension JourneyService {
         add("GET", "/v1/users/{user}/habits/day", HabitRoutes.day)
         add("GET", "/v1/users/{user}/habits/stats", HabitRoutes.stats)
         add("POST", "/v1/users/{user}/habits/checkins", HabitRoutes.check)
+        // Challenges
+        add("GET", "/v1/challenges", ChallengeRoutes.list)
+        add("GET", "/v1/challenges/{challenge}", ChallengeRoutes.show)
+        add("GET", "/v1/challenges/{challenge}/feed", ChallengeRoutes.feed)
+        add("GET", "/v1/challenges/{challenge}/ranking", ChallengeRoutes.ranking)
+        add("POST", "/v1/challenges/{challenge}/join", ChallengeRoutes.join)
         // Reminders
         add("GET", "/v1/reminders/due", ReminderRoutes.due)
         add("POST", "/v1/reminders/sent", ReminderRoutes.sent)
@@ -64,8 +70,10 @@ extension JourneyService {
     static func status(ofRejection code: String?) -> Int {
         switch code {
         case "unknown_dog": 404
-        case "unknown_tracker", "unknown_category": 404
-        case "conflict", "not_skippable", "not_current", "not_in_progress", "category_in_use": 409
+        case "unknown_tracker", "unknown_category", "unknown_challenge": 404
+        case "conflict", "not_skippable", "not_current", "not_in_progress", "category_in_use", "challenge_full",
+            "challenge_ended", "challenge_inactive":
+            409
         case "storage_error": 503
         default: 422
         }

@@ -268,6 +268,8 @@ public final class SQLiteStore: Store {
     }
 
     public func addChallengeProgress(challenge: String, user: String, delta: Double, at: Double) throws -> Double {
+        try addToTotals(challenge: challenge, user: user, delta: delta)
+        try appendFeed(challenge: challenge, user: user, action: "progress", value: delta, at: at, event: nil)
         try connection.run(
             """
             INSERT INTO challenge_progress (challenge_id, user_id, value, updated_at) VALUES (?1, ?2, ?3, ?4)
@@ -283,7 +285,9 @@ public final class SQLiteStore: Store {
             INSERT INTO challenge_progress (challenge_id, user_id, value, updated_at, completed_at) VALUES (?1, ?2, 0, ?3, ?3)
             ON CONFLICT (challenge_id, user_id) DO UPDATE SET completed_at = ?3 WHERE completed_at IS NULL
             """, [.text(challenge), .text(user), .real(at)])
-        return connection.changes > 0
+        guard connection.changes > 0 else { return false }
+        try appendFeed(challenge: challenge, user: user, action: "completed", value: nil, at: at, event: nil)
+        return true
     }
 
     public func grantReward(_ reward: Reward, event: Int64?) throws {

@@ -215,5 +215,37 @@ enum Schema {
                     FOREIGN KEY (user_id, tracker_id) REFERENCES habit_trackers (user_id, tracker_id) ON DELETE CASCADE
                 );
                 """),
+        Migration(
+            version: 6, name: "challenge participants, running totals, activity feed and digests",
+            sql: """
+                ALTER TABLE challenge_progress ADD COLUMN joined_at REAL;
+                ALTER TABLE challenge_progress ADD COLUMN team TEXT;
+                CREATE INDEX challenge_progress_user ON challenge_progress (user_id);
+                CREATE INDEX challenge_progress_rank ON challenge_progress (challenge_id, value DESC);
+                CREATE TABLE challenge_totals (
+                    challenge_id TEXT NOT NULL,
+                    team         TEXT NOT NULL DEFAULT '',
+                    value        REAL NOT NULL DEFAULT 0,
+                    participants INTEGER NOT NULL DEFAULT 0,
+                    completed_at REAL,
+                    PRIMARY KEY (challenge_id, team)
+                );
+                CREATE TABLE challenge_feed (
+                    id           INTEGER PRIMARY KEY,
+                    challenge_id TEXT NOT NULL,
+                    user_id      TEXT NOT NULL,
+                    action       TEXT NOT NULL,
+                    value        REAL,
+                    occurred_at  REAL NOT NULL,
+                    event        INTEGER REFERENCES events (id) ON DELETE SET NULL
+                );
+                CREATE INDEX challenge_feed_newest ON challenge_feed (challenge_id, occurred_at DESC, id DESC);
+                CREATE TABLE challenge_digests (
+                    challenge_id TEXT NOT NULL,
+                    date         TEXT NOT NULL,
+                    sent_at      REAL NOT NULL,
+                    PRIMARY KEY (challenge_id, date)
+                );
+                """),
     ]
 }

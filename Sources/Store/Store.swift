@@ -67,6 +67,14 @@ public protocol Store: StoreReader {
     /// Applies a change to `user`'s habit trackers, categories or check-ins.
     func applyHabitChange(_ change: HabitChange, user: String, at: Double, event: Int64?) throws
 
+    /// Makes `user` a participant of `challenge` (on `team`, for head-to-head); false when they
+    /// already were. Counts them in the running totals and the feed.
+    func joinChallenge(challenge: String, user: String, team: String?, at: Double, event: Int64?) throws -> Bool
+    /// Marks a community challenge's group goal reached; false when it already was.
+    func completeChallengeGroup(challenge: String, at: Double) throws -> Bool
+    /// Records that the daily digest of `challenge` for `date` went out; false when it already had.
+    func markChallengeDigest(challenge: String, date: String, at: Double) throws -> Bool
+
     // MARK: Service
 
     /// Pending reminders due at or before `before`, earliest first, at most `limit`.
@@ -104,6 +112,15 @@ public protocol StoreReader: AnyObject {
     func habitCategories(user: String) throws -> [HabitCategory]
     /// A user's check-ins, by date.
     func habitCheckins(user: String) throws -> [HabitCheckin]
+    /// The challenges `user` joined.
+    func challengeParticipations(user: String) throws -> [ChallengeParticipation]
+    func challengeParticipation(challenge: String, user: String) throws -> ChallengeParticipation?
+    /// A challenge's running totals: everyone (team "") and each head-to-head side.
+    func challengeTotals(challenge: String) throws -> [ChallengeTotal]
+    /// Participants by value, highest first (of one side, or all), at most `limit`.
+    func challengeRanking(challenge: String, team: String?, limit: Int) throws -> [ChallengeParticipation]
+    /// The newest `limit` lines of a challenge's activity feed.
+    func challengeFeed(challenge: String, limit: Int) throws -> [ChallengeFeedItem]
     /// A dog's latest events (newest first), at most `limit`.
     func events(dog: String, limit: Int) throws -> [StoredEvent]
     /// A number that changes whenever another connection (another process) commits; commits

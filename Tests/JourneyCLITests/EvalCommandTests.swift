@@ -156,7 +156,8 @@ import Testing
     @Test func kinds() {
         let run = journey("rules", "--kinds")
         for kind in [
-            "recommendation", "auto_complete", "onboarding_trigger", "challenge_metric", "habit_stat", "personal_note",
+            "recommendation", "auto_complete", "onboarding_trigger", "challenge_metric", "challenge_completion",
+            "habit_stat", "personal_note",
             "value",
         ] {
             #expect(run.stdout.contains(kind))

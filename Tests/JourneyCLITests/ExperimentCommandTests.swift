@@ -122,3 +122,46 @@ import Testing
         #expect(unknown.stderr.contains("no onboarding flow `nope`; flows: first_launch, first_tracker"))
     }
 }
+
+/// `journey challenges`, `journey challenge show` and `journey challenge digest` on the bundled rules.
+@Suite struct ChallengeCommandTests {
+    static let common = ["--rules", Repository.rules, "--plugins", Repository.plugins, "--now", "2026-11-29T12:00:00Z"]
+
+    @Test func listShowAndDigest() throws {
+        let database = NSTemporaryDirectory() + "journey-challenges-cli-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+        let ingest = journey(
+            ["ingest", Repository.root + "/examples/challenges.jsonl", "--db", database, "-q"] + Self.common)
+        #expect(ingest.status == 0, "\(ingest.stdout)\(ingest.stderr)")
+        let list = journey(["challenges", "--db", database] + Self.common)
+        #expect(list.stdout.contains("community-walks"))
+        #expect(list.stdout.contains("weekly-training@2026-11-23"))
+        let show = try JV.parse(
+            journey(
+                ["challenge", "show", "community-walks", "--user", "owner-2", "--db", database, "--format", "json"]
+                    + Self.common
+            )
+            .stdout
+        ).json()
+        #expect(show["aggregate"]?["participants"] == 2)
+        #expect(show["aggregate"]?["value"] == 10.7)
+        #expect(show["current_value"] == 4.5)
+        #expect(show["completed_at"] == .null)
+        #expect(show["rank"] == .null)
+        let duel = try JV.parse(
+            journey(
+                ["challenge", "show", "steps-duel", "--user", "owner-1", "--db", database, "--format", "json"]
+                    + Self.common
+            )
+            .stdout
+        ).json()
+        #expect(duel["rank"] == 1)
+        #expect(duel["ranking"]?[0]?["team"] == "owner-1")
+        let unknown = journey(["challenge", "show", "walk-5k", "--db", database] + Self.common)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no challenge `walk-5k`; did you mean `walk-50k`?"))
+        let digest = journey(["challenge", "digest", "--db", database] + Self.common)
+        #expect(digest.stdout.contains("2 notifications"), "\(digest.stdout)")
+        #expect(journey(["challenge", "digest", "--db", database] + Self.common).stdout.contains("0 notifications"))
+    }
+}

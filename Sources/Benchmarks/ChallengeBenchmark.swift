@@ -1,0 +1,145 @@
+import Challenges
+import Engine
+import Features
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// A community challenge with many participants and many events through the whole engine
+/// (every feature's consumers), beside the plain ingest benchmark's workload measured in the
+/// same run; and the cost of reading the challenge's progress as participants grow.
+struct ChallengeBenchmark {
+    var options: BenchmarkOptions
+    static let receivedAt = Timestamp.parse("2026-11-29T12:00:00Z")!
+    static let batchSize = 500
+
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func run() throws {
+        let loaded = RuleSetLoader(
+            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: EngineFeatures.documentKinds()
+        ).load()
+        guard let evaluator = loaded.evaluator, let ruleSet = loaded.ruleSet else {
+            throw Problem(
+                description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
+        }
+        guard let instance = ChallengeCatalog(ruleSet: ruleSet).resolve("community-walks") else {
+            throw Problem(description: "the bundled community challenge `community-walks` is missing")
+        }
+        let participants = options.participants
+        let events = options.events
+        print(
+            "journey-bench challenges: a community challenge (\(instance.id)) with \(participants) participants and \(events) events"
+        )
+        print("every feature's consumers, transactions of \(Self.batchSize) events; one round\n")
+
+        // Baseline: the plain ingest benchmark's workload, same engine, same run.
+        let plain = IngestWorkload(events: min(events, 200_000))
+        let plainFile = TemporaryFile()
+        let plainSeconds = try ingest(plain.lines, evaluator: RuleEvaluator(ruleSet: ruleSet), path: plainFile.path)
+        let plainRate = Double(plain.lines.count) / plainSeconds
+
+        let file = TemporaryFile()
+        let store = try SQLiteStore(path: file.path)
+        EngineFeatures.attachExperiments(to: evaluator, store: store)
+        let ingestor = Ingestor(
+            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: ruleSet),
+            policy: IngestPolicy(clock: { Self.receivedAt }), cores: 1)
+
+        // Joins, measuring the progress read at 1k, 10k, … participants.
+        var reads: [(Int, Double, Double)] = []
+        var joined = 0
+        var joinSeconds = 0.0
+        for mark in [1_000, 10_000, 100_000, 1_000_000].filter({ $0 <= participants }) + [participants]
+        where mark > joined {
+            let lines = (joined..<mark).map { n in
+                #"{"event_id":"join","user_id":"walker-\#(n)","type":"challenge_joined","occurred_at":"2026-11-23T08:00:00Z","payload":{"challenge_id":"community-walks"}}"#
+            }
+            joinSeconds += try ingest(lines, ingestor: ingestor)
+            joined = mark
+            reads.append(
+                (
+                    mark, try measureRead(instance, store: store, view: false),
+                    try measureRead(instance, store: store, view: true)
+                ))
+        }
+        // Walks: participants in turn, over the last six days.
+        var generator = SplitMix(seed: 11)
+        let base = Self.receivedAt - 6 * 86_400
+        let lines = (0..<events).map { n -> String in
+            let user = Int(generator.next() % UInt64(participants))
+            let at = Timestamp.format(base + Double(n % 518_400))
+            let km = Double(generator.next() % 100) / 10 + 0.1
+            return
+                #"{"event_id":"w\#(n)","user_id":"walker-\#(user)","type":"walk_completed","occurred_at":"\#(at)","payload":{"distance_km":\#(km)}}"#
+        }
+        let walkSeconds = try ingest(lines, ingestor: ingestor)
+        let walkRate = Double(events) / walkSeconds
+        let finalRead = try measureRead(instance, store: store, view: true)
+        let total = try store.challengeTotals(challenge: instance.id).first { $0.team.isEmpty }
+
+        print(
+            String(
+                format: "plain ingest workload (%d events, registration + event rules): %8.0f events/s",
+                plain.lines.count, plainRate))
+        print(
+            String(
+                format: "challenge joins (%d):                                       %8.0f events/s", participants,
+                Double(participants) / joinSeconds))
+        print(
+            String(
+                format:
+                    "challenge walks (%d, all consumers):                       %8.0f events/s  (%.2f× the plain workload's time per event)",
+                events, walkRate, plainRate / walkRate))
+        print(
+            "group total: \(String(format: "%.1f", total?.value ?? 0)) km from \(total?.participants ?? 0) participants\n"
+        )
+        print("reading the challenge's progress (µs per read, 2,000 reads):")
+        print(
+            table(
+                header: ["participants", "totals row", "whole view"],
+                rows: reads.map { [String($0.0), String(format: "%.1f", $0.1), String(format: "%.1f", $0.2)] }
+                    + [["\(participants) after the walks", "", String(format: "%.1f", finalRead)]]))
+        print("\nthe totals are kept as events count, so reading them does not grow with participants.")
+    }
+
+    /// µs per read of the running totals (or of the whole challenge view without ranking/feed).
+    private func measureRead(_ instance: ChallengeInstance, store: SQLiteStore, view: Bool) throws -> Double {
+        let iterations = 2_000
+        let clock = ContinuousClock()
+        let started = clock.now
+        for _ in 0..<iterations {
+            if view {
+                _ = try ChallengeViews.show(instance, store: store, user: "walker-1", now: Self.receivedAt, feed: 0)
+            } else {
+                _ = try store.challengeTotals(challenge: instance.id)
+            }
+        }
+        let (seconds, attoseconds) = (clock.now - started).components
+        return (Double(seconds) * 1e6 + Double(attoseconds) / 1e12) / Double(iterations)
+    }
+
+    private func ingest(_ lines: [String], evaluator: RuleEvaluator, path: String) throws -> Double {
+        let store = try SQLiteStore(path: path)
+        let ingestor = Ingestor(
+            store: store, evaluator: evaluator, policy: IngestPolicy(clock: { IngestBenchmark.receivedAt }), cores: 1)
+        return try ingest(lines, ingestor: ingestor)
+    }
+
+    private func ingest(_ lines: [String], ingestor: Ingestor) throws -> Double {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var rejected: [String] = []
+        ingestor.ingest(stream: BatchSequence(lines: lines, size: Self.batchSize, parser: JSONParser())) { results in
+            for result in results where result.status == .rejected { rejected.append(result.message ?? "") }
+        }
+        guard rejected.isEmpty else {
+            throw Problem(description: "\(rejected.count) events were refused: \(rejected[0])")
+        }
+        let (seconds, attoseconds) = (clock.now - started).components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// The community challenges' daily digest: once per challenge and UTC date, every participant
+/// gets a notification ("Our group has done 67% of the goal, 3 days left"); once the group has
+/// reached its goal, each participant is credited (completion, XP, badge) exactly once.
+public enum ChallengeDigest {
+    public struct Report: Sendable, Equatable {
+        public var challenges: [String] = []
+        public var notifications = 0
+        public var completions = 0
+    }
+
+    /// Sends the digests due at `now` (a challenge already sent today is skipped); all in one
+    /// transaction.
+    public static func run(catalog: ChallengeCatalog, store: any Store, now: Double) throws -> Report {
+        var report = Report()
+        let date = String(Timestamp.format(now).prefix(10))
+        let running = catalog.instances(overlapping: now, now)
+            .filter { $0.kind == .community && $0.challenge.active }
+        try store.transaction {
+            for instance in running {
+                guard try store.markChallengeDigest(challenge: instance.id, date: date, at: now) else { continue }
+                report.challenges.append(instance.id)
+                let group = try store.challengeTotals(challenge: instance.id).first { $0.team.isEmpty }
+                let text = message(instance, value: group?.value ?? 0, now: now)
+                let participants = try store.challengeRanking(challenge: instance.id, team: nil, limit: Int.max)
+                for participant in participants {
+                    try store.scheduleReminder(
+                        Reminder(
+                            userID: participant.userID, dogID: nil, kind: "challenge_digest:\(instance.id)", dueAt: now,
+                            payload: .object([
+                                "challenge_id": .string(instance.id), "date": .string(date), "text": .string(text),
+                            ])),
+                        event: nil)
+                    report.notifications += 1
+                    if group?.completedAt != nil, participant.completedAt == nil,
+                        try store.completeChallenge(challenge: instance.id, user: participant.userID, at: now)
+                    {
+                        report.completions += 1
+                        for reward in rewards(instance, user: participant.userID, at: now) {
+                            try store.grantReward(reward, event: nil)
+                        }
+                    }
+                }
+            }
+        }
+        return report
+    }
+
+    /// "Our group has done 67% of the goal, 3 days left".
+    public static func message(_ instance: ChallengeInstance, value: Double, now: Double) -> String {
+        let percent = Int(ChallengeViews.percent(value, of: instance.challenge.target).rounded(.down))
+        if value >= instance.challenge.target { return "Our group reached the goal: \(instance.challenge.title)!" }
+        let days = Int(((instance.endsAt - now) / 86_400).rounded(.up))
+        let left = days <= 0 ? "the last hours" : days == 1 ? "1 day left" : "\(days) days left"
+        return "Our group has done \(percent)% of the goal, \(left)"
+    }
+
+    static func rewards(_ instance: ChallengeInstance, user: String, at: Double) -> [Reward] {
+        var rewards: [Reward] = []
+        if let xp = instance.challenge.xpReward, xp > 0 {
+            rewards.append(
+                Reward(
+                    reward: "xp", userID: user, amount: xp, badgeID: nil, reason: "challenge:\(instance.id)",
+                    grantedAt: at))
+        }
+        if let badge = instance.challenge.badgeID {
+            rewards.append(
+                Reward(
+                    reward: "badge", userID: user, amount: nil, badgeID: badge, reason: "challenge:\(instance.id)",
+                    grantedAt: at))
+        }
+        return rewards
+    }
+}

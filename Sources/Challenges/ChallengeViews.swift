@@ -1,0 +1,123 @@
+import JQ
+import RuleEngine
+import Store
+
+/// What the app shows about challenges: the list with progress, deadline and participant
+/// count; one challenge with its totals, the user's standing, ranking and feed.
+public enum ChallengeViews {
+    /// Challenges open at `now` (running, or starting within 30 days; of a recurring one the
+    /// running instance and the next), each with its
+    /// participants and, for `user`, whether they joined and their value.
+    public static func list(catalog: ChallengeCatalog, store: any StoreReader, user: String?, now: Double) throws
+        -> JSON
+    {
+        var upcoming = Set<String>()
+        let instances = catalog.instances(overlapping: now, now + 30 * 86_400)
+            .filter { $0.challenge.active }
+            .sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+            // A recurring challenge shows its running instance and the next one.
+            .filter { $0.startsAt <= now || upcoming.insert($0.challenge.id).inserted }
+            .sorted { ($0.endsAt, $0.id) < ($1.endsAt, $1.id) }
+        var items: [JSON] = []
+        for instance in instances {
+            guard case .object(var object) = try show(instance, store: store, user: user, now: now, feed: 0) else {
+                continue
+            }
+            object["ranking"] = nil
+            object["feed"] = nil
+            items.append(.object(object))
+        }
+        return .object(["now": .string(Timestamp.format(now)), "challenges": .array(items)])
+    }
+
+    /// One challenge: definition, status, deadline, totals (`aggregate` for community ones,
+    /// each side's for head-to-head), `user`'s `current_value`, `completed_at` and `rank` (also
+    /// under `me`, with more), the
+    /// ranking (head-to-head sides, or the top participants) and the newest `feed` lines.
+    public static func show(
+        _ instance: ChallengeInstance, store: any StoreReader, user: String?, now: Double, feed: Int = 20
+    ) throws -> JSON {
+        guard case .object(var object) = instance.json else { return instance.json }
+        let totals = try store.challengeTotals(challenge: instance.id)
+        let group = totals.first { $0.team.isEmpty }
+        let status: String =
+            now < instance.startsAt
+            ? "upcoming"
+            : now <= instance.endsAt
+                ? "running"
+                : now <= instance.endsAt + instance.challenge.grace ? "grace" : "ended"
+        object["status"] = .string(status)
+        object["seconds_left"] = .number(max(0, instance.endsAt - now).rounded())
+        object["participants"] = .number(Double(group?.participants ?? 0))
+        if instance.kind == .community {
+            let value = group?.value ?? 0
+            object["aggregate"] = .object([
+                "value": .number(value), "percent": .number(percent(value, of: instance.challenge.target)),
+                "participants": .number(Double(group?.participants ?? 0)),
+                "completed_at": group?.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
+            ])
+        }
+        var ranking: [JSON] = []
+        if instance.kind == .headToHead {
+            let sides = totals.filter { !$0.team.isEmpty }.sorted { ($1.value, $0.team) < ($0.value, $1.team) }
+            ranking = sides.enumerated().map { index, side in
+                .object([
+                    "rank": .number(Double(index + 1)), "team": .string(side.team), "value": .number(side.value),
+                    "participants": .number(Double(side.participants)),
+                ])
+            }
+        } else if feed > 0 {
+            ranking = try store.challengeRanking(challenge: instance.id, team: nil, limit: 10).enumerated().map {
+                index, participant in
+                .object([
+                    "rank": .number(Double(index + 1)), "user_id": .string(participant.userID),
+                    "value": .number(participant.value),
+                ])
+            }
+        }
+        object["ranking"] = .array(ranking)
+        if let user {
+            if let me = try store.challengeParticipation(challenge: instance.id, user: user), me.joinedAt != nil {
+                var mine: JSONObject = [
+                    "joined": true, "current_value": .number(me.value),
+                    "percent": .number(percent(me.value, of: instance.challenge.target)),
+                    "joined_at": me.joinedAt.map { .string(Timestamp.format($0)) } ?? .null,
+                    "completed_at": me.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
+                ]
+                mine["team"] = me.team.map(JSON.string) ?? .null
+                mine["rank"] =
+                    try rank(of: me, in: instance, totals: totals, store: store).map { .number(Double($0)) } ?? .null
+                object["me"] = .object(mine)
+                for key in ["current_value", "completed_at", "rank"] { object[key] = mine[key] }
+            } else {
+                object["me"] = .object(["joined": false])
+                for key in ["current_value", "completed_at", "rank"] { object[key] = .null }
+            }
+        }
+        if feed > 0 {
+            object["feed"] = .array(
+                try store.challengeFeed(challenge: instance.id, limit: feed).map { item in
+                    .object([
+                        "user_id": .string(item.userID), "action": .string(item.action),
+                        "value": item.value.map(JSON.number) ?? .null,
+                        "occurred_at": .string(Timestamp.format(item.occurredAt)),
+                    ])
+                })
+        }
+        return .object(object)
+    }
+
+    /// Rank for competitive types: a head-to-head side's place (1 or 2); nil otherwise.
+    static func rank(
+        of participation: ChallengeParticipation, in instance: ChallengeInstance, totals: [ChallengeTotal],
+        store: any StoreReader
+    ) throws -> Int? {
+        guard instance.kind == .headToHead, let team = participation.team else { return nil }
+        let mine = totals.first { $0.team == team }?.value ?? 0
+        return 1 + totals.filter { !$0.team.isEmpty && $0.team != team && $0.value > mine }.count
+    }
+
+    static func percent(_ value: Double, of target: Double) -> Double {
+        target > 0 ? (value / target * 1000).rounded(.down) / 10 : 0
+    }
+}

@@ -1,0 +1,187 @@
+import Challenges
+import Foundation
+import JQ
+import RuleEngine
+import Store
+
+/// Options shared by the challenge commands.
+private let challengeOptions = [
+    OptionSpec(long: "user", valueName: "id", help: "Show this user's standing too."),
+    OptionSpec(long: "now", valueName: "iso8601", help: "What time it is (default: the clock)."),
+    CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
+]
+
+/// `journey challenges`: the challenges open now with progress, deadline and participants.
+enum ChallengesCommand: Command {
+    static let spec = CommandSpec(
+        name: "journey challenges",
+        overview: "List the challenges running or starting soon, with progress, deadline and participants.",
+        options: challengeOptions)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
+        }
+        let now = try CommonOptions.now(arguments, spec: spec)
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+            return .ruleErrors
+        }
+        let view: JSON
+        do {
+            let store = try CommonOptions.existingStore(arguments, spec: spec) ?? SQLiteStore(path: ":memory:")
+            view = try ChallengeViews.list(
+                catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, user: arguments.values["user"]?.last,
+                now: now)
+        } catch {
+            io.stderr.line("Error: \(error)")
+            return .failure
+        }
+        if CommonOptions.isJSON(arguments, spec: spec) {
+            io.stdout.line(view.compactText)
+            return .success
+        }
+        let rows = (view["challenges"]?.arrayValue ?? []).map { item -> [String] in
+            let me = item["me"]
+            let progress: String =
+                if case .object(let group)? = item["aggregate"] {
+                    "group \(number(group["value"])) (\(number(group["percent"]))%)"
+                } else if me?["joined"] == true {
+                    "you \(number(me?["current_value"])) (\(number(me?["percent"]))%)"
+                } else { "-" }
+            return [
+                item["id"]?.stringValue ?? "", item["type"]?.stringValue ?? "", item["status"]?.stringValue ?? "",
+                "\(number(item["target_value"]))", progress, number(item["participants"]),
+                item["ends_at"]?.stringValue ?? "",
+            ]
+        }
+        io.stdout.write(
+            RulesCommand.table(
+                header: ["CHALLENGE", "TYPE", "STATUS", "TARGET", "PROGRESS", "PEOPLE", "ENDS"], rows: rows))
+        return .success
+    }
+}
+
+/// `journey challenge show ID`: one challenge with totals, the user's standing, ranking and feed.
+enum ChallengeShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "journey challenge show",
+        overview: "Show a challenge: totals, the user's current value, completion and rank, ranking, feed.",
+        arguments: [
+            ArgumentSpec(name: "challenge", help: "The challenge's id (a recurring instance: <id>@<start date>).")
+        ],
+        options: challengeOptions)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(
+                message: arguments.positionals.isEmpty
+                    ? "Missing the challenge's id" : "Unexpected argument '\(arguments.positionals[1])'",
+                command: spec)
+        }
+        let now = try CommonOptions.now(arguments, spec: spec)
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+            return .ruleErrors
+        }
+        let catalog = ChallengeCatalog(ruleSet: ruleSet)
+        let id = arguments.positionals[0]
+        guard let instance = catalog.resolve(id) else {
+            var message = "Error: no challenge `\(id)`"
+            if let suggestion = closestMatch(to: id, in: catalog.challenges.map(\.id)) {
+                message += "; did you mean `\(suggestion)`?"
+            }
+            io.stderr.line(message + " (see 'journey challenges')")
+            return .failure
+        }
+        let view: JSON
+        do {
+            let store = try CommonOptions.existingStore(arguments, spec: spec) ?? SQLiteStore(path: ":memory:")
+            view = try ChallengeViews.show(instance, store: store, user: arguments.values["user"]?.last, now: now)
+        } catch {
+            io.stderr.line("Error: \(error)")
+            return .failure
+        }
+        if CommonOptions.isJSON(arguments, spec: spec) {
+            io.stdout.line(view.compactText)
+            return .success
+        }
+        io.stdout.line(
+            "\(view["title"]?.stringValue ?? "") (\(id), \(view["type"]?.stringValue ?? ""), \(view["status"]?.stringValue ?? ""))"
+        )
+        io.stdout.line(
+            "  \(view["starts_at"]?.stringValue ?? "") → \(view["ends_at"]?.stringValue ?? "") (+\(number(view["grace_seconds"]))s grace); target \(number(view["target_value"]))"
+        )
+        io.stdout.line("  participants: \(number(view["participants"]))")
+        if case .object(let group)? = view["aggregate"] {
+            io.stdout.line("  group: \(number(group["value"])) (\(number(group["percent"]))%)")
+        }
+        if case .object(let me)? = view["me"] {
+            if me["joined"] == true {
+                let completed = me["completed_at"]?.stringValue.map { ", completed \($0)" } ?? ""
+                let rank = me["rank"]?.numberValue.map { ", rank \(Int($0))" } ?? ""
+                io.stdout.line("  you: \(number(me["current_value"])) (\(number(me["percent"]))%)\(completed)\(rank)")
+            } else {
+                io.stdout.line("  you: not joined")
+            }
+        }
+        for line in view["ranking"]?.arrayValue ?? [] {
+            let who = line["team"]?.stringValue ?? line["user_id"]?.stringValue ?? ""
+            io.stdout.line("  #\(number(line["rank"])) \(who): \(number(line["value"]))")
+        }
+        for item in view["feed"]?.arrayValue ?? [] {
+            let value = item["value"]?.numberValue.map { " +\(number(.number($0)))" } ?? ""
+            io.stdout.line(
+                "  · \(item["occurred_at"]?.stringValue ?? "") \(item["user_id"]?.stringValue ?? "") \(item["action"]?.stringValue ?? "")\(value)"
+            )
+        }
+        return .success
+    }
+}
+
+/// `journey challenge digest`: the community challenges' daily digest (once per day).
+enum ChallengeDigestCommand: Command {
+    static let spec = CommandSpec(
+        name: "journey challenge digest",
+        overview:
+            "Send the community challenges' daily digest (once per challenge and day) and credit completed groups.",
+        options: [
+            OptionSpec(long: "now", valueName: "iso8601", help: "What time it is (default: the clock)."),
+            CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
+        }
+        let now = try CommonOptions.now(arguments, spec: spec)
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+            return .ruleErrors
+        }
+        let report: ChallengeDigest.Report
+        do {
+            let store = try CommonOptions.openStore(arguments, spec: spec)
+            report = try ChallengeDigest.run(catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, now: now)
+        } catch {
+            io.stderr.line("Error: \(error)")
+            return .failure
+        }
+        if CommonOptions.isJSON(arguments, spec: spec) {
+            io.stdout.line(
+                JSON.object([
+                    "challenges": .array(report.challenges.map(JSON.string)),
+                    "notifications": .number(Double(report.notifications)),
+                    "completions": .number(Double(report.completions)),
+                ]).compactText)
+        } else {
+            io.stdout.line(
+                "digest: \(report.challenges.count) challenge\(report.challenges.count == 1 ? "" : "s") (\(report.challenges.joined(separator: ", "))), \(report.notifications) notifications, \(report.completions) completions"
+            )
+        }
+        return .success
+    }
+}
+
+/// A number as people write it: no ".0" on whole numbers.
+private func number(_ value: JSON?) -> String {
+    guard let n = value?.numberValue else { return "-" }
+    return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(format: "%.1f", n)
+}

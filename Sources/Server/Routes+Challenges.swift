@@ -1,0 +1,135 @@
+import Challenges
+import Engine
+import Foundation
+import HTTP
+import JQ
+import RuleEngine
+import Store
+
+/// Challenges: the list, one challenge's progress, its feed and ranking, and joining.
+enum ChallengeRoutes {
+    /// `GET /v1/challenges?user=`: running and upcoming challenges with progress, deadline and
+    /// participant count (and the user's standing).
+    static func list(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        do {
+            return .json(
+                try ChallengeViews.list(
+                    catalog: ChallengeCatalog(ruleSet: service.generation.ruleSet), store: service.store,
+                    user: request.query("user"), now: service.configuration.clock()))
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
+    /// `GET /v1/challenges/{challenge}?user=`: totals, the user's current value, completion and
+    /// rank, the ranking and the newest feed lines.
+    static func show(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        let instance = try resolve(service, p["challenge"]!)
+        do {
+            return .json(
+                try ChallengeViews.show(
+                    instance, store: service.store, user: request.query("user"), now: service.configuration.clock()))
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
+    /// `GET /v1/challenges/{challenge}/feed?limit=`: the activity feed, newest first.
+    static func feed(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        let instance = try resolve(service, p["challenge"]!)
+        let limit = try self.limit(request)
+        do {
+            let items = try service.store.challengeFeed(challenge: instance.id, limit: limit)
+            return .json([
+                "challenge_id": .string(instance.id),
+                "feed": .array(
+                    items.map { item in
+                        .object([
+                            "user_id": .string(item.userID), "action": .string(item.action),
+                            "value": item.value.map(JSON.number) ?? .null,
+                            "occurred_at": .string(Timestamp.format(item.occurredAt)),
+                        ])
+                    }),
+            ])
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
+    /// `GET /v1/challenges/{challenge}/ranking?limit=`: participants by value (head-to-head: sides).
+    static func ranking(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        let instance = try resolve(service, p["challenge"]!)
+        let limit = try self.limit(request)
+        do {
+            let view = try ChallengeViews.show(
+                instance, store: service.store, user: nil, now: service.configuration.clock(), feed: 0)
+            var ranking = view["ranking"] ?? .array([])
+            if instance.kind != .headToHead {
+                ranking = .array(
+                    try service.store.challengeRanking(challenge: instance.id, team: nil, limit: limit).enumerated().map
+                    {
+                        index, participant in
+                        .object([
+                            "rank": .number(Double(index + 1)), "user_id": .string(participant.userID),
+                            "value": .number(participant.value),
+                            "completed_at": participant.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
+                        ])
+                    })
+            }
+            return .json([
+                "challenge_id": .string(instance.id), "type": .string(instance.kind.rawValue), "ranking": ranking,
+            ])
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
+    /// `POST /v1/challenges/{challenge}/join` with `{user_id, team?, event_id?, occurred_at?}`:
+    /// a `challenge_joined` event through the one ingest path.
+    static func join(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+        -> HTTPResponse
+    {
+        var fields = Fields(try RequestBody.object(request))
+        let user = fields.string("user_id", required: true)
+        let team = fields.string("team", maxLength: 64)
+        let eventID = fields.string("event_id")
+        let occurredAt = fields.string("occurred_at")
+        try fields.check()
+        var payload: JSONObject = ["challenge_id": .string(p["challenge"]!)]
+        if let team { payload["team"] = .string(team) }
+        let event: JSONObject = [
+            "event_id": .string(eventID ?? "join-\(p["challenge"]!)"), "user_id": .string(user!),
+            "type": .string("challenge_joined"),
+            "occurred_at": .string(occurredAt ?? Timestamp.format(service.configuration.clock())),
+            "payload": .object(payload),
+        ]
+        let result = service.ingest([.object(event)])[0]
+        let joined = result.effects.contains { $0["type"] == "challenge_joined" }
+        return DogRoutes.respond(result, created: joined)
+    }
+
+    private static func resolve(_ service: JourneyService, _ id: String) throws(APIError) -> ChallengeInstance {
+        guard let instance = ChallengeCatalog(ruleSet: service.generation.ruleSet).resolve(id) else {
+            throw APIError.notFound("unknown_challenge", "no challenge \(id)")
+        }
+        return instance
+    }
+
+    private static func limit(_ request: HTTPRequest) throws(APIError) -> Int {
+        guard let text = request.query("limit") else { return 20 }
+        guard let value = Int(text), (1...1000).contains(value) else {
+            throw APIError(
+                422, "invalid_request", "limit must be a whole number from 1 to 1000 (got \(text.prefix(40)))",
+                errors: [["field": "limit", "message": "not a whole number from 1 to 1000"]])
+        }
+        return value
+    }
+}

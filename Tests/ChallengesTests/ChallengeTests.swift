@@ -1,0 +1,238 @@
+import Challenges
+import Engine
+import Foundation
+import JQ
+import RuleEngine
+import Store
+import Testing
+
+/// Challenges through the one ingest path: time rules at their exact boundaries, resends,
+/// out-of-order events, completion exactly once, recurring instances, community totals,
+/// head-to-head overtaking, joining, the digest.
+struct ChallengeTests {
+    static let boundaries = Paths.cases("boundaries.yaml")
+
+    @Test(arguments: boundaries)
+    func timeRules(_ testCase: JSON) throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        let join = harness.send("u1", "challenge_joined", ["challenge_id": "sprint"], at: "2026-07-20T08:00:00Z")
+        #expect(join.status == .accepted, "\(join.json)")
+        let result = harness.send(
+            "u1", "walk_completed", ["km": 1], at: testCase["at"]!.stringValue!,
+            received: testCase["received"]?.stringValue)
+        let name = testCase["name"]!.stringValue!
+        if let refused = testCase["refused"]?.stringValue {
+            #expect(result.code == refused, "\(name): \(result.json)")
+            #expect(try harness.value("sprint", "u1") == 0)
+        } else {
+            #expect(result.status == .accepted, "\(name): \(result.json)")
+            #expect(try harness.value("sprint", "u1") == (testCase["counts"] == true ? 1 : 0), "\(name)")
+        }
+    }
+
+    /// A resent event (same id) counts once, also when it completes the challenge: one
+    /// completion, one XP grant, one badge, one celebration.
+    @Test func completionHappensOnceUnderResends() throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        harness.send("u1", "challenge_joined", ["challenge_id": "sprint"], at: "2026-08-01T08:00:00Z")
+        harness.send("u1", "walk_completed", ["km": 6], at: "2026-08-02T08:00:00Z", id: "w1")
+        let completing = harness.send("u1", "walk_completed", ["km": 5], at: "2026-08-03T08:00:00Z", id: "w2")
+        #expect(completing.effects.contains { $0["type"] == "challenge_completed" })
+        let celebration = completing.effects.first { $0["type"] == "reminder_scheduled" }
+        #expect(celebration?["payload"]?["text"] == "You did it: August sprint!")
+        for _ in 0..<3 {
+            let again = harness.send("u1", "walk_completed", ["km": 5], at: "2026-08-03T08:00:00Z", id: "w2")
+            #expect(again.status == .duplicate)
+        }
+        let after = harness.send("u1", "walk_completed", ["km": 2], at: "2026-08-04T08:00:00Z", id: "w3")
+        #expect(!after.effects.contains { $0["type"] == "challenge_completed" })
+        #expect(try harness.value("sprint", "u1") == 13)
+        #expect(try harness.count("SELECT count(*) FROM rewards WHERE reward = 'xp' AND amount = 50") == 1)
+        #expect(try harness.count("SELECT count(*) FROM rewards WHERE badge_id = 'sprinter'") == 1)
+        #expect(try harness.count("SELECT count(*) FROM reminders WHERE kind = 'challenge_completed:sprint'") == 1)
+        #expect(try harness.count("SELECT count(*) FROM challenge_feed WHERE action = 'completed'") == 1)
+    }
+
+    /// The same events in any order give the same value and one completion.
+    @Test(arguments: [1, 2, 3])
+    func outOfOrderEventsCountTheSame(seed: UInt64) throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        harness.send("u1", "challenge_joined", ["challenge_id": "sprint"], at: "2026-08-01T08:00:00Z")
+        var days = Array(7...12)
+        var generator = SplitMix(seed: seed)
+        days.shuffle(using: &generator)
+        for day in days {
+            let at = String(format: "2026-08-%02dT18:00:00+02:00", day)
+            harness.send("u1", "walk_completed", ["km": 2], at: at, received: "2026-08-13T08:00:00+02:00")
+        }
+        #expect(try harness.value("sprint", "u1") == 12)
+        #expect(try harness.count("SELECT count(*) FROM rewards") == 2)
+    }
+
+    /// A community's total equals the sum over its participants after a random stream with
+    /// duplicates, and its participant count is kept without scanning.
+    @Test func communityTotalsEqualTheSumOverParticipants() throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        var generator = SplitMix(seed: 9)
+        for n in 0..<60 {
+            harness.send("u\(n)", "challenge_joined", ["challenge_id": "pack"], at: "2026-08-01T08:00:00Z")
+        }
+        var sent: [(user: String, id: String, km: Double, at: String)] = []
+        for n in 0..<600 {
+            let user = "u\(generator.next() % 70)"  // some are not participants
+            let km = Double(generator.next() % 50) / 10
+            let at = String(
+                format: "2026-08-%02dT%02d:00:00Z", 2 + Int(generator.next() % 28), Int(generator.next() % 24))
+            sent.append((user, "w\(n)", km, at))
+        }
+        for event in sent + sent.prefix(100) {  // a hundred resends
+            harness.send(event.user, "walk_completed", ["km": .number(event.km)], at: event.at, id: event.id)
+        }
+        let totals = try harness.store.challengeTotals(challenge: "pack")
+        let group = try #require(totals.first { $0.team.isEmpty })
+        let sum = try harness.store.challengeRanking(challenge: "pack", team: nil, limit: 1000).map(\.value).reduce(
+            0, +)
+        #expect(abs(group.value - sum) < 1e-9)
+        let expected = sent.filter { Int($0.user.dropFirst())! < 60 }.map(\.km).reduce(0, +)
+        #expect(abs(group.value - expected) < 1e-9)
+        #expect(group.participants == 60)
+    }
+
+    @Test func headToHeadOvertaking() throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        harness.send("ann", "challenge_joined", ["challenge_id": "duel", "team": "red"], at: "2026-08-01T08:00:00Z")
+        harness.send("ada", "challenge_joined", ["challenge_id": "duel", "team": "red"], at: "2026-08-01T08:00:00Z")
+        harness.send("ben", "challenge_joined", ["challenge_id": "duel", "team": "blue"], at: "2026-08-01T08:00:00Z")
+        let third = harness.send(
+            "cy", "challenge_joined", ["challenge_id": "duel", "team": "green"], at: "2026-08-01T08:00:00Z")
+        #expect(third.code == "challenge_full")
+        func overtakes(_ result: IngestResult) -> [String] {
+            result.effects.filter { $0["type"] == "reminder_scheduled" }.compactMap {
+                $0["payload"]?["text"]?.stringValue
+            }
+        }
+        #expect(
+            overtakes(harness.send("ann", "steps_logged", ["steps": 5], at: "2026-08-02T08:00:00Z")).isEmpty,
+            "the first step of all is not overtaking")
+        let benAhead = overtakes(harness.send("ben", "steps_logged", ["steps": 7], at: "2026-08-02T09:00:00Z"))
+        #expect(
+            benAhead.sorted() == [
+                "You took the lead in Duel", "blue overtook you in Duel", "blue overtook you in Duel",
+            ])
+        #expect(
+            overtakes(harness.send("ada", "steps_logged", ["steps": 2], at: "2026-08-02T10:00:00Z")).isEmpty,
+            "level is not ahead")
+        let redAhead = overtakes(harness.send("ada", "steps_logged", ["steps": 1], at: "2026-08-02T11:00:00Z"))
+        #expect(
+            redAhead.sorted() == ["You took the lead in Duel", "You took the lead in Duel", "red overtook you in Duel"])
+        let view = try ChallengeViews.show(
+            ChallengeCatalog(ruleSet: harness.evaluator.ruleSet).resolve("duel")!, store: harness.store, user: "ben",
+            now: Timestamp.parse("2026-08-03T00:00:00Z")!)
+        #expect(view["ranking"]?[0]?["team"] == "red")
+        #expect(view["ranking"]?[0]?["value"] == 8)
+        #expect(view["me"]?["rank"] == 2)
+        #expect(view["me"]?["current_value"] == 7)
+    }
+
+    @Test func joiningIsChecked() throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        #expect(
+            harness.send("u1", "challenge_joined", ["challenge_id": "nope"], at: "2026-08-01T08:00:00Z").code
+                == "unknown_challenge")
+        #expect(
+            harness.send("u1", "challenge_joined", ["challenge_id": "sprint"], at: "2026-09-01T00:00:00+02:00").code
+                == "challenge_ended")
+        #expect(
+            harness.send("u1", "challenge_joined", ["challenge_id": "sprint", "team": "x"], at: "2026-08-01T08:00:00Z")
+                .code == "invalid")
+        #expect(harness.send("u1", "challenge_joined", [:], at: "2026-08-01T08:00:00Z").code == "invalid")
+        #expect(
+            harness.send("u1", "challenge_joined", ["challenge_id": "weekly@2026-10-06"], at: "2026-10-06T08:00:00Z")
+                .code == "unknown_challenge", "not an instance start")
+        let first = harness.send("u1", "challenge_joined", ["challenge_id": "sprint"], at: "2026-08-01T08:00:00Z")
+        let again = harness.send("u1", "challenge_joined", ["challenge_id": "sprint"], at: "2026-08-02T08:00:00Z")
+        #expect(first.effects.count == 2)
+        #expect(again.status == .accepted && again.effects.isEmpty, "joining twice changes nothing")
+        #expect(try harness.store.challengeTotals(challenge: "sprint").first?.participants == 1)
+    }
+
+    /// Weekly instances start at local midnight on Mondays (DST included); monthly ones on the
+    /// first, across month and year ends.
+    @Test func recurringInstances() throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        let catalog = ChallengeCatalog(ruleSet: harness.evaluator.ruleSet)
+        let monthly = try #require(catalog.challenges.first { $0.id == "monthly" }).instances()
+        #expect(
+            monthly.map(\.id) == [
+                "monthly@2026-11-01", "monthly@2026-12-01", "monthly@2027-01-01", "monthly@2027-02-01",
+            ])
+        #expect(
+            monthly.map { Timestamp.format($0.endsAt) } == [
+                "2026-11-30T22:59:59Z", "2026-12-31T22:59:59Z", "2027-01-31T22:59:59Z", "2027-02-28T22:59:59Z",
+            ])
+        #expect(monthly.allSatisfy { $0.kind == .community })
+        let weekly = try #require(catalog.challenges.first { $0.id == "weekly" })
+        // Autumn: summer time ends on Sunday 25 October 2026.
+        let autumn = try #require(catalog.resolve("weekly@2026-10-19"))
+        #expect(Timestamp.format(autumn.startsAt) == "2026-10-18T22:00:00Z")
+        #expect(Timestamp.format(autumn.endsAt) == "2026-10-25T22:59:59Z")
+        // Across the year end.
+        #expect(catalog.resolve("weekly@2026-12-28").map { Timestamp.format($0.endsAt) } == "2027-01-03T22:59:59Z")
+        // Spring: summer time starts on Sunday 28 March 2027.
+        let spring = try #require(catalog.resolve("weekly@2027-03-22"))
+        #expect(Timestamp.format(spring.endsAt) == "2027-03-28T21:59:59Z")
+        #expect(weekly.instances().count == 26)
+        #expect(catalog.resolve("weekly@2027-04-05") == nil, "until is exclusive")
+        // An event in the last local hour of the autumn week counts for it, not the next.
+        harness.send("u1", "challenge_joined", ["challenge_id": "weekly@2026-10-19"], at: "2026-10-19T08:00:00+02:00")
+        harness.send("u1", "challenge_joined", ["challenge_id": "weekly@2026-10-26"], at: "2026-10-19T08:00:00+02:00")
+        harness.send(
+            "u1", "walk_completed", ["km": 3], at: "2026-10-25T23:30:00+01:00", received: "2026-10-26T09:00:00+01:00")
+        harness.send(
+            "u1", "walk_completed", ["km": 4], at: "2026-10-26T00:10:00+01:00", received: "2026-10-26T09:00:00+01:00")
+        #expect(try harness.value("weekly@2026-10-19", "u1") == 3, "23:30 on the 25-hour Sunday is still that week")
+        #expect(
+            try harness.value("weekly@2026-10-26", "u1") == 4,
+            "00:10 on Monday is the next week (and inside the last one's grace only until 00:04:59)")
+    }
+
+    /// The digest goes out once a day with the group's progress, and credits a completed group.
+    @Test func communityDigest() throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        harness.send("u1", "challenge_joined", ["challenge_id": "pack"], at: "2026-08-01T08:00:00Z")
+        harness.send("u2", "challenge_joined", ["challenge_id": "pack"], at: "2026-08-01T08:00:00Z")
+        harness.send("u1", "walk_completed", ["km": 600], at: "2026-08-10T08:00:00Z")
+        harness.send("u2", "walk_completed", ["km": 70], at: "2026-08-10T09:00:00Z")
+        let catalog = ChallengeCatalog(ruleSet: harness.evaluator.ruleSet)
+        let now = Timestamp.parse("2026-08-29T10:00:00Z")!
+        let first = try ChallengeDigest.run(catalog: catalog, store: harness.store, now: now)
+        #expect(first.challenges == ["pack"])
+        #expect(first.notifications == 2)
+        let again = try ChallengeDigest.run(catalog: catalog, store: harness.store, now: now + 3600)
+        #expect(again.notifications == 0, "once a day")
+        let text = try harness.store.connection.prepare(
+            "SELECT payload FROM reminders WHERE user_id = 'u2' AND kind = 'challenge_digest:pack'"
+        ).first { $0.text(0) ?? "" }
+        #expect(try JSONParser().parse(text ?? "")["text"] == "Our group has done 67% of the goal, 3 days left")
+        // The group reaches its goal; the next day's digest credits each participant once.
+        let done = harness.send("u2", "walk_completed", ["km": 400], at: "2026-08-29T12:00:00Z")
+        #expect(done.effects.contains { $0["type"] == "challenge_group_completed" })
+        let next = try ChallengeDigest.run(catalog: catalog, store: harness.store, now: now + 86_400)
+        #expect(next.completions == 2)
+        #expect(try harness.count("SELECT count(*) FROM rewards WHERE reason = 'challenge:pack'") == 2)
+        #expect(try ChallengeDigest.run(catalog: catalog, store: harness.store, now: now + 2 * 86_400).completions == 0)
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

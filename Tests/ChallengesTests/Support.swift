@@ -1,0 +1,140 @@
+import Engine
+import Features
+import Foundation
+import JQ
+import RuleEngine
+import Store
+import Testing
+import YAML
+
+/// A rules folder with challenge definitions, a fresh store and every consumer.
+final class ChallengeHarness {
+    let folder = NSTemporaryDirectory() + "journey-challenges-\(UUID().uuidString)"
+    let path: String
+    let store: SQLiteStore
+    let evaluator: RuleEvaluator
+    let ingestor: Ingestor
+    private let clock = Clock()
+    private var counter = 0
+
+    final class Clock: @unchecked Sendable {
+        var now = 0.0
+    }
+
+    init(_ files: [String: String]) throws {
+        for (name, text) in files {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+        }
+        path = folder + "/journey.sqlite"
+        store = try SQLiteStore(path: path)
+        let loaded = RuleSetLoader(rulesDirectory: folder, pluginsDirectory: nil, kinds: EngineFeatures.documentKinds())
+            .load()
+        evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
+        let clock = clock
+        ingestor = Ingestor(
+            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: evaluator.ruleSet),
+            policy: IngestPolicy(clock: { clock.now }), cores: 1)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Ingests an event of `user` that happened `at` and was received `received` (default: a
+    /// second later); `id` makes a resend.
+    @discardableResult
+    func send(
+        _ user: String, _ type: String, _ payload: JSONObject = [:], at: String, received: String? = nil,
+        id: String? = nil
+    ) -> IngestResult {
+        counter += 1
+        let occurred = Timestamp.parse(at)!
+        clock.now = received.flatMap(Timestamp.parse) ?? occurred + 1
+        let event: JSON = .object([
+            "event_id": .string(id ?? "e\(counter)"), "user_id": .string(user), "type": .string(type),
+            "occurred_at": .string(at), "payload": .object(payload),
+        ])
+        return ingestor.ingest([event])[0]
+    }
+
+    func value(_ challenge: String, _ user: String) throws -> Double? {
+        try store.challengeParticipation(challenge: challenge, user: user)?.value
+    }
+
+    func count(_ sql: String) throws -> Int { Int(try store.connection.scalar(sql) ?? -1) }
+}
+
+enum Definitions {
+    /// A solo challenge through August (Berlin summer time), 5 minutes' grace.
+    static let sprint = """
+        challenge: sprint
+        title: August sprint
+        type: solo
+        metric: {events: [walk_completed], expr: .payload.km}
+        target_value: 10
+        starts_at: 2026-08-01T00:00:00+02:00
+        ends_at: 2026-08-31T23:59:59+02:00
+        grace: 5m
+        xp_reward: 50
+        badge_id: sprinter
+        """
+
+    static let pack = """
+        challenge: pack
+        title: Pack walk
+        type: community
+        metric: {events: [walk_completed], expr: .payload.km}
+        target_value: 1000
+        starts_at: 2026-08-01T00:00:00+02:00
+        ends_at: 2026-08-31T23:59:59+02:00
+        xp_reward: 20
+        """
+
+    static let duel = """
+        challenge: duel
+        title: Duel
+        type: head_to_head
+        metric: {events: [steps_logged], expr: .payload.steps}
+        target_value: 100
+        starts_at: 2026-08-01T00:00:00+02:00
+        ends_at: 2026-08-31T23:59:59+02:00
+        """
+
+    static let weekly = """
+        challenge: weekly
+        title: Weekly
+        type: recurring
+        schedule: {every: week, timezone: Europe/Berlin, from: 2026-10-05, until: 2027-04-05}
+        metric: {events: [walk_completed], expr: .payload.km}
+        target_value: 10
+        """
+
+    static let monthly = """
+        challenge: monthly
+        title: Monthly
+        type: recurring
+        schedule: {every: month, timezone: Europe/Berlin, from: 2026-11-01, until: 2027-03-01, mode: community}
+        metric: {events: [walk_completed], expr: .payload.km}
+        target_value: 100
+        """
+
+    static let all = [
+        "sprint.yaml": sprint, "pack.yaml": pack, "duel.yaml": duel, "weekly.yaml": weekly, "monthly.yaml": monthly,
+    ]
+}
+
+enum Paths {
+    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+
+    static func cases(_ name: String) -> [JSON] {
+        do {
+            let text = try String(contentsOfFile: tests + "/Cases/" + name, encoding: .utf8)
+            guard let root = try YAMLParser.parse(text).first, case .array(let cases)? = try root.toJSON()["cases"]
+            else {
+                fatalError("\(name) has no `cases` list")
+            }
+            return cases
+        } catch {
+            fatalError("cannot read \(name): \(error)")
+        }
+    }
+}
