@@ -29,13 +29,27 @@ public struct ChallengesConsumer: EventConsumer {
             else { continue }
             if let events = rule.events, !events.contains(event.type) { continue }
             let result = try context.evaluator.evaluate(
-                rule, input: event.ruleValue, options: EvaluationOptions(now: event.occurredAt))
+                rule, input: metricInput(event, context: context), options: EvaluationOptions(now: event.occurredAt))
             guard let delta = result.value?.numberValue, delta > 0 else { continue }
             effects.append(.challengeProgress(challengeID: instance.id, delta: delta))
             effects += try consequences(
                 of: delta, for: participation, in: instance, event: event, context: context)
         }
         return effects
+    }
+
+    /// The event as ingested, with `facts` other features established for it: `habits`
+    /// (`tracker_id`, `streak_days`) for a habit check-in.
+    func metricInput(_ event: Event, context: ConsumerContext) -> JV {
+        var facts: JSONObject = [:]
+        for effect in context.effectsSoFar {
+            if case .analyticsEvent("habit_checked", let properties) = effect {
+                facts["habits"] = .object(properties)
+            }
+        }
+        guard !facts.isEmpty, case .object(var object) = event.json else { return event.ruleValue }
+        object["facts"] = .object(facts)
+        return JV(.object(object))
     }
 
     // MARK: Joining
@@ -159,7 +173,7 @@ public struct ChallengesConsumer: EventConsumer {
         }
         let input = JSON.object([
             "value": .number(value), "target": .number(instance.challenge.target),
-            "challenge": instance.json, "event": event.json,
+            "challenge": instance.json, "event": try metricInput(event, context: context).json(),
         ])
         return try context.evaluator.evaluate(rule, input: JV(input), options: EvaluationOptions(now: event.occurredAt))
             .value?.boolValue ?? false

@@ -75,6 +75,20 @@ public enum HabitFacts {
         ])
     }
 
+    /// The run of consecutive scheduled days done that ends on `day` (0 when `day` is not a
+    /// scheduled day the tracker was done): the tracker's current streak as of that day.
+    public static func streak(of tracker: HabitTracker, on dates: [CivilDate], endingOn day: CivilDate) -> Int {
+        let indexes = scheduledIndexes(of: tracker, on: Array(Set(dates)).sorted())
+        guard var index = indexes[day.day] else { return 0 }
+        let done = Set(indexes.values)
+        var streak = 1
+        while index > 0, done.contains(index - 1) {
+            streak += 1
+            index -= 1
+        }
+        return streak
+    }
+
     /// For each of `dates` (sorted) on which the tracker was scheduled, its index among the
     /// tracker's scheduled days counted from the earliest of them.
     static func scheduledIndexes(of tracker: HabitTracker, on dates: [CivilDate]) -> [Int: Int] {

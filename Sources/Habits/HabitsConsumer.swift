@@ -96,17 +96,23 @@ public struct HabitsConsumer: EventConsumer {
             }
             let tracker = try existingTracker(id, user: user, store: context.store)
             let checkin = HabitCheckin(trackerID: id, date: date.description)
-            let done = try context.store.habitCheckins(user: user).contains(checkin)
+            let checkins = try context.store.habitCheckins(user: user)
+            let done = checkins.contains(checkin)
             if event.type == "habit_checked" {
-                effects =
-                    done
-                    ? []
-                    : [
-                        .habitChanged(.checked(checkin)),
-                        .analyticsEvent(
-                            name: "habit_checked",
-                            properties: ["kind": .string(tracker.kind.rawValue), "date": .string(checkin.date)]),
-                    ]
+                guard !done else { return [] }
+                let dates = checkins.filter { $0.trackerID == id }.compactMap { CivilDate($0.date) } + [date]
+                let streak = HabitFacts.streak(of: tracker, on: dates, endingOn: date)
+                effects = [
+                    .habitChanged(.checked(checkin)),
+                    // Facts other rules read (a challenge's streak metric): the analytics event
+                    // carries the tracker's streak ending on the checked date.
+                    .analyticsEvent(
+                        name: "habit_checked",
+                        properties: [
+                            "tracker_id": .string(id), "kind": .string(tracker.kind.rawValue),
+                            "date": .string(checkin.date), "streak_days": .number(Double(streak)),
+                        ]),
+                ]
             } else {
                 effects = done ? [.habitChanged(.unchecked(checkin))] : []
             }

@@ -224,6 +224,29 @@ struct ChallengeTests {
     }
 }
 
+extension ChallengeTests {
+    /// The habit trackers' streak is a fact the challenge's completion rule reads: seven
+    /// scheduled days in a row complete it (unscheduled days do not break the run), six do not.
+    @Test func aStreakChallengeReadsTheHabitFacts() throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        let joined = harness.send("u1", "challenge_joined", ["challenge_id": "streak"], at: "2026-08-01T08:00:00Z")
+        #expect(joined.status == .accepted, "\(joined.json)")
+        harness.send(
+            "u1", "tracker_created", ["tracker_id": "gym", "name": "Gym", "schedule": ["mon", "wed", "fri"]],
+            at: "2026-08-01T08:00:00Z")
+        // Mon 3, Wed 5, then Fri 7 is missed: the run restarts on Mon 10 and reaches seven
+        // scheduled days on Mon 24 (weekends and Tuesdays/Thursdays do not break it).
+        var completedOn: [String] = []
+        for day in [3, 5, 10, 12, 14, 17, 19, 21, 24, 26] {
+            let at = String(format: "2026-08-%02dT19:00:00+02:00", day)
+            let result = harness.send("u1", "habit_checked", ["tracker_id": "gym"], at: at)
+            #expect(result.status == .accepted, "\(result.json)")
+            if result.effects.contains(where: { $0["type"] == "challenge_completed" }) { completedOn.append(at) }
+        }
+        #expect(completedOn == ["2026-08-24T19:00:00+02:00"], "once, on the seventh day of the run")
+    }
+}
+
 /// A small deterministic generator (SplitMix64).
 struct SplitMix: RandomNumberGenerator {
     var state: UInt64

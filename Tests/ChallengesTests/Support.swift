@@ -117,8 +117,21 @@ enum Definitions {
         target_value: 100
         """
 
+    /// Completes on a 7-day streak of any habit (the habit trackers' fact).
+    static let streak = """
+        challenge: streak
+        title: Streak
+        type: solo
+        metric: {events: [habit_checked], expr: "1"}
+        completion: (.event.facts.habits.streak_days // 0) >= 7
+        target_value: 7
+        starts_at: 2026-08-01T00:00:00+02:00
+        ends_at: 2026-08-31T23:59:59+02:00
+        """
+
     static let all = [
         "sprint.yaml": sprint, "pack.yaml": pack, "duel.yaml": duel, "weekly.yaml": weekly, "monthly.yaml": monthly,
+        "streak.yaml": streak,
     ]
 }
 
