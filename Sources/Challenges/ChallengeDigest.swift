@@ -14,10 +14,15 @@ public enum ChallengeDigest {
     }
 
     /// Sends the digests due at `now` (a challenge already sent today is skipped); all in one
-    /// transaction.
-    public static func run(catalog: ChallengeCatalog, store: any Store, now: Double) throws -> Report {
+    /// transaction. Before `hour` o'clock UTC nothing is sent yet (so that a day's digest
+    /// reports the day's progress, not the minutes after midnight).
+    public static func run(catalog: ChallengeCatalog, store: any Store, now: Double, notBefore hour: Int = 0) throws
+        -> Report
+    {
         var report = Report()
         let date = String(Timestamp.format(now).prefix(10))
+        let secondsIntoDay = now - (now / 86_400).rounded(.down) * 86_400
+        guard secondsIntoDay >= Double(hour * 3600) else { return report }
         let running = catalog.instances(overlapping: now, now)
             .filter { $0.kind == .community && $0.challenge.active }
         try store.transaction {
@@ -56,7 +61,8 @@ public enum ChallengeDigest {
         if value >= instance.challenge.target { return "Our group reached the goal: \(instance.challenge.title)!" }
         let days = Int(((instance.endsAt - now) / 86_400).rounded(.up))
         let left = days <= 0 ? "the last hours" : days == 1 ? "1 day left" : "\(days) days left"
-        return "Our group has done \(percent)% of the goal, \(left)"
+        let done = percent == 0 && value > 0 ? "less than 1%" : "\(percent)%"
+        return "Our group has done \(done) of the goal, \(left)"
     }
 
     static func rewards(_ instance: ChallengeInstance, user: String, at: Double) -> [Reward] {

@@ -51,6 +51,9 @@ enum ServeCommand: Command {
                 help: "How long a halted evaluation may keep running before its worker is ended.",
                 defaultValue: "1s"),
             OptionSpec(long: "no-watch", help: "Do not watch the rule files (reload on SIGHUP or the admin endpoint)."),
+            OptionSpec(
+                long: "no-digest",
+                help: "Do not send the community challenges' daily digest (run `journey challenge digest` instead)."),
             OptionSpec(long: "worker-index", valueName: "n", help: "(internal)", isHidden: true),
             OptionSpec(long: "isolated-eval", help: "(internal)", isHidden: true),
             OptionSpec(long: "listen-fd", valueName: "fd", help: "(internal)", isHidden: true),
@@ -139,6 +142,7 @@ enum ServeCommand: Command {
         configuration.workerMemoryBytes = try size(arguments, "worker-memory", "4GiB")
         configuration.stuckGrace = try duration(arguments, "stuck-grace", "1s")
         configuration.watchFiles = !arguments.flag("no-watch")
+        configuration.challengeDigest = !arguments.flag("no-digest")
         if let path = arguments.values["admin-token-file"]?.last {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw UsageError(message: "Cannot read the admin token file '\(path)'", command: spec)
@@ -167,6 +171,7 @@ enum ServeCommand: Command {
             "--stuck-grace", DurationText.format(configuration.stuckGrace),
         ]
         if !configuration.watchFiles { flags.append("--no-watch") }
+        if !configuration.challengeDigest { flags.append("--no-digest") }
         return flags
     }
 

@@ -1,3 +1,4 @@
+import Challenges
 import Engine
 import Foundation
 import HTTP
@@ -287,6 +288,14 @@ final class ServiceStatus: @unchecked Sendable {
     private(set) var loadedAt = 0.0
     private(set) var ruleSummaries: [JSON] = []
     private(set) var quarantine: [QuarantineRecord] = []
+    private var challenges = ChallengeCatalog([])
+
+    /// The challenges of the rule set served (for the control thread's daily digest).
+    var challengeCatalog: ChallengeCatalog {
+        lock.lock()
+        defer { lock.unlock() }
+        return challenges
+    }
 
     /// Keeps `report` as the last reload. An `unchanged` one only counts after a refusal (the
     /// files are back to the revision served, which is healthy again).
@@ -311,10 +320,12 @@ final class ServiceStatus: @unchecked Sendable {
                         + Double(rule.budget.components.attoseconds / 1_000_000_000_000_000)),
             ]
         }
+        let catalog = ChallengeCatalog(ruleSet: ruleSet)
         lock.lock()
         revision = ruleSet.revision
         loadedAt = ruleSet.loadedAt
         ruleSummaries = summaries
+        challenges = catalog
         lock.unlock()
     }
 

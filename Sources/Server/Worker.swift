@@ -1,4 +1,5 @@
 import CSupport
+import Challenges
 import Foundation
 import HTTP
 import JQ
@@ -143,6 +144,24 @@ public enum Worker {
             return report
         }
 
+        // The first worker sends the community challenges' daily digest (idempotent per day).
+        var digestCheckedAt: ContinuousClock.Instant?
+        func sendDigest() {
+            digestCheckedAt = .now
+            do {
+                let report = try ChallengeDigest.run(
+                    catalog: service.status.challengeCatalog, store: quarantineStore, now: configuration.clock(),
+                    notBefore: configuration.challengeDigestHour)
+                if !report.challenges.isEmpty {
+                    logLine(
+                        "journey serve: challenge digest: \(report.challenges.joined(separator: ", ")): \(report.notifications) notifications, \(report.completions) completions"
+                    )
+                }
+            } catch {
+                logLine("journey serve: challenge digest failed (tried again in a minute): \(error)")
+            }
+        }
+
         while true {
             SignalReader.wait([signals.descriptor] + (watcher.map { [$0.descriptor] } ?? []), milliseconds: 50)
             var stop = false
@@ -167,6 +186,11 @@ public enum Worker {
             }
             storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
             service.accessLog?.flush()
+            if configuration.challengeDigest, name == "w0",
+                digestCheckedAt.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true
+            {
+                sendDigest()
+            }
         }
         slot.isReady = false
         server.stop(grace: configuration.shutdownGrace)

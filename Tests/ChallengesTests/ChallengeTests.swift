@@ -210,6 +210,9 @@ struct ChallengeTests {
         #expect(first.notifications == 2)
         let again = try ChallengeDigest.run(catalog: catalog, store: harness.store, now: now + 3600)
         #expect(again.notifications == 0, "once a day")
+        let early = try ChallengeDigest.run(
+            catalog: catalog, store: harness.store, now: Timestamp.parse("2026-08-30T08:59:59Z")!, notBefore: 9)
+        #expect(early.challenges.isEmpty, "not before 09:00 UTC")
         let text = try harness.store.connection.prepare(
             "SELECT payload FROM reminders WHERE user_id = 'u2' AND kind = 'challenge_digest:pack'"
         ).first { $0.text(0) ?? "" }
