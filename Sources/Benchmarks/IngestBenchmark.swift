@@ -65,6 +65,29 @@ struct IngestBenchmark {
             ))
         print("medians of \(options.rounds) alternating rounds")
 
+        // The same workload with every feature's consumers (journey, onboarding, habits,
+        // challenges), as `journey ingest` and the service run it: what the features cost on
+        // events that are not theirs.
+        var featureTimes: [Double] = []
+        var plainTimes: [Double] = []
+        for _ in 0..<options.rounds {
+            let file = TemporaryFile()
+            featureTimes.append(
+                try ingest(
+                    workload, evaluator: evaluator, path: file.path,
+                    consumers: EngineFeatures.consumers(for: evaluator.ruleSet)))
+            let plainFile = TemporaryFile()
+            plainTimes.append(try ingest(workload, evaluator: evaluator, path: plainFile.path))
+        }
+        let features = median(featureTimes)
+        let plain = median(plainTimes)
+        print(
+            String(
+                format:
+                    "every feature's consumers: %8.0f events/s  (%.2f× the time of the consumers above, same rounds)",
+                count / features,
+                features / plain))
+
         if options.scaling {
             print("\nhow cost grows (engine, one run each):")
             for size in [10_000, 100_000, 1_000_000] {
@@ -81,10 +104,12 @@ struct IngestBenchmark {
     }
 
     /// Seconds to ingest every line into a new store at `path`.
-    private func ingest(_ workload: IngestWorkload, evaluator: RuleEvaluator, path: String) throws -> Double {
+    private func ingest(
+        _ workload: IngestWorkload, evaluator: RuleEvaluator, path: String, consumers: [any EventConsumer]? = nil
+    ) throws -> Double {
         let store = try SQLiteStore(path: path)
         let ingestor = Ingestor(
-            store: store, evaluator: evaluator, policy: IngestPolicy(clock: { Self.receivedAt }),
+            store: store, evaluator: evaluator, consumers: consumers, policy: IngestPolicy(clock: { Self.receivedAt }),
             cores: options.cores ?? ProcessInfo.processInfo.activeProcessorCount)
         let parser = JSONParser()
         let clock = ContinuousClock()
