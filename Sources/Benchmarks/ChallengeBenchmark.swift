@@ -19,13 +19,7 @@ struct ChallengeBenchmark {
     }
 
     func run() throws {
-        let loaded = RuleSetLoader(
-            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: EngineFeatures.documentKinds()
-        ).load()
-        guard let evaluator = loaded.evaluator, let ruleSet = loaded.ruleSet else {
-            throw Problem(
-                description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
-        }
+        let (ruleSet, evaluator) = try options.loadRules()
         guard let instance = ChallengeCatalog(ruleSet: ruleSet).resolve("community-walks") else {
             throw Problem(description: "the bundled community challenge `community-walks` is missing")
         }

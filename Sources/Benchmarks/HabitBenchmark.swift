@@ -17,13 +17,7 @@ struct HabitBenchmark {
     }
 
     func run() throws {
-        let loaded = RuleSetLoader(
-            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: EngineFeatures.documentKinds()
-        ).load()
-        guard let ruleSet = loaded.ruleSet, let evaluator = loaded.evaluator else {
-            throw Problem(
-                description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
-        }
+        let (ruleSet, evaluator) = try options.loadRules()
         let path = NSTemporaryDirectory() + "journey-bench-habits-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let store = try SQLiteStore(path: path)

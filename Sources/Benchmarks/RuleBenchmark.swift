@@ -21,13 +21,7 @@ struct RuleBenchmark {
     }
 
     func run() throws {
-        let loaded = RuleSetLoader(
-            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: EngineFeatures.documentKinds()
-        ).load()
-        guard let ruleSet = loaded.ruleSet, let evaluator = loaded.evaluator else {
-            throw Problem(
-                description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
-        }
+        let (ruleSet, evaluator) = try options.loadRules()
         let fixturePath = options.rulesDirectory + "/" + options.fixture
         guard let data = FileManager.default.contents(atPath: fixturePath) else {
             throw Problem(description: "cannot read \(fixturePath)")

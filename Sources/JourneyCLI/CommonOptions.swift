@@ -62,6 +62,16 @@ enum CommonOptions {
         return try SQLiteStore(path: path)
     }
 
+    /// The store named by `--db`, which must exist (views read, they do not create one); prints
+    /// "no store at PATH" and returns nil when it does not.
+    static func requiredStore(_ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO) throws -> SQLiteStore? {
+        guard let store = try existingStore(arguments, spec: spec) else {
+            io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
+            return nil
+        }
+        return store
+    }
+
     static func isJSON(_ arguments: ParsedArguments, spec: CommandSpec) -> Bool {
         arguments.value("format", spec: spec) == "json"
     }

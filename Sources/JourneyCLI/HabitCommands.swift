@@ -32,10 +32,7 @@ enum HabitStatsCommand: Command {
         }
         let stats: JSON
         do {
-            guard let store = try CommonOptions.existingStore(arguments, spec: spec) else {
-                io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
-                return .failure
-            }
+            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io) else { return .failure }
             stats = try HabitStatistics.json(user: user, store: store, evaluator: evaluator)
         } catch {
             io.stderr.line("Error: \(error)")
@@ -98,10 +95,7 @@ enum HabitDayCommand: Command {
         let filter = HabitDay.Filter(rawValue: arguments.value("filter", spec: spec) ?? "today") ?? .today
         let view: JSON
         do {
-            guard let store = try CommonOptions.existingStore(arguments, spec: spec) else {
-                io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
-                return .failure
-            }
+            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io) else { return .failure }
             view = try HabitDay.json(
                 user: user, date: date, filter: filter, search: arguments.values["search"]?.last, store: store)
         } catch {

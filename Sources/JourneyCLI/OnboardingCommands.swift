@@ -28,10 +28,7 @@ enum OnboardingShowCommand: Command {
         }
         let view: JSON
         do {
-            guard let store = try CommonOptions.existingStore(arguments, spec: spec) else {
-                io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
-                return .failure
-            }
+            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io) else { return .failure }
             view = try OnboardingView.json(user: user, flows: OnboardingFlows(ruleSet: ruleSet), store: store, now: now)
         } catch {
             io.stderr.line("Error: \(error)")
@@ -99,10 +96,7 @@ enum FunnelCommand: Command {
         }
         let funnels: [OnboardingFunnel]
         do {
-            guard let store = try CommonOptions.existingStore(arguments, spec: spec) else {
-                io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
-                return .failure
-            }
+            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io) else { return .failure }
             funnels = try flows.map { try OnboardingFunnel(flow: $0, store: store) }
         } catch {
             io.stderr.line("Error: \(error)")
