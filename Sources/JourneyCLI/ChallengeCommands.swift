@@ -19,9 +19,7 @@ enum ChallengesCommand: Command {
         options: challengeOptions)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
         let now = try CommonOptions.now(arguments, spec: spec)
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
@@ -149,9 +147,7 @@ enum ChallengeDigestCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
         let now = try CommonOptions.now(arguments, spec: spec)
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
             return .ruleErrors

@@ -13,9 +13,7 @@ enum CheckCommand: Command {
         options: [CommonOptions.rules, CommonOptions.plugins, CommonOptions.format])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
         let result = CommonOptions.loader(arguments, spec: spec).load()
         let diagnostics = result.diagnostics
         let errors = diagnostics.filter { $0.severity == .error }.count

@@ -43,6 +43,21 @@ enum CommonOptions {
         try SQLiteStore(path: arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath, migrate: migrate)
     }
 
+    /// Refuses positional arguments for a command that takes none.
+    static func expectNoArguments(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
+        }
+    }
+
+    /// The value of a required option (`--user`), or a usage error naming it.
+    static func required(_ name: String, _ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) -> String {
+        guard let value = arguments.values[name]?.last else {
+            throw UsageError(message: "Missing --\(name)", command: spec)
+        }
+        return value
+    }
+
     /// `--now`, or the clock.
     static func now(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) -> Double {
         guard let text = arguments.values["now"]?.last else { return Date().timeIntervalSince1970 }

@@ -11,9 +11,7 @@ enum DatabaseMigrateCommand: Command {
         options: [CommonOptions.database, CommonOptions.format])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
         do {
             let store = try CommonOptions.openStore(arguments, spec: spec, migrate: false)
             let applied = try store.migrate()
@@ -47,9 +45,7 @@ enum DatabaseStatsCommand: Command {
         options: [CommonOptions.database, CommonOptions.format])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
         let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
         guard FileManager.default.fileExists(atPath: path) else {
             io.stderr.line("Error: no store at \(path) (create one with 'journey db migrate' or 'journey ingest')")

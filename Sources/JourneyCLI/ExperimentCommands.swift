@@ -93,9 +93,7 @@ enum ExperimentsCommand: Command {
         options: [CommonOptions.rules, CommonOptions.plugins, CommonOptions.format])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
         }

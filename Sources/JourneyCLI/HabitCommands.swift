@@ -20,12 +20,8 @@ enum HabitStatsCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
-        guard let user = arguments.values["user"]?.last else {
-            throw UsageError(message: "Missing --user", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
+        let user = try CommonOptions.required("user", arguments, spec: spec)
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let evaluator = loaded.evaluator
         else {
             return .ruleErrors
@@ -79,12 +75,8 @@ enum HabitDayCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
-        guard let user = arguments.values["user"]?.last else {
-            throw UsageError(message: "Missing --user", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
+        let user = try CommonOptions.required("user", arguments, spec: spec)
         var date = CivilDate.local(Date().timeIntervalSince1970, offsetOf: "Z")
         if let text = arguments.values["date"]?.last {
             guard let parsed = CivilDate(text) else {

@@ -16,12 +16,8 @@ enum OnboardingShowCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
-        guard let user = arguments.values["user"]?.last else {
-            throw UsageError(message: "Missing --user", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
+        let user = try CommonOptions.required("user", arguments, spec: spec)
         let now = try CommonOptions.now(arguments, spec: spec)
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
@@ -79,9 +75,7 @@ enum FunnelCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
         }

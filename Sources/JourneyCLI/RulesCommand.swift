@@ -13,9 +13,7 @@ enum RulesCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
         let json = CommonOptions.isJSON(arguments, spec: spec)
         if arguments.flag("kinds") {
             listKinds(json: json, io: io)

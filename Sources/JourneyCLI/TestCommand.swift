@@ -21,9 +21,7 @@ enum TestCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
-        }
+        try CommonOptions.expectNoArguments(arguments, spec: spec)
         let timeoutText = arguments.value("timeout", spec: spec) ?? "5s"
         guard let timeout = DurationText.parse(timeoutText), timeout > .zero else {
             throw UsageError(message: "The value '\(timeoutText)' is not a duration such as 5s or 500ms", command: spec)
