@@ -47,6 +47,8 @@ public enum ChallengeViews {
                 ? "running"
                 : now <= instance.endsAt + instance.challenge.grace ? "grace" : "ended"
         object["status"] = .string(status)
+        // No event can count any more once the late window has passed the end (plus grace).
+        object["final"] = .bool(now > instance.endsAt + instance.challenge.grace + lateWindow)
         object["seconds_left"] = .number(max(0, instance.endsAt - now).rounded())
         object["participants"] = .number(Double(group?.participants ?? 0))
         if instance.kind == .community {
@@ -116,6 +118,9 @@ public enum ChallengeViews {
         let mine = totals.first { $0.team == team }?.value ?? 0
         return 1 + totals.filter { !$0.team.isEmpty && $0.team != team && $0.value > mine }.count
     }
+
+    /// The ingest path's default late window: results are final this long after the end.
+    public static let lateWindow: Double = 7 * 86_400
 
     static func percent(_ value: Double, of target: Double) -> Double {
         target > 0 ? (value / target * 1000).rounded(.down) / 10 : 0

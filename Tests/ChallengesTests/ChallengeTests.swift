@@ -132,6 +132,12 @@ struct ChallengeTests {
         #expect(view["ranking"]?[0]?["value"] == 8)
         #expect(view["me"]?["rank"] == 2)
         #expect(view["me"]?["current_value"] == 7)
+        #expect(view["final"] == false)
+        let later = try ChallengeViews.show(
+            ChallengeCatalog(ruleSet: harness.evaluator.ruleSet).resolve("duel")!, store: harness.store, user: nil,
+            now: Timestamp.parse("2026-09-07T22:05:00Z")!)
+        #expect(later["status"] == "ended")
+        #expect(later["final"] == true, "ends_at (21:59:59Z) + 5 min grace + 7 days has passed")
     }
 
     @Test func joiningIsChecked() throws {
