@@ -49,6 +49,8 @@ public struct Assignment: Sendable, Equatable {
     public var bucketVersion: Int?
     /// When the kept assignment was made (for sticky ones).
     public var assignedAt: Double?
+    /// When the kept assignment was first used (`experiment_viewed`); nil if never.
+    public var viewedAt: Double?
 
     /// The assignment as `journey assign --format json` shows it.
     public var json: JSON {
@@ -62,6 +64,7 @@ public struct Assignment: Sendable, Equatable {
         object["range"] = range.map { .array([.number($0.start), .number($0.end)]) } ?? .null
         object["bucket_version"] = bucketVersion.map { .number(Double($0)) } ?? .null
         object["assigned_at"] = assignedAt.map { .string(Timestamp.format($0)) } ?? .null
+        object["viewed_at"] = viewedAt.map { .string(Timestamp.format($0)) } ?? .null
         return .object(object)
     }
 }

@@ -60,6 +60,7 @@ public final class ExperimentAssigner: VariantChooser {
                 result.range = ranges[index]
                 result.bucketVersion = kept.bucketVersion
                 result.assignedAt = kept.assignedAt
+                result.viewedAt = kept.viewedAt
                 return result
             }
             result.reason = .reassigned
@@ -91,7 +92,8 @@ public final class ExperimentAssigner: VariantChooser {
             try store.removeAssignment(subject: subjectKey, experiment: key)
             return result
         case .sticky:
-            break
+            // Already used: nothing to write (a view must not take SQLite's write lock).
+            if result.viewedAt != nil { return result }
         default:
             return result
         }

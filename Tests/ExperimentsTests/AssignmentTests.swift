@@ -2,6 +2,7 @@ import Experiments
 import Foundation
 import JQ
 import RuleEngine
+import SQLite
 import Store
 import Testing
 
@@ -103,6 +104,21 @@ struct AssignmentTests {
         #expect(json["experiment"] == "greeting-test")
         #expect(json["variation"]?.stringValue != nil)
         #expect(json["hash_value"]?.numberValue == GrowthBook.hash(seed: "greeting-test", value: "user-3", version: 2))
+    }
+
+    /// Using an assignment that was already used writes nothing, so views that evaluate a rule
+    /// with an experiment never wait for SQLite's write lock (another process may hold it).
+    @Test func usingAViewedAssignmentTakesNoWriteLock() throws {
+        let database = TestDatabase()
+        let assigner = ExperimentAssigner(catalog: Self.catalog(Self.experiments()), store: database.store)
+        let first = try assigner.use("greeting-test", subject: Self.user(1), now: Self.now)
+        let writer = try Connection(path: database.path)
+        try writer.execute("BEGIN IMMEDIATE")  // another writer holds the lock
+        defer { try? writer.execute("ROLLBACK") }
+        let again = try assigner.use("greeting-test", subject: Self.user(1), now: Self.now + 60)
+        #expect(again.variation == first.variation)
+        #expect(again.reason == .sticky)
+        #expect(again.viewedAt == Self.now)
     }
 
     @Test func readingNeverWrites() throws {
