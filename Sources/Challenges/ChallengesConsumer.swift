@@ -14,13 +14,29 @@ public struct ChallengesConsumer: EventConsumer {
 
     public static let joinEventType = "challenge_joined"
 
-    public init(catalog: ChallengeCatalog) {
+    /// The event types any challenge's metric reacts to; nil when a metric has no `events:`
+    /// (then every event is looked at).
+    private let countedTypes: Set<String>?
+
+    public init(catalog: ChallengeCatalog, ruleSet: RuleSet? = nil) {
         self.catalog = catalog
+        var types = Set<String>()
+        var everyEvent = ruleSet == nil
+        for challenge in catalog.challenges {
+            guard let events = ruleSet?.rule(challenge.metricRuleID)?.events else {
+                everyEvent = true
+                break
+            }
+            types.formUnion(events)
+        }
+        countedTypes = everyEvent ? nil : types
     }
 
     public func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
         guard !catalog.challenges.isEmpty else { return [] }
         if event.type == Self.joinEventType { return try join(event, context: context) }
+        // No metric counts this type: no need to look up the user's participations.
+        if let countedTypes, !countedTypes.contains(event.type) { return [] }
         var effects: [Effect] = []
         for participation in try context.store.challengeParticipations(user: event.userID) {
             guard let instance = catalog.resolve(participation.challengeID), instance.challenge.active,

@@ -26,7 +26,7 @@ public enum EngineFeatures {
         JourneyFeature.consumers(for: ruleSet, swiftPlugins: swiftPlugins)
             + [
                 OnboardingConsumer(flows: OnboardingFlows(ruleSet: ruleSet)), HabitsConsumer(),
-                ChallengesConsumer(catalog: ChallengeCatalog(ruleSet: ruleSet)),
+                ChallengesConsumer(catalog: ChallengeCatalog(ruleSet: ruleSet), ruleSet: ruleSet),
             ]
     }
 

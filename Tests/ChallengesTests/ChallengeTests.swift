@@ -256,6 +256,28 @@ extension ChallengeTests {
     }
 }
 
+extension ChallengeTests {
+    /// Events no metric names are not even looked at; a metric without `events:` sees them all.
+    @Test(arguments: [true, false])
+    func metricsWithAndWithoutEventFilters(filtered: Bool) throws {
+        let metric = filtered ? "{events: [walk_completed], expr: .payload.km}" : ".payload.km // empty"
+        let definition = """
+            challenge: any
+            title: Any
+            type: solo
+            metric: \(metric)
+            target_value: 100
+            starts_at: 2026-08-01T00:00:00+02:00
+            ends_at: 2026-08-31T23:59:59+02:00
+            """
+        let harness = try ChallengeHarness(["any.yaml": definition])
+        harness.send("u1", "challenge_joined", ["challenge_id": "any"], at: "2026-08-01T08:00:00Z")
+        harness.send("u1", "walk_completed", ["km": 2], at: "2026-08-02T08:00:00Z")
+        harness.send("u1", "swim_completed", ["km": 3], at: "2026-08-03T08:00:00Z")
+        #expect(try harness.value("any", "u1") == (filtered ? 2 : 5))
+    }
+}
+
 /// A small deterministic generator (SplitMix64).
 struct SplitMix: RandomNumberGenerator {
     var state: UInt64
