@@ -31,24 +31,16 @@ public enum HabitFacts {
         var doneOn: [Int: [Int]] = [:]
         for (tracker, date) in parsed { doneOn[date.day, default: []].append(tracker) }
         // Habits' schedules as day numbers and weekday masks, and the day each was created.
-        let habits: [(index: Int, created: Int, segments: [(start: Int, mask: [Bool])])] = trackers.enumerated()
+        let habits: [(index: Int, created: Int, schedule: ScheduleSegments)] = trackers.enumerated()
             .compactMap { index, tracker in
-                guard tracker.kind == .habit, !tracker.schedules.isEmpty else { return nil }
-                let segments = tracker.schedules.enumerated().map { offset, schedule in
-                    (
-                        offset == 0 ? Int.min : (CivilDate(schedule.fromDate)?.day ?? Int.min),
-                        CivilDate.weekdays.map(schedule.days.contains)
-                    )
-                }
-                return (index, CivilDate(tracker.createdOn)?.day ?? Int.min, segments)
+                guard tracker.kind == .habit, let schedule = ScheduleSegments(tracker) else { return nil }
+                return (index, CivilDate(tracker.createdOn)?.day ?? Int.min, schedule)
             }
         let days: [JSON] = doneOn.keys.sorted().map { day in
             let date = CivilDate(day: day)
-            let weekday = ((day % 7) + 7 + 3) % 7
             let done = doneOn[day] ?? []
             let scheduled = habits.filter { habit in
-                guard (habit.segments.last { $0.start <= day } ?? habit.segments[0]).mask[weekday] else { return false }
-                return habit.created <= day || done.contains(habit.index)
+                habit.schedule.isScheduled(day) && (habit.created <= day || done.contains(habit.index))
             }
             return .object([
                 "date": .string(date.description),
@@ -93,42 +85,58 @@ public enum HabitFacts {
     /// tracker's scheduled days counted from the earliest of them.
     static func scheduledIndexes(of tracker: HabitTracker, on dates: [CivilDate]) -> [Int: Int] {
         guard let first = dates.first else { return [:] }
-        guard tracker.kind == .habit, !tracker.schedules.isEmpty else {
+        guard tracker.kind == .habit, let schedule = ScheduleSegments(tracker) else {
+            // An irregular event is "scheduled" every day.
             return Dictionary(dates.map { ($0.day, $0.day - first.day) }, uniquingKeysWith: { a, _ in a })
-        }
-        // Segments: [start, next start) with a weekday mask; the first one reaches back to `first`.
-        let segments: [(start: Int, mask: [Bool])] = tracker.schedules.enumerated().map { index, schedule in
-            let start = index == 0 ? Int.min : (CivilDate(schedule.fromDate)?.day ?? Int.min)
-            return (start, CivilDate.weekdays.map(schedule.days.contains))
-        }
-        func mask(on day: Int) -> [Bool] { segments.last { $0.start <= day }!.mask }
-        func weekdayIndex(_ day: Int) -> Int { ((day % 7) + 7 + 3) % 7 }
-        /// Scheduled days in [a, b] (inclusive), a ≤ b, counted segment by segment.
-        func count(_ a: Int, _ b: Int) -> Int {
-            var total = 0
-            var start = a
-            while start <= b {
-                let segment = segments.last { $0.start <= start }!
-                let next = segments.first { $0.start > start }?.start ?? Int.max
-                let end = min(b, next == Int.max ? b : next - 1)
-                let length = end - start + 1
-                let perWeek = segment.mask.filter { $0 }.count
-                total += (length / 7) * perWeek
-                for offset in 0..<(length % 7) where segment.mask[weekdayIndex(start + (length / 7) * 7 + offset)] {
-                    total += 1
-                }
-                start = end + 1
-            }
-            return total
         }
         var result: [Int: Int] = [:]
         var previous = first.day
         var running = 0  // scheduled days in [first, previous)
         for date in dates {
-            if date.day > previous { running += count(previous, date.day - 1) }
+            if date.day > previous { running += schedule.count(previous, date.day - 1) }
             previous = date.day
-            if mask(on: date.day)[weekdayIndex(date.day)] { result[date.day] = running }
+            if schedule.isScheduled(date.day) { result[date.day] = running }
         }
         return result
+    }
+}
+
+/// A habit's schedule history as day numbers: segments `[start, next start)` each with a
+/// weekday mask (Monday first); the first segment reaches back before its date.
+struct ScheduleSegments {
+    private let segments: [(start: Int, mask: [Bool])]
+
+    /// Nil for a tracker without a schedule.
+    init?(_ tracker: HabitTracker) {
+        guard !tracker.schedules.isEmpty else { return nil }
+        segments = tracker.schedules.enumerated().map { index, schedule in
+            (
+                index == 0 ? Int.min : (CivilDate(schedule.fromDate)?.day ?? Int.min),
+                CivilDate.weekdays.map(schedule.days.contains)
+            )
+        }
+    }
+
+    private func segment(on day: Int) -> (start: Int, mask: [Bool]) { segments.last { $0.start <= day }! }
+
+    /// Whether `day` is a scheduled day, by the schedule in force then.
+    func isScheduled(_ day: Int) -> Bool { segment(on: day).mask[CivilDate(day: day).weekdayIndex] }
+
+    /// Scheduled days in `[a, b]` (inclusive, a ≤ b), counted segment by segment.
+    func count(_ a: Int, _ b: Int) -> Int {
+        var total = 0
+        var start = a
+        while start <= b {
+            let mask = segment(on: start).mask
+            let next = segments.first { $0.start > start }?.start ?? Int.max
+            let end = next == Int.max ? b : min(b, next - 1)
+            let length = end - start + 1
+            total += (length / 7) * mask.filter { $0 }.count
+            for offset in 0..<(length % 7) where mask[CivilDate(day: start + (length / 7) * 7 + offset).weekdayIndex] {
+                total += 1
+            }
+            start = end + 1
+        }
+        return total
     }
 }

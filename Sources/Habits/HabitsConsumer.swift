@@ -26,7 +26,7 @@ public struct HabitsConsumer: EventConsumer {
         guard Self.eventTypes.contains(event.type) else { return [] }
         var payload = PayloadReader(event)
         let user = event.userID
-        let today = CivilDate.local(event.occurredAt, offsetOf: event.occurredAtText)
+        let today = CivilDate(localDateOf: event.occurredAtText) ?? CivilDate(utc: event.occurredAt)
         let effects: [Effect]
         switch event.type {
         case "tracker_created":

@@ -77,7 +77,7 @@ enum HabitDayCommand: Command {
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let user = try CommonOptions.required("user", arguments, spec: spec)
-        var date = CivilDate.local(Date().timeIntervalSince1970, offsetOf: "Z")
+        var date = CivilDate(utc: Date().timeIntervalSince1970)
         if let text = arguments.values["date"]?.last {
             guard let parsed = CivilDate(text) else {
                 throw UsageError(message: "The value '\(text)' for '--date <yyyy-mm-dd>' is not a date", command: spec)

@@ -77,7 +77,8 @@ public enum Timestamp {
         return text + "Z"
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// Days in `month` of `year` (Gregorian).
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -86,7 +87,7 @@ public enum Timestamp {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -95,7 +96,8 @@ public enum Timestamp {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    /// Year, month and day of `days` since 1970-01-01 (the inverse of ``daysFromCivil``).
+    public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -15,7 +15,7 @@ enum HabitRoutes {
     {
         let user = p["user"]!
         do {
-            let today = CivilDate.local(service.configuration.clock(), offsetOf: "Z").description
+            let today = CivilDate(utc: service.configuration.clock()).description
             let trackers = try service.store.habitTrackers(user: user)
             let categories = try service.store.habitCategories(user: user)
             return .json([
@@ -44,7 +44,7 @@ enum HabitRoutes {
     static func day(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
         -> HTTPResponse
     {
-        var date = CivilDate.local(service.configuration.clock(), offsetOf: "Z")
+        var date = CivilDate(utc: service.configuration.clock())
         if let text = request.query("date") {
             guard let parsed = CivilDate(text) else {
                 throw APIError(
