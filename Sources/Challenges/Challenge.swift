@@ -43,7 +43,17 @@ public struct Challenge: Sendable {
     public var badgeID: String?
     public var active: Bool
     public var schedule: Schedule?
+    /// A recurring challenge's instance windows (id, start, end), computed once when the rules
+    /// load; empty for the other types.
+    public var windows: [Window] = []
     public var location: SourceLocation
+
+    /// One recurring instance's id and window.
+    public struct Window: Sendable {
+        public var id: String
+        public var startsAt: Double
+        public var endsAt: Double
+    }
 
     /// The default grace.
     public static let defaultGrace = 300.0

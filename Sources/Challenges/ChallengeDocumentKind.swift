@@ -107,7 +107,7 @@ public struct ChallengeDocumentKind: DocumentKind {
             id: id, title: title, description: fields.string("description")?.value, kind: kind, metricRuleID: metricID,
             completionRuleID: completionID, target: target, startsAt: startsAt, endsAt: endsAt, grace: grace,
             xpReward: xp, badgeID: badge, active: fields.bool("active") ?? true, schedule: schedule,
-            location: fields.start)
+            windows: schedule?.windows(of: id) ?? [], location: fields.start)
         return DecodedDocument(value: challenge, rules: rules)
     }
 

@@ -2,63 +2,57 @@ import Foundation
 import JQ
 import RuleEngine
 
-extension Challenge {
-    /// The local calendar of a recurring challenge's time zone.
-    private var calendar: Calendar? {
-        guard let schedule, let zone = TimeZone(identifier: schedule.timeZone) else { return nil }
+extension Challenge.Schedule {
+    /// The instance windows of challenge `id`, in order: each from a local midnight (in the
+    /// schedule's time zone, DST included) to one second before the next instance starts, ids
+    /// `<id>@<local start date>`; at most `limit`.
+    func windows(of id: String, limit: Int = 10_000) -> [Challenge.Window] {
+        guard let zone = TimeZone(identifier: timeZone) else { return [] }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        return calendar
-    }
-
-    /// Local midnight of `date` (`YYYY-MM-DD`) in the schedule's time zone.
-    private func midnight(_ date: String, _ calendar: Calendar) -> Date? {
-        let parts = date.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
-    }
-
-    private func next(after start: Date, _ calendar: Calendar, _ period: Schedule.Period) -> Date? {
-        switch period {
-        case .week: calendar.date(byAdding: .day, value: 7, to: start)
-        case .month: calendar.date(byAdding: .month, value: 1, to: start)
+        func midnight(_ date: String) -> Date? {
+            let parts = date.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3 else { return nil }
+            return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
         }
-    }
-
-    private func localDate(_ date: Date, _ calendar: Calendar) -> String {
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
-    }
-
-    /// A recurring challenge's instances, in order: each from a local midnight to one second
-    /// before the next instance starts, ids `<challenge>@<local start date>`. At most `limit`.
-    public func instances(limit: Int = 10_000) -> [ChallengeInstance] {
-        guard kind == .recurring, let schedule, let calendar, let first = midnight(schedule.from, calendar),
-            let end = midnight(schedule.until, calendar)
-        else { return [] }
-        var result: [ChallengeInstance] = []
-        var start = first
-        while start < end, result.count < limit, let following = next(after: start, calendar, schedule.every) {
-            result.append(
-                ChallengeInstance(
-                    id: "\(id)@\(localDate(start, calendar))", challenge: self, kind: schedule.mode,
-                    startsAt: start.timeIntervalSince1970, endsAt: following.timeIntervalSince1970 - 1))
+        func next(after start: Date) -> Date? {
+            switch every {
+            case .week: calendar.date(byAdding: .day, value: 7, to: start)
+            case .month: calendar.date(byAdding: .month, value: 1, to: start)
+            }
+        }
+        guard var start = midnight(from), let end = midnight(until) else { return [] }
+        var windows: [Challenge.Window] = []
+        while start < end, windows.count < limit, let following = next(after: start) {
+            let c = calendar.dateComponents([.year, .month, .day], from: start)
+            let date = String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+            windows.append(
+                Challenge.Window(
+                    id: "\(id)@\(date)", startsAt: start.timeIntervalSince1970,
+                    endsAt: following.timeIntervalSince1970 - 1))
             start = following
         }
-        return result
+        return windows
+    }
+}
+
+extension Challenge {
+    /// A recurring challenge's instances, in order (see ``Schedule/windows(of:limit:)``).
+    public func instances() -> [ChallengeInstance] {
+        guard kind == .recurring, let schedule else { return [] }
+        return windows.map { window in
+            ChallengeInstance(
+                id: window.id, challenge: self, kind: schedule.mode, startsAt: window.startsAt, endsAt: window.endsAt)
+        }
     }
 
     /// The instance with id `instanceID` (`<challenge>@<local start date>`), if it is one.
     public func instance(_ instanceID: String) -> ChallengeInstance? {
-        guard kind == .recurring, instanceID.hasPrefix(id + "@") else { return nil }
-        let date = String(instanceID.dropFirst(id.count + 1))
-        return instances().first { $0.id == "\(id)@\(date)" }
-    }
-
-    /// The instance running at `time` (for a recurring challenge), or the challenge itself.
-    public func instance(at time: Double) -> ChallengeInstance? {
-        if kind == .recurring { return instances().first { $0.startsAt <= time && time <= $0.endsAt } }
-        return plainInstance
+        guard kind == .recurring, let schedule, let window = windows.first(where: { $0.id == instanceID }) else {
+            return nil
+        }
+        return ChallengeInstance(
+            id: window.id, challenge: self, kind: schedule.mode, startsAt: window.startsAt, endsAt: window.endsAt)
     }
 
     /// A non-recurring challenge as an instance of itself.

@@ -88,7 +88,7 @@ public enum ChallengeViews {
                 ]
                 mine["team"] = me.team.map(JSON.string) ?? .null
                 mine["rank"] =
-                    try rank(of: me, in: instance, totals: totals, store: store).map { .number(Double($0)) } ?? .null
+                    rank(of: me, in: instance, totals: totals).map { .number(Double($0)) } ?? .null
                 object["me"] = .object(mine)
                 for key in ["current_value", "completed_at", "rank"] { object[key] = mine[key] }
             } else {
@@ -111,9 +111,8 @@ public enum ChallengeViews {
 
     /// Rank for competitive types: a head-to-head side's place (1 or 2); nil otherwise.
     static func rank(
-        of participation: ChallengeParticipation, in instance: ChallengeInstance, totals: [ChallengeTotal],
-        store: any StoreReader
-    ) throws -> Int? {
+        of participation: ChallengeParticipation, in instance: ChallengeInstance, totals: [ChallengeTotal]
+    ) -> Int? {
         guard instance.kind == .headToHead, let team = participation.team else { return nil }
         let mine = totals.first { $0.team == team }?.value ?? 0
         return 1 + totals.filter { !$0.team.isEmpty && $0.team != team && $0.value > mine }.count

@@ -37,35 +37,41 @@ public struct ChallengesConsumer: EventConsumer {
         if event.type == Self.joinEventType { return try join(event, context: context) }
         // No metric counts this type: no need to look up the user's participations.
         if let countedTypes, !countedTypes.contains(event.type) { return [] }
+        let participations = try context.store.challengeParticipations(user: event.userID)
+        guard !participations.isEmpty else { return [] }
+        // The event as the rules see it, built once for every challenge it counts toward.
+        let eventJSON = eventWithFacts(event, context: context)
+        let input = eventJSON.map { JV($0) } ?? event.ruleValue
         var effects: [Effect] = []
-        for participation in try context.store.challengeParticipations(user: event.userID) {
+        for participation in participations {
             guard let instance = catalog.resolve(participation.challengeID), instance.challenge.active,
                 instance.counts(at: event.occurredAt),
                 let rule = context.evaluator.ruleSet.rule(instance.challenge.metricRuleID)
             else { continue }
             if let events = rule.events, !events.contains(event.type) { continue }
             let result = try context.evaluator.evaluate(
-                rule, input: metricInput(event, context: context), options: EvaluationOptions(now: event.occurredAt))
+                rule, input: input, options: EvaluationOptions(now: event.occurredAt))
             guard let delta = result.value?.numberValue, delta > 0 else { continue }
             effects.append(.challengeProgress(challengeID: instance.id, delta: delta))
             effects += try consequences(
-                of: delta, for: participation, in: instance, event: event, context: context)
+                of: delta, for: participation, in: instance, event: event, eventJSON: eventJSON ?? event.json,
+                context: context)
         }
         return effects
     }
 
-    /// The event as ingested, with `facts` other features established for it: `habits`
-    /// (`tracker_id`, `streak_days`) for a habit check-in.
-    func metricInput(_ event: Event, context: ConsumerContext) -> JV {
+    /// The event as ingested with the `facts` other features established for it (`habits`:
+    /// `tracker_id`, `streak_days` for a habit check-in); nil when there are none.
+    func eventWithFacts(_ event: Event, context: ConsumerContext) -> JSON? {
         var facts: JSONObject = [:]
         for effect in context.effectsSoFar {
             if case .analyticsEvent("habit_checked", let properties) = effect {
                 facts["habits"] = .object(properties)
             }
         }
-        guard !facts.isEmpty, case .object(var object) = event.json else { return event.ruleValue }
+        guard !facts.isEmpty, case .object(var object) = event.json else { return nil }
         object["facts"] = .object(facts)
-        return JV(.object(object))
+        return .object(object)
     }
 
     // MARK: Joining
@@ -128,10 +134,9 @@ public struct ChallengesConsumer: EventConsumer {
     /// after `delta` counted for the event's user.
     private func consequences(
         of delta: Double, for participation: ChallengeParticipation, in instance: ChallengeInstance, event: Event,
-        context: ConsumerContext
+        eventJSON: JSON, context: ConsumerContext
     ) throws -> [Effect] {
         var effects: [Effect] = []
-        let challenge = instance.challenge
         let value = participation.value + delta
         switch instance.kind {
         case .community:
@@ -139,8 +144,7 @@ public struct ChallengesConsumer: EventConsumer {
             let group = totals.first { $0.team.isEmpty }
             let before = group?.value ?? 0
             if group?.completedAt == nil,
-                try completes(
-                    instance, value: before + delta, participation: participation, context: context, event: event)
+                try completes(instance, value: before + delta, event: event, eventJSON: eventJSON, context: context)
             {
                 effects.append(.challengeGroupCompleted(challengeID: instance.id))
                 effects.append(
@@ -162,8 +166,7 @@ public struct ChallengesConsumer: EventConsumer {
                 effects += try overtaking(instance, leader: team, other: other.team, event: event, context: context)
             }
             if participation.completedAt == nil,
-                try completes(
-                    instance, value: mine + delta, participation: participation, context: context, event: event)
+                try completes(instance, value: mine + delta, event: event, eventJSON: eventJSON, context: context)
             {
                 effects += completion(instance, event: event)
             }
@@ -172,24 +175,24 @@ public struct ChallengesConsumer: EventConsumer {
             break
         }
         if participation.completedAt == nil,
-            try completes(instance, value: value, participation: participation, context: context, event: event)
+            try completes(instance, value: value, event: event, eventJSON: eventJSON, context: context)
         {
             effects += completion(instance, event: event)
         }
-        _ = challenge
         return effects
     }
 
+    /// Whether `value` completes the challenge: its `completion` rule over
+    /// `{value, target, challenge, event}`, or value ≥ target.
     private func completes(
-        _ instance: ChallengeInstance, value: Double, participation: ChallengeParticipation, context: ConsumerContext,
-        event: Event
+        _ instance: ChallengeInstance, value: Double, event: Event, eventJSON: JSON, context: ConsumerContext
     ) throws -> Bool {
         guard let id = instance.challenge.completionRuleID, let rule = context.evaluator.ruleSet.rule(id) else {
             return value >= instance.challenge.target
         }
         let input = JSON.object([
             "value": .number(value), "target": .number(instance.challenge.target),
-            "challenge": instance.json, "event": try metricInput(event, context: context).json(),
+            "challenge": instance.json, "event": eventJSON,
         ])
         return try context.evaluator.evaluate(rule, input: JV(input), options: EvaluationOptions(now: event.occurredAt))
             .value?.boolValue ?? false
