@@ -176,8 +176,7 @@ enum ChallengeDigestCommand: Command {
     }
 }
 
-/// A number as people write it: no ".0" on whole numbers.
+/// A JSON number as people write it (see ``CommonOptions/number(_:)``); `-` for none.
 private func number(_ value: JSON?) -> String {
-    guard let n = value?.numberValue else { return "-" }
-    return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(format: "%.1f", n)
+    value?.numberValue.map(CommonOptions.number) ?? "-"
 }

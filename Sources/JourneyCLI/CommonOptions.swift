@@ -87,6 +87,11 @@ enum CommonOptions {
         return store
     }
 
+    /// A number as people write it: whole numbers without ".0", others with one decimal.
+    static func number(_ n: Double) -> String {
+        n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(format: "%.1f", n)
+    }
+
     static func isJSON(_ arguments: ParsedArguments, spec: CommandSpec) -> Bool {
         arguments.value("format", spec: spec) == "json"
     }

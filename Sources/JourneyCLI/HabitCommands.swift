@@ -52,7 +52,7 @@ enum HabitStatsCommand: Command {
             let text =
                 key == "best_period"
                 ? "\(Int(number)) day\(number == 1 ? "" : "s")"
-                : number == number.rounded() ? String(Int(number)) : String(format: "%.1f", number)
+                : CommonOptions.number(number)
             io.stdout.line("\(label.padding(toLength: 20, withPad: " ", startingAt: 0)) \(text)")
         }
         return .success
