@@ -1,3 +1,4 @@
+import Features
 import Foundation
 import RuleEngine
 import Store
@@ -75,7 +76,7 @@ final class RuleReloader: @unchecked Sendable {
         var loader = RuleSetLoader(
             rulesDirectory: snapshot.rules,
             pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins,
-            kinds: ServiceFeatures.documentKinds())
+            kinds: EngineFeatures.documentKinds())
         loader.programCache = cache
         _ = loader.load()
     }
@@ -97,7 +98,7 @@ final class RuleReloader: @unchecked Sendable {
         var loader = RuleSetLoader(
             rulesDirectory: snapshot.rules,
             pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins,
-            kinds: ServiceFeatures.documentKinds())
+            kinds: EngineFeatures.documentKinds())
         loader.displayNames = (
             Self.display(snapshots.rulesDirectory), Self.display(snapshots.pluginsDirectory ?? "Plugins")
         )

@@ -28,7 +28,7 @@ final class RulesGeneration {
         self.snapshot = snapshot
         EngineFeatures.attachExperiments(to: evaluator, store: store)
         self.ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: ServiceFeatures.consumers(for: ruleSet),
+            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: ruleSet),
             policy: IngestPolicy(clock: clock), cores: 1)
     }
 }
@@ -54,18 +54,5 @@ final class GenerationHandOff: @unchecked Sendable {
         let generation = waiting
         waiting = nil
         return generation
-    }
-}
-
-/// The features the service runs: their rule-file document kinds and their ingest consumers.
-public enum ServiceFeatures {
-    /// Document kinds beside rules (catalogs, plugins, wording…).
-    public static func documentKinds() -> [any DocumentKind] {
-        EngineFeatures.documentKinds()
-    }
-
-    /// The ingest consumers for `ruleSet`.
-    public static func consumers(for ruleSet: RuleSet) -> [any EventConsumer] {
-        EngineFeatures.consumers(for: ruleSet)
     }
 }
