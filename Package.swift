@@ -19,31 +19,35 @@ let package = Package(
         // Process plumbing C does better than Swift: atomics on shared memory, posix_spawn, prctl.
         .target(name: "CSupport"),
 
+        // The pure-Swift core under everything: JSON (strict parser, encoder), timestamps,
+        // durations, SHA-256.
+        .target(name: "Core"),
+
         // Swift wrappers, one per C library.
-        .target(name: "JQ", dependencies: ["CJQ"]),
+        .target(name: "JQ", dependencies: ["CJQ", "Core"]),
         .target(name: "YAML", dependencies: ["CYAML"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "JQ"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Core"]),
 
         // Storage: the Store protocol and its embedded SQLite implementation.
-        .target(name: "Store", dependencies: ["SQLite", "JQ"]),
+        .target(name: "Store", dependencies: ["SQLite", "Core"]),
 
         // Rule files → diagnostics → RuleSet; evaluation and tests.
-        .target(name: "RuleEngine", dependencies: ["JQ", "YAML"]),
+        .target(name: "RuleEngine", dependencies: ["Core", "JQ", "YAML"]),
 
         // The one ingest path: events → consumers → effects → store.
-        .target(name: "Engine", dependencies: ["RuleEngine", "Store", "JQ"]),
+        .target(name: "Engine", dependencies: ["RuleEngine", "Store", "JQ", "Core"]),
 
         // Features: check plugins, and the Dog Journey.
-        .target(name: "CheckPlugins", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "YAML"]),
-        .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "YAML"]),
+        .target(name: "CheckPlugins", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML"]),
+        .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML"]),
         // A/B experiments (GrowthBook assignment, sticky) and the walk-through onboarding engine.
-        .target(name: "Experiments", dependencies: ["RuleEngine", "Store", "JQ", "YAML"]),
-        .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "YAML"]),
+        .target(name: "Experiments", dependencies: ["RuleEngine", "Store", "JQ", "Core", "YAML"]),
+        .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML"]),
         // Habit trackers: check-ins through the ingest path, statistics as habit_stat rules.
-        .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ"]),
+        .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core"]),
         // Challenges: solo, community, head-to-head and recurring, progress through the ingest path.
-        .target(name: "Challenges", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "YAML"]),
+        .target(name: "Challenges", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML"]),
         // Every feature put together: document kinds, ingest consumers, variant choice.
         .target(
             name: "Features",
@@ -58,7 +62,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "HTTP", "CSupport", "Features", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Engine",
-                "RuleEngine", "Store", "JQ",
+                "RuleEngine", "Store", "JQ", "Core",
             ],
             resources: [.copy("openapi.json")]
         ),
@@ -68,7 +72,7 @@ let package = Package(
             name: "JourneyCLI",
             dependencies: [
                 "Server", "HTTP", "Features", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Engine",
-                "RuleEngine", "Store", "JQ",
+                "RuleEngine", "Store", "JQ", "Core",
             ]),
         .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
 
@@ -81,57 +85,57 @@ let package = Package(
         .executableTarget(
             name: "journey-bench",
             dependencies: [
-                "Features", "Journey", "Habits", "Challenges", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "JQBaseline",
+                "Features", "Journey", "Habits", "Challenges", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "JQBaseline",
                 "HTTP",
             ],
             path: "Sources/Benchmarks"
         ),
 
-        .testTarget(name: "JQTests", dependencies: ["JQ"]),
+        .testTarget(name: "JQTests", dependencies: ["JQ", "Core"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "JQ"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "JQ"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core"]),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
+            dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "RuleEngineTests",
-            dependencies: ["RuleEngine", "JQ", "YAML"],
+            dependencies: ["RuleEngine", "JQ", "Core", "YAML"],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "JourneyTests",
-            dependencies: ["Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
+            dependencies: ["Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "ExperimentsTests",
             dependencies: [
-                "Experiments", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML",
+                "Experiments", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML",
             ],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "HabitsTests",
-            dependencies: ["Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
+            dependencies: ["Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "ChallengesTests",
-            dependencies: ["Challenges", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
+            dependencies: ["Challenges", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "HTTP", "Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "YAML"],
+            dependencies: ["Server", "HTTP", "Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "JourneyCLITests",
-            dependencies: ["JourneyCLI", "RuleEngine", "JQ", "SQLite"]
+            dependencies: ["JourneyCLI", "RuleEngine", "JQ", "Core", "SQLite"]
         ),
     ],
     swiftLanguageModes: [.v6]

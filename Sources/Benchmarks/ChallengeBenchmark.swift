@@ -1,4 +1,5 @@
 import Challenges
+import Core
 import Engine
 import Features
 import Foundation

@@ -1,3 +1,4 @@
+import Core
 import JQ
 
 /// Realistic app events: users each register a dog, then log weights, open the journey and

@@ -1,3 +1,4 @@
+import Core
 import JQ
 
 /// What happened to one event of a batch.

@@ -1,4 +1,4 @@
-import JQ
+import Core
 
 /// One HTTP response: status, header fields and body bytes.
 public struct HTTPResponse: Sendable {

@@ -1,3 +1,4 @@
+import Core
 import RuleEngine
 
 /// A calendar date without a time zone (`YYYY-MM-DD`), as the user's day: check-ins and

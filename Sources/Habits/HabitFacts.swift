@@ -1,3 +1,4 @@
+import Core
 import JQ
 import Store
 

@@ -1,3 +1,5 @@
+import Core
+
 /// An error from compiling or running a jq program, or from reading JSON input.
 ///
 /// `code` is stable and snake_case (for JSON output and tests); `message` is for people.

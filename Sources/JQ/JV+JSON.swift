@@ -1,4 +1,5 @@
 import CJQ
+import Core
 
 extension JV {
     /// The deepest nesting converted from libjq values to ``JSON`` (deeper values are an error,

@@ -1,4 +1,5 @@
 import CJQ
+import Core
 
 /// Limits applied when reading JSON text into libjq values.
 public struct InputLimits: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import CJQ
+import Core
 
 /// One libjq value (`jv`) with exactly one owner, freed when the owner goes away.
 ///

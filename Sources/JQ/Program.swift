@@ -1,4 +1,5 @@
 import CJQ
+import Core
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import Core
+
 /// How rule programs are confined.
 ///
 /// - `$ENV` and `env` are an empty object (libjq would inline the whole process environment).

@@ -1,4 +1,5 @@
 import CheckPlugins
+import Core
 import Engine
 import Foundation
 import JQ

@@ -1,4 +1,5 @@
 import CheckPlugins
+import Core
 import JQ
 import RuleEngine
 import YAML

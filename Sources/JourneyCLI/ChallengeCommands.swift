@@ -1,4 +1,5 @@
 import Challenges
+import Core
 import Foundation
 import JQ
 import RuleEngine

@@ -1,3 +1,4 @@
+import Core
 import Experiments
 import Foundation
 import JQ

@@ -1,3 +1,4 @@
+import Core
 import Features
 import Foundation
 import Habits

@@ -1,3 +1,4 @@
+import Core
 import JQ
 
 /// One rule as loaded from its file: validated, not compiled (compiled programs belong to a

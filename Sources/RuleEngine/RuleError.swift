@@ -1,3 +1,4 @@
+import Core
 import JQ
 
 /// Why evaluating a rule failed; the message always names the rule (and variant).

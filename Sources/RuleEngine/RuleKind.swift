@@ -1,3 +1,4 @@
+import Core
 import JQ
 
 /// The contract a rule fulfils: what its input `.` holds and what it must output.

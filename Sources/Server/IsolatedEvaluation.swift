@@ -1,4 +1,5 @@
 import CSupport
+import Core
 import Foundation
 import HTTP
 import JQ

@@ -1,3 +1,4 @@
+import Core
 import Engine
 import Foundation
 import HTTP

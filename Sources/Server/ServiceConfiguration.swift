@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// How `journey serve` runs. The defaults are the embedded setup: loopback, the bundled rules

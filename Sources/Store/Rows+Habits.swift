@@ -1,4 +1,4 @@
-import JQ
+import Core
 
 /// A habit tracker: a habit repeats on chosen weekdays; an irregular event has no schedule.
 public struct HabitTracker: Sendable, Equatable {

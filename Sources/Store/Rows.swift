@@ -1,4 +1,4 @@
-import JQ
+import Core
 
 /// A dog and its profile, as registered.
 public struct DogProfile: Sendable, Equatable {

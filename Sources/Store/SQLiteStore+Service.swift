@@ -1,4 +1,3 @@
-import JQ
 import SQLite
 
 extension SQLiteStore {

@@ -1,5 +1,5 @@
+import Core
 import Foundation
-import JQ
 import SQLite
 
 /// The embedded store: one SQLite file (`journey.sqlite` unless told otherwise), in WAL mode.

@@ -1,4 +1,4 @@
-import JQ
+import Core
 
 /// What the engine needs from storage. SQLite (``SQLiteStore``) is the embedded default; a
 /// PostgreSQL store for several engine instances implements the same protocol, and nothing

@@ -1,3 +1,4 @@
+import Core
 import Experiments
 import JQ
 import Testing

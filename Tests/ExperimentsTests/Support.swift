@@ -1,3 +1,4 @@
+import Core
 import Engine
 import Features
 import Foundation

@@ -1,6 +1,6 @@
+import Core
 import Foundation
 import HTTP
-import JQ
 import Synchronization
 import Testing
 

@@ -1,3 +1,4 @@
+import Core
 import Testing
 
 @testable import JQ

@@ -1,3 +1,4 @@
+import Core
 import HTTP
 import JQ
 import Testing

@@ -56,7 +56,7 @@ public struct JSONObject: Sendable {
 
     /// Appends a member whose key is known not to be present (e.g. read from a jq object,
     /// whose keys are unique), skipping the duplicate check.
-    mutating func appendUnique(_ key: String, _ value: JSON) {
+    package mutating func appendUnique(_ key: String, _ value: JSON) {
         members.append((key, value))
         if index != nil {
             index![key] = members.count - 1
@@ -66,7 +66,7 @@ public struct JSONObject: Sendable {
     }
 
     /// Reserves room for `count` members.
-    mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         members.reserveCapacity(count)
     }
 
