@@ -38,31 +38,34 @@ let package = Package(
         // The one ingest path: events → consumers → effects → store.
         .target(name: "Engine", dependencies: ["RuleEngine", "Store", "JQ", "Core"]),
 
-        // Features: check plugins, and the Dog Journey.
-        .target(name: "CheckPlugins", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML"]),
-        .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML"]),
+        // What a feature plugs in (rule and document kinds, consumers, routes, commands, jobs),
+        // and the command-line parsing its commands use.
+        .target(name: "CommandKit"),
+        .target(
+            name: "FeatureKit",
+            dependencies: ["CommandKit", "Engine", "RuleEngine", "Store", "HTTP", "JQ", "Core"]),
+
+        // Features, each one module: check plugins, and the Dog Journey.
+        .target(name: "CheckPlugins", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
+        .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
         // A/B experiments (GrowthBook assignment, sticky) and the walk-through onboarding engine.
-        .target(name: "Experiments", dependencies: ["RuleEngine", "Store", "JQ", "Core", "YAML"]),
-        .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML"]),
+        .target(name: "Experiments", dependencies: ["RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
+        .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
         // Habit trackers: check-ins through the ingest path, statistics as habit_stat rules.
-        .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core"]),
+        .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "FeatureKit", "CommandKit", "HTTP"]),
         // Challenges: solo, community, head-to-head and recurring, progress through the ingest path.
-        .target(name: "Challenges", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML"]),
-        // Every feature put together: document kinds, ingest consumers, variant choice.
+        .target(name: "Challenges", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
+        // The one list of features.
         .target(
             name: "Features",
-            dependencies: [
-                "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Engine", "RuleEngine",
-                "Store",
-            ]),
+            dependencies: ["FeatureKit", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins"]),
 
         // The HTTP service: a pure router over the engine, libmicrohttpd as the adapter, and a
         // supervisor with worker processes.
         .target(
             name: "Server",
             dependencies: [
-                "HTTP", "CSupport", "Features", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Engine",
-                "RuleEngine", "Store", "JQ", "Core",
+                "HTTP", "CSupport", "Features", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "JQ", "Core",
             ],
             resources: [.copy("openapi.json")]
         ),
@@ -71,8 +74,7 @@ let package = Package(
         .target(
             name: "JourneyCLI",
             dependencies: [
-                "Server", "HTTP", "Features", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Engine",
-                "RuleEngine", "Store", "JQ", "Core",
+                "Server", "HTTP", "Features", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "JQ", "Core",
             ]),
         .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
 
@@ -85,7 +87,8 @@ let package = Package(
         .executableTarget(
             name: "journey-bench",
             dependencies: [
-                "Features", "Journey", "Habits", "Challenges", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "JQBaseline",
+                "Features", "FeatureKit", "Journey", "Habits", "Challenges", "Engine", "RuleEngine", "Store", "SQLite", "JQ",
+                "Core", "JQBaseline",
                 "HTTP",
             ],
             path: "Sources/Benchmarks"
@@ -103,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RuleEngineTests",
-            dependencies: ["RuleEngine", "JQ", "Core", "YAML"],
+            dependencies: ["RuleEngine", "Features", "JQ", "Core", "YAML"],
             exclude: ["Cases"]
         ),
         .testTarget(
@@ -135,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JourneyCLITests",
-            dependencies: ["JourneyCLI", "RuleEngine", "JQ", "Core", "SQLite"]
+            dependencies: ["JourneyCLI", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite"]
         ),
     ],
     swiftLanguageModes: [.v6]

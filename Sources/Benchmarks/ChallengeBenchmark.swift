@@ -39,9 +39,8 @@ struct ChallengeBenchmark {
 
         let file = TemporaryFile()
         let store = try SQLiteStore(path: file.path)
-        EngineFeatures.attachExperiments(to: evaluator, store: store)
-        let ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: ruleSet),
+        let ingestor = Features.all.makeIngestor(
+            store: store, evaluator: evaluator,
             policy: IngestPolicy(clock: { Self.receivedAt }), cores: 1)
 
         // Joins, measuring the progress read at 1k, 10k, … participants.

@@ -26,9 +26,7 @@ struct IngestBenchmark {
     }
 
     func run() throws {
-        let loaded = RuleSetLoader(
-            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: EngineFeatures.documentKinds()
-        ).load()
+        let loaded = Features.all.loader(rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins").load()
         guard let evaluator = loaded.evaluator else {
             throw Problem(
                 description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
@@ -75,8 +73,7 @@ struct IngestBenchmark {
             let file = TemporaryFile()
             featureTimes.append(
                 try ingest(
-                    workload, evaluator: evaluator, path: file.path,
-                    consumers: EngineFeatures.consumers(for: evaluator.ruleSet)))
+                    workload, evaluator: evaluator, path: file.path, allFeatures: true))
             let plainFile = TemporaryFile()
             plainTimes.append(try ingest(workload, evaluator: evaluator, path: plainFile.path))
         }
@@ -106,12 +103,15 @@ struct IngestBenchmark {
 
     /// Seconds to ingest every line into a new store at `path`.
     private func ingest(
-        _ workload: IngestWorkload, evaluator: RuleEvaluator, path: String, consumers: [any EventConsumer]? = nil
+        _ workload: IngestWorkload, evaluator: RuleEvaluator, path: String, allFeatures: Bool = false
     ) throws -> Double {
         let store = try SQLiteStore(path: path)
-        let ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: consumers, policy: IngestPolicy(clock: { Self.receivedAt }),
-            cores: options.cores ?? ProcessInfo.processInfo.activeProcessorCount)
+        let policy = IngestPolicy(clock: { Self.receivedAt })
+        let cores = options.cores ?? ProcessInfo.processInfo.activeProcessorCount
+        let ingestor =
+            allFeatures
+            ? Features.all.makeIngestor(store: store, evaluator: evaluator, policy: policy, cores: cores)
+            : Ingestor(store: store, evaluator: evaluator, policy: policy, cores: cores)
         let parser = JSONParser()
         let clock = ContinuousClock()
         let started = clock.now

@@ -24,9 +24,7 @@ struct ViewBenchmark {
     }
 
     func run() throws {
-        let loaded = RuleSetLoader(
-            rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins", kinds: EngineFeatures.documentKinds()
-        ).load()
+        let loaded = Features.all.loader(rulesDirectory: options.rulesDirectory, pluginsDirectory: "Plugins").load()
         guard let evaluator = loaded.evaluator, let ruleSet = loaded.ruleSet else {
             throw Problem(
                 description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
@@ -121,9 +119,8 @@ struct ViewBenchmark {
     /// A dog with 300 records whose weakest metric is body condition (so Today offers to count
     /// its weights), three blocks done through the block flow.
     private func setUp(store: SQLiteStore, evaluator: RuleEvaluator, clock: Clock) throws {
-        EngineFeatures.attachExperiments(to: evaluator, store: store)
-        let ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: evaluator.ruleSet),
+        let ingestor = Features.all.makeIngestor(
+            store: store, evaluator: evaluator,
             policy: IngestPolicy(clock: { [clock] in clock.now + 60 }), cores: 1)
         var counter = 0
         func send(_ type: String, _ payload: JSONObject) throws {

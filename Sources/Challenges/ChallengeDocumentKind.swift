@@ -95,10 +95,11 @@ public struct ChallengeDocumentKind: DocumentKind {
         }
         var completionID: String?
         if let expression = file.expression(fields, "completion") {
-            completionID = "challenge.\(id).completion"
+            let ruleID = "challenge.\(id).completion"
+            completionID = ruleID
             rules.append(
                 RuleDefinition(
-                    id: completionID!, kind: RuleKind.registry.first { $0.name == "challenge_completion" }!,
+                    id: ruleID, kind: RuleKind.challengeCompletion,
                     description: "completes challenge `\(id)`", location: expression.start,
                     variants: [Variant(name: RuleDefinition.defaultVariantName, expression: expression)]))
         }
@@ -115,7 +116,7 @@ public struct ChallengeDocumentKind: DocumentKind {
     private func metricRule(
         _ node: YAMLNode, parent: YAMLFields, id: String, challenge: String, file: DocumentFile
     ) -> RuleDefinition? {
-        let kind = RuleKind.registry.first { $0.name == "challenge_metric" }!
+        let kind = RuleKind.challengeMetric
         let description = "what an event contributes to challenge `\(challenge)`"
         if node.scalar != nil {
             guard let expression = file.expression(parent, "metric") else { return nil }

@@ -1,12 +1,55 @@
 import CheckPlugins
+import CommandKit
 import Engine
+import FeatureKit
 import RuleEngine
 
-/// The Dog Journey plugged into the engine.
-public enum JourneyFeature {
-    /// Every consumer of the engine with the Dog Journey: registration, the `event_effects`
-    /// rules, then the journey (which builds on registration's effects).
-    public static func consumers(for ruleSet: RuleSet, swiftPlugins: [any CheckPlugin] = []) -> [any EventConsumer] {
-        Ingestor.defaultConsumers(for: ruleSet) + [JourneyConsumer(ruleSet: ruleSet, swiftPlugins: swiftPlugins)]
+/// The Dog Journey: catalogs and wording, journey maps at registration, the block flow, the
+/// dog's screens (`/v1/dogs/…`, `journey dog …`).
+public struct JourneyFeature: Feature {
+    /// Check plugins written in Swift, beside the YAML ones in `Plugins/`.
+    public var swiftPlugins: [any CheckPlugin]
+
+    public init(swiftPlugins: [any CheckPlugin] = []) {
+        self.swiftPlugins = swiftPlugins
+    }
+
+    public var name: String { "journey" }
+    public var ruleKinds: [RuleKind] { [.recommendation, .autoComplete, .personalNote, .manifest] }
+    public var documentKinds: [any DocumentKind] {
+        [CatalogDocumentKind(swiftPlugins: swiftPlugins), WordingDocumentKind()]
+    }
+
+    /// The journey builds on registration's effects (it runs after the engine's own consumers).
+    public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] {
+        [JourneyConsumer(ruleSet: ruleSet, swiftPlugins: swiftPlugins)]
+    }
+
+    public var routes: [FeatureRoute] {
+        [
+            FeatureRoute("POST", "/v1/dogs", DogRoutes.register),
+            FeatureRoute("GET", "/v1/dogs/{dog}/today", DogRoutes.today),
+            FeatureRoute("GET", "/v1/dogs/{dog}/journey", DogRoutes.journey),
+            FeatureRoute("GET", "/v1/dogs/{dog}/branches/{branch}", DogRoutes.branch),
+            FeatureRoute("GET", "/v1/dogs/{dog}/blocks/{block}/preview", DogRoutes.preview),
+            FeatureRoute("GET", "/v1/dogs/{dog}/map", DogRoutes.map),
+        ]
+            + BlockStepRoute.allCases.map { step in
+                FeatureRoute("POST", "/v1/dogs/{dog}/blocks/{block}/\(step.rawValue)") {
+                    service, request, parameters throws(APIError) in
+                    try DogRoutes.blockStep(step, service, request, parameters)
+                }
+            }
+    }
+
+    public var commands: [any Command.Type] {
+        [
+            DogTodayCommand.self, DogJourneyCommand.self, DogPathCommand.self, DogPreviewCommand.self,
+            DogMapCommand.self,
+        ]
+    }
+
+    public var commandGroups: [String: String] {
+        ["dog": "Show a dog's Dog Journey: today, the journey, a branch path, a block preview, the map."]
     }
 }

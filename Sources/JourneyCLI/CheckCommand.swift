@@ -1,4 +1,6 @@
+import CommandKit
 import Core
+import FeatureKit
 import JQ
 import RuleEngine
 
@@ -13,9 +15,10 @@ enum CheckCommand: Command {
             """,
         options: [CommonOptions.rules, CommonOptions.plugins, CommonOptions.format])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
-        let result = CommonOptions.loader(arguments, spec: spec).load()
+        let result = CommonOptions.loader(arguments, spec: spec, engine: engine).load()
         let diagnostics = result.diagnostics
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count

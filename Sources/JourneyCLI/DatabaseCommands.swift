@@ -1,4 +1,6 @@
+import CommandKit
 import Core
+import FeatureKit
 import Foundation
 import JQ
 import Store
@@ -11,7 +13,8 @@ enum DatabaseMigrateCommand: Command {
         discussion: "Applies the numbered migrations not yet recorded in the database, each in its own transaction.",
         options: [CommonOptions.database, CommonOptions.format])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         do {
             let store = try CommonOptions.openStore(arguments, spec: spec, migrate: false)
@@ -45,7 +48,8 @@ enum DatabaseStatsCommand: Command {
         overview: "Show the store's schema version, size and rows per table.",
         options: [CommonOptions.database, CommonOptions.format])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
         guard FileManager.default.fileExists(atPath: path) else {
@@ -68,7 +72,7 @@ enum DatabaseStatsCommand: Command {
                     "\(statistics.path): schema version \(statistics.schemaVersion), \(ByteCount.format(statistics.bytes))"
                 )
                 io.stdout.write(
-                    RulesCommand.table(
+                    TextTable.table(
                         header: ["TABLE", "ROWS"], rows: statistics.tables.map { [$0.name, String($0.rows)] }))
             }
             return .success

@@ -1,4 +1,6 @@
+import CommandKit
 import Core
+import FeatureKit
 import Experiments
 import Foundation
 import JQ
@@ -54,7 +56,8 @@ enum EvalCommand: Command {
             "journey eval --expr <jq> [--input <file>] [-n] [--now <iso8601>] [--trace]",
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         let options = try Options(arguments)
         let inputs: [JV]
         do {
@@ -66,7 +69,7 @@ enum EvalCommand: Command {
         if let expression = options.expression {
             return evaluateExpression(expression, inputs: inputs, options: options, io: io)
         }
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let evaluator = loaded.evaluator
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let evaluator = loaded.evaluator
         else { return .ruleErrors }
         if options.subject != nil {
             do {

@@ -1,4 +1,6 @@
+import CommandKit
 import Core
+import FeatureKit
 import Engine
 import Features
 import Foundation
@@ -37,7 +39,8 @@ enum IngestCommand: Command {
             CommonOptions.format,
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         guard arguments.positionals.count == 1 else {
             throw UsageError(
                 message: arguments.positionals.isEmpty
@@ -68,7 +71,7 @@ enum IngestCommand: Command {
             io.stderr.line("Error: cannot read \(path): \(error)")
             return .failure
         }
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let evaluator = loaded.evaluator
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let evaluator = loaded.evaluator
         else {
             return .ruleErrors
         }
@@ -79,9 +82,8 @@ enum IngestCommand: Command {
             io.stderr.line("Error: \(error)")
             return .failure
         }
-        EngineFeatures.attachExperiments(to: evaluator, store: store)
-        let ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: evaluator.ruleSet),
+        let ingestor = engine.makeIngestor(
+            store: store, evaluator: evaluator,
             policy: IngestPolicy(lateWindow: lateWindow, clockSkew: clockSkew, clock: clock))
         let report = IngestReport(
             io: io, json: CommonOptions.isJSON(arguments, spec: spec), quiet: arguments.flag("quiet"),

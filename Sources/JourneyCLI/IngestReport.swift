@@ -1,3 +1,4 @@
+import CommandKit
 import Core
 import Engine
 import Foundation

@@ -1,34 +1,27 @@
+import CommandKit
+import FeatureKit
+import Features
 import RuleEngine
-
-/// A `journey` subcommand.
-protocol Command: Sendable {
-    static var spec: CommandSpec { get }
-    /// Runs with parsed arguments; throws ``UsageError`` for arguments that parse but do not fit.
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode
-}
 
 /// The `journey` command line: a function over injected streams that returns an exit code.
 public enum JourneyCLI {
     /// The engine's version.
     public static let version = "0.2.0"
 
-    static let commands: [any Command.Type] = [
-        CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
-        DatabaseMigrateCommand.self, DatabaseStatsCommand.self, DogTodayCommand.self, DogJourneyCommand.self,
-        DogPathCommand.self, DogPreviewCommand.self, DogMapCommand.self, ExperimentsCommand.self, AssignCommand.self,
-        OnboardingShowCommand.self, FunnelCommand.self, HabitStatsCommand.self, HabitDayCommand.self,
-        ChallengesCommand.self, ChallengeShowCommand.self, ChallengeDigestCommand.self, ServeCommand.self,
-    ]
+    /// Every feature, put together.
+    static let engine = Features.all
+
+    /// The engine's own commands, every feature's, and `serve` last.
+    static let commands: [any Command.Type] =
+        [
+            CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
+            DatabaseMigrateCommand.self, DatabaseStatsCommand.self,
+        ] + engine.commands + [ServeCommand.self]
 
     /// Commands grouped under a word (`journey db migrate`), with the group's overview.
-    static let groups: [String: String] = [
-        "db": "Manage the store: migrate its schema, show its statistics.",
-        "dog": "Show a dog's Dog Journey: today, the journey, a branch path, a block preview, the map.",
-        "onboarding": "Show a user's onboarding: the current step and each flow's state.",
-        "funnel": "Show funnels: where users drop out of onboarding.",
-        "habits": "Show a user's habit trackers: statistics, and the trackers of a day.",
-        "challenge": "Show a challenge, or send the community challenges' daily digest.",
-    ]
+    static let groups: [String: String] = engine.commandGroups.merging([
+        "db": "Manage the store: migrate its schema, show its statistics."
+    ]) { feature, _ in feature }
 
     static let root = CommandSpec(
         name: "journey",
@@ -114,7 +107,7 @@ public enum JourneyCLI {
         }
         do {
             let parsed = try ArgumentParser.parse(rest, spec: command.spec)
-            return try command.run(parsed, io: io).rawValue
+            return try command.run(parsed, io: io, engine: engine).rawValue
         } catch {
             io.stderr.write(HelpFormatter.usageError(error))
             return ExitCode.usage.rawValue

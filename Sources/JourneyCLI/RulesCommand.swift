@@ -1,4 +1,6 @@
+import CommandKit
 import Core
+import FeatureKit
 import JQ
 import RuleEngine
 
@@ -13,14 +15,15 @@ enum RulesCommand: Command {
             CommonOptions.format,
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let json = CommonOptions.isJSON(arguments, spec: spec)
         if arguments.flag("kinds") {
-            listKinds(json: json, io: io)
+            listKinds(json: json, io: io, engine: engine)
             return .success
         }
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
         }
         if json {
@@ -50,14 +53,14 @@ enum RulesCommand: Command {
                 "\(rule.location.file):\(rule.location.line)",
             ]
         }
-        io.stdout.write(table(header: ["RULE", "KIND", "VARIANTS", "FILE"], rows: rows))
+        io.stdout.write(TextTable.table(header: ["RULE", "KIND", "VARIANTS", "FILE"], rows: rows))
         io.stdout.line("\(ruleSet.rules.count) rules (revision \(ruleSet.shortRevision))")
         return .success
     }
 
-    private static func listKinds(json: Bool, io: CommandIO) {
+    private static func listKinds(json: Bool, io: CommandIO, engine: FeatureSet) {
         if json {
-            let kinds: [JSON] = RuleKind.registry.map { kind in
+            let kinds: [JSON] = engine.ruleKinds.map { kind in
                 [
                     "name": .string(kind.name), "summary": .string(kind.summary),
                     "input": .string(kind.inputDescription), "output": .string(kind.outputDescription),
@@ -66,18 +69,8 @@ enum RulesCommand: Command {
             io.stdout.line(JSON.array(kinds).compactText)
             return
         }
-        let rows = RuleKind.registry.map { [$0.name, $0.inputDescription, $0.outputDescription] }
-        io.stdout.write(table(header: ["KIND", "INPUT", "OUTPUT"], rows: rows))
+        let rows = engine.ruleKinds.map { [$0.name, $0.inputDescription, $0.outputDescription] }
+        io.stdout.write(TextTable.table(header: ["KIND", "INPUT", "OUTPUT"], rows: rows))
     }
 
-    /// Columns padded to their widest cell.
-    static func table(header: [String], rows: [[String]]) -> String {
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
-    }
 }

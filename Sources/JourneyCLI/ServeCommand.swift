@@ -1,4 +1,6 @@
+import CommandKit
 import Core
+import FeatureKit
 import Foundation
 import HTTP
 import JQ
@@ -53,15 +55,19 @@ enum ServeCommand: Command {
                 defaultValue: "1s"),
             OptionSpec(long: "no-watch", help: "Do not watch the rule files (reload on SIGHUP or the admin endpoint)."),
             OptionSpec(
-                long: "no-digest",
-                help: "Do not send the community challenges' daily digest (run `journey challenge digest` instead)."),
+                long: "no-jobs",
+                help:
+                    "Do not run the features' periodic jobs: the community challenges' daily digest (run `journey challenge digest` instead)."
+            ),
+            OptionSpec(long: "no-digest", help: "The same as --no-jobs (its earlier name).", isHidden: true),
             OptionSpec(long: "worker-index", valueName: "n", help: "(internal)", isHidden: true),
             OptionSpec(long: "isolated-eval", help: "(internal)", isHidden: true),
             OptionSpec(long: "listen-fd", valueName: "fd", help: "(internal)", isHidden: true),
             OptionSpec(long: "control-fd", valueName: "fd", help: "(internal)", isHidden: true),
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         if let extra = arguments.positionals.first {
             throw UsageError(message: "Unexpected argument '\(extra)'", command: spec)
         }
@@ -143,7 +149,7 @@ enum ServeCommand: Command {
         configuration.workerMemoryBytes = try size(arguments, "worker-memory", "4GiB")
         configuration.stuckGrace = try duration(arguments, "stuck-grace", "1s")
         configuration.watchFiles = !arguments.flag("no-watch")
-        configuration.challengeDigest = !arguments.flag("no-digest")
+        configuration.runJobs = !arguments.flag("no-jobs") && !arguments.flag("no-digest")
         if let path = arguments.values["admin-token-file"]?.last {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw UsageError(message: "Cannot read the admin token file '\(path)'", command: spec)
@@ -172,7 +178,7 @@ enum ServeCommand: Command {
             "--stuck-grace", DurationText.format(configuration.stuckGrace),
         ]
         if !configuration.watchFiles { flags.append("--no-watch") }
-        if !configuration.challengeDigest { flags.append("--no-digest") }
+        if !configuration.runJobs { flags.append("--no-jobs") }
         return flags
     }
 

@@ -1,4 +1,6 @@
+import CommandKit
 import Core
+import FeatureKit
 import JQ
 import RuleEngine
 
@@ -21,7 +23,8 @@ enum TestCommand: Command {
             CommonOptions.format,
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let timeoutText = arguments.value("timeout", spec: spec) ?? "5s"
         guard let timeout = DurationText.parse(timeoutText), timeout > .zero else {
@@ -35,7 +38,7 @@ enum TestCommand: Command {
                 throw UsageError(message: "The value '\(pattern)' is not a valid regular expression", command: spec)
             }
         }
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let evaluator = loaded.evaluator
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let evaluator = loaded.evaluator
         else { return .ruleErrors }
         let json = CommonOptions.isJSON(arguments, spec: spec)
         let verbose = arguments.flag("verbose")

@@ -244,7 +244,7 @@ public struct OnboardingDocumentKind: DocumentKind {
         case .expression(let expression):
             source = expression.source
         }
-        let kind = RuleKind.registry.first { $0.name == "onboarding_trigger" }!
+        let kind = RuleKind.onboardingTrigger
         let location = step.location
         return RuleDefinition(
             id: step.ruleID, kind: kind, description: "completes onboarding step `\(step.id)` of flow `\(flow)`",

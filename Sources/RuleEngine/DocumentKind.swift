@@ -45,15 +45,17 @@ public final class DocumentFile {
     let lines: [Substring]
     let collector: DiagnosticCollector
     let readFixture: RuleFileDecoder.FixtureReader
+    let ruleKinds: RuleKinds
 
     init(
         path: String, lines: [Substring], collector: DiagnosticCollector,
-        readFixture: @escaping RuleFileDecoder.FixtureReader
+        readFixture: @escaping RuleFileDecoder.FixtureReader, ruleKinds: RuleKinds
     ) {
         self.path = path
         self.lines = lines
         self.collector = collector
         self.readFixture = readFixture
+        self.ruleKinds = ruleKinds
     }
 
     /// Where `node` starts.
@@ -86,7 +88,8 @@ public final class DocumentFile {
             error("invalid_type", "`rules` must be a list of rules, found a \(list.kindName)", at: location(list))
             return []
         }
-        let decoder = RuleFileDecoder(file: path, lines: lines, collector: collector, readFixture: readFixture)
+        let decoder = RuleFileDecoder(
+            file: path, lines: lines, collector: collector, readFixture: readFixture, kinds: ruleKinds)
         return items.compactMap(decoder.decodeRule)
     }
 }

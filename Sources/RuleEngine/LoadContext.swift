@@ -11,11 +11,12 @@ final class LoadContext {
     let contents: [String: String]
     let collector: DiagnosticCollector
     let kinds: [any DocumentKind]
+    let ruleKinds: RuleKinds
     private var fixtures: [String: JSON?] = [:]
 
     init(
         root: String, display: String, library: String, contents: [String: String], collector: DiagnosticCollector,
-        kinds: [any DocumentKind]
+        kinds: [any DocumentKind], ruleKinds: RuleKinds
     ) {
         self.root = root
         self.display = display
@@ -23,6 +24,7 @@ final class LoadContext {
         self.contents = contents
         self.collector = collector
         self.kinds = kinds
+        self.ruleKinds = ruleKinds
     }
 
     // MARK: Rule files
@@ -50,7 +52,8 @@ final class LoadContext {
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if let kind = kinds.first(where: { root[$0.key] != nil }) {
-            let documentFile = DocumentFile(path: file, lines: lines, collector: collector, readFixture: readFixture)
+            let documentFile = DocumentFile(
+                path: file, lines: lines, collector: collector, readFixture: readFixture, ruleKinds: ruleKinds)
             guard let decoded = kind.decode(root, in: documentFile) else { return ([], []) }
             let loaded = LoadedDocument(
                 key: kind.key, location: SourceLocation(file: file, root.start), value: decoded.value)
@@ -58,7 +61,7 @@ final class LoadContext {
         }
         let decoder = RuleFileDecoder(
             file: file, lines: lines, collector: collector, readFixture: readFixture,
-            otherKeys: kinds.map(\.key))
+            kinds: ruleKinds, otherKeys: kinds.map(\.key))
         return (decoder.decodeDocument(root), [])
     }
 

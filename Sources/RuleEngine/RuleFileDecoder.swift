@@ -19,6 +19,8 @@ struct RuleFileDecoder {
     let lines: [Substring]
     let collector: DiagnosticCollector
     let readFixture: FixtureReader
+    /// The rule kinds a rule may name.
+    let kinds: RuleKinds
     /// Top-level keys of the other document kinds, for the message about unknown documents.
     var otherKeys: [String] = []
 
@@ -77,8 +79,8 @@ struct RuleFileDecoder {
 
     private func decodeKind(_ fields: YAMLFields, rule: String?) -> RuleKind? {
         guard let (name, node) = fields.string("kind", required: true) else { return nil }
-        if let kind = RuleKind.named(name) { return kind }
-        let names = RuleKind.registry.map(\.name)
+        if let kind = kinds.named(name) { return kind }
+        let names = kinds.all.map(\.name)
         var message = "unknown kind `\(name)`"
         if let suggestion = closestMatch(to: name, in: names) { message += "; did you mean `\(suggestion)`?" }
         message += "; kinds: \(listing(names, conjunction: "and"))"
@@ -92,7 +94,7 @@ struct RuleFileDecoder {
         let at = fields.location(node)
         guard let kind else { return nil }
         guard kind.eventTypePath != nil else {
-            let eventKinds = RuleKind.registry.filter { $0.eventTypePath != nil }.map(\.name)
+            let eventKinds = kinds.all.filter { $0.eventTypePath != nil }.map(\.name)
             collector.error(
                 "invalid_value",
                 "`events` applies to rules that read app events (\(listing(eventKinds, conjunction: "and"))), not to \(kind.name)",

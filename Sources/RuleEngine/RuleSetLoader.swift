@@ -19,6 +19,8 @@ public struct RuleSetLoader {
     public var pluginsDirectory: String?
     /// The document kinds features register (catalogs, plugins, …), besides rules.
     public var kinds: [any DocumentKind]
+    /// The rule kinds rules may be written in: the engine's own and every feature's.
+    public var ruleKinds: [RuleKind]
     /// How messages name the rules and plugins directories, when not as given (a service
     /// loads a snapshot copy, but its diagnostics should name `Rules/…` as edited).
     public var displayNames: (rules: String, plugins: String)?
@@ -27,11 +29,14 @@ public struct RuleSetLoader {
     /// thread (give other threads an evaluator of their own).
     public var programCache: ProgramCache?
 
-    public init(rulesDirectory: String = "Rules", pluginsDirectory: String? = "Plugins", kinds: [any DocumentKind] = [])
-    {
+    public init(
+        rulesDirectory: String = "Rules", pluginsDirectory: String? = "Plugins", kinds: [any DocumentKind] = [],
+        ruleKinds: [RuleKind] = RuleKind.registry
+    ) {
         self.rulesDirectory = rulesDirectory
         self.pluginsDirectory = pluginsDirectory
         self.kinds = kinds
+        self.ruleKinds = ruleKinds
     }
 
     /// What a load produced.
@@ -99,8 +104,10 @@ public struct RuleSetLoader {
             }
         }
 
+        let table = RuleKinds(ruleKinds)
         let context = LoadContext(
-            root: root, display: display, library: library, contents: contents, collector: collector, kinds: kinds)
+            root: root, display: display, library: library, contents: contents, collector: collector, kinds: kinds,
+            ruleKinds: table)
         context.checkLibraries(files.filter { $0.hasPrefix("lib/") && $0.hasSuffix(".jq") })
         var rules: [RuleDefinition] = []
         var documents: [LoadedDocument] = []
@@ -113,7 +120,7 @@ public struct RuleSetLoader {
             let plugins = LoadContext(
                 root: pluginsRoot, display: displayNames?.plugins ?? Self.displayPath(pluginsDirectory),
                 library: library,
-                contents: pluginContents, collector: collector, kinds: kinds)
+                contents: pluginContents, collector: collector, kinds: kinds, ruleKinds: table)
             for relative in pluginFiles where Self.isRuleDocument(relative) {
                 let decoded = plugins.decodeFile(relative)
                 rules += decoded.rules

@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import HTTP
 import RuleEngine
 

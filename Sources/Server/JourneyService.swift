@@ -1,6 +1,7 @@
-import Challenges
 import Core
 import Engine
+import FeatureKit
+import Features
 import Foundation
 import HTTP
 import JQ
@@ -15,7 +16,8 @@ import Store
 /// used by that thread only.
 public final class JourneyService {
     public let configuration: ServiceConfiguration
-    let store: SQLiteStore
+    /// The worker's SQLite store.
+    let database: SQLiteStore
     let control: ControlBlock
     let slot: WorkerSlot
     let metrics: ServiceMetrics
@@ -38,7 +40,7 @@ public final class JourneyService {
     var currentRequest = ""
     private var externalVersionRead: (Int64, ContinuousClock.Instant)?
 
-    static let router = JourneyService.makeRouter()
+    static let router = JourneyService.makeRouter(features: Features.all)
     /// Route names by index, for metrics.
     public static var routeNames: [String] { router.routes.map(\.name) }
 
@@ -48,7 +50,7 @@ public final class JourneyService {
         quarantineOutbox: QuarantineOutbox
     ) {
         self.configuration = configuration
-        self.store = store
+        self.database = store
         self.control = control
         self.slot = control.slot(workerIndex)
         self.metrics = ServiceMetrics(block: control)
@@ -87,7 +89,7 @@ public final class JourneyService {
 
     /// Ingests `events` through the one ingest path and tells every worker which dogs changed
     /// (their cached views are then recomputed).
-    func ingest(_ events: [JSON]) -> [IngestResult] {
+    public func ingest(_ events: [JSON]) -> [IngestResult] {
         let results = generation.ingestor.ingest(events)
         for (event, result) in zip(events, results) where result.status == .accepted {
             if let dog = event["dog_id"]?.stringValue { control.dogChanged(dog) }
@@ -125,7 +127,7 @@ public final class JourneyService {
                 message: "the reload did not finish within 120 s")
         }
         let (loaded, report) = reloader.loadLive(
-            trigger: trigger, serving: generation.ruleSet.revision, store: store, force: false)
+            trigger: trigger, serving: generation.ruleSet.revision, store: database, force: false)
         if let loaded { adopt(loaded) }
         status.record(report, slot: slot)
         if report.outcome == .loaded { control.requestReload() }
@@ -139,7 +141,7 @@ public final class JourneyService {
         let seen = control.quarantineGeneration
         guard seen != quarantineSeen else { return }
         quarantineSeen = seen
-        let records = (try? store.quarantineRecords()) ?? quarantine
+        let records = (try? database.quarantineRecords()) ?? quarantine
         let ruleSet = generation.ruleSet
         // A record applies while the rule is what ran away: same id, same digest.
         quarantine = records.filter { ruleSet.digest(of: $0.ruleID) == $0.ruleDigest }
@@ -155,7 +157,7 @@ public final class JourneyService {
         var failed: [QuarantineRecord] = []
         for record in records {
             do {
-                try store.quarantine(record)
+                try database.quarantine(record)
                 logLine("journey serve: \(workerName): quarantined rule `\(record.ruleID)`: \(record.detail)")
             } catch {
                 failed.append(record)
@@ -193,7 +195,7 @@ public final class JourneyService {
     func externalVersion() throws -> Int64 {
         let now = ContinuousClock.now
         if let (value, at) = externalVersionRead, now - at < .milliseconds(50) { return value }
-        let value = try store.externalVersion()
+        let value = try database.externalVersion()
         externalVersionRead = (value, now)
         return value
     }
@@ -289,13 +291,13 @@ final class ServiceStatus: @unchecked Sendable {
     private(set) var loadedAt = 0.0
     private(set) var ruleSummaries: [JSON] = []
     private(set) var quarantine: [QuarantineRecord] = []
-    private var challenges = ChallengeCatalog([])
+    private var served: RuleSet?
 
-    /// The challenges of the rule set served (for the control thread's daily digest).
-    var challengeCatalog: ChallengeCatalog {
+    /// The rule set served (for the control thread's periodic jobs).
+    var ruleSet: RuleSet? {
         lock.lock()
         defer { lock.unlock() }
-        return challenges
+        return served
     }
 
     /// Keeps `report` as the last reload. An `unchanged` one only counts after a refusal (the
@@ -321,12 +323,11 @@ final class ServiceStatus: @unchecked Sendable {
                         + Double(rule.budget.components.attoseconds / 1_000_000_000_000_000)),
             ]
         }
-        let catalog = ChallengeCatalog(ruleSet: ruleSet)
         lock.lock()
         revision = ruleSet.revision
         loadedAt = ruleSet.loadedAt
         ruleSummaries = summaries
-        challenges = catalog
+        served = ruleSet
         lock.unlock()
     }
 
@@ -343,4 +344,12 @@ final class ServiceStatus: @unchecked Sendable {
         defer { lock.unlock() }
         return (lastReport, revision, loadedAt, ruleSummaries, quarantine)
     }
+}
+
+extension JourneyService: ServiceContext {
+    public var store: any Store { database }
+    public var ruleSet: RuleSet { generation.ruleSet }
+    public var evaluator: RuleEvaluator { generation.evaluator }
+    public func now() -> Double { configuration.clock() }
+    public func status(ofRejection code: String?) -> Int { Features.all.status(ofRejection: code) }
 }

@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import Foundation
 import HTTP
 import JQ
@@ -8,7 +9,7 @@ import Store
 /// The admin endpoints (behind the bearer token): the rules served, reloading them, evaluating
 /// a rule or an ad-hoc jq expression in the sandbox, lifting a quarantine.
 enum AdminRoutes {
-    static func rules(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+    static func rules(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let state = service.status.snapshot()
@@ -21,7 +22,7 @@ enum AdminRoutes {
         ])
     }
 
-    static func reload(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+    static func reload(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let report = service.reloadNow(trigger: "admin")
@@ -37,10 +38,10 @@ enum AdminRoutes {
         return .json(.object(body), status: 422)
     }
 
-    static func evaluate(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func evaluate(_ service: JourneyService, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let id = p["rule"]!
+        let id = try p.require("rule")
         var fields = Fields(try RequestBody.object(request))
         let input = fields.any("input")
         let variant = fields.string("variant")
@@ -48,13 +49,14 @@ enum AdminRoutes {
         let useFallback = fields.bool("fallback") ?? false
         if input == nil { fields.problem("input", "is required (the rule's input `.`)") }
         try fields.check()
+        guard let input else { throw APIError(422, "invalid_request", "input is required (the rule's input `.`)") }
         let evaluator = service.generation.evaluator
         guard evaluator.ruleSet.rule(id) != nil else {
             throw APIError.notFound("unknown_rule", "no rule `\(id)` in revision \(evaluator.ruleSet.shortRevision)")
         }
         do {
             let result = try evaluator.evaluate(
-                id, input: JV(input!), options: EvaluationOptions(variant: variant, now: now, useFallback: useFallback))
+                id, input: JV(input), options: EvaluationOptions(variant: variant, now: now, useFallback: useFallback))
             var body: JSONObject = [
                 "rule": .string(result.rule), "variant": .string(result.variant),
                 "value": result.value ?? .null, "outputs": .array(result.outputs),
@@ -75,39 +77,40 @@ enum AdminRoutes {
         }
     }
 
-    static func liftQuarantine(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String])
+    static func liftQuarantine(_ service: JourneyService, _ request: HTTPRequest, _ p: RouteParameters)
         throws(APIError) -> HTTPResponse
     {
+        let rule = try p.require("rule")
         let lifted: Int
         do {
-            lifted = try service.store.liftQuarantine(rule: p["rule"]!)
+            lifted = try service.store.liftQuarantine(rule: rule)
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
         guard lifted > 0 else {
-            throw APIError.notFound("not_quarantined", "rule `\(p["rule"]!)` is not quarantined")
+            throw APIError.notFound("not_quarantined", "rule `\(rule)` is not quarantined")
         }
         service.control.quarantineChanged()
         service.refreshQuarantine()
-        return .json(["rule": .string(p["rule"]!), "lifted": .number(Double(lifted))])
+        return .json(["rule": .string(rule), "lifted": .number(Double(lifted))])
     }
 
     /// `POST /v1/eval`: an ad-hoc expression in the rules' sandbox (no `$ENV`, no input, imports
     /// only from the served `lib/`), with a budget. It runs in a separate short-lived process:
     /// libjq 1.6 aborts or crashes on some expressions (`1e300 | todate`), and an ad-hoc
     /// expression must not take a worker down with the requests it is serving.
-    static func eval(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+    static func eval(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         var fields = Fields(try RequestBody.object(request))
-        let expression = fields.string("expr", required: true, maxLength: 65_536)
+        let expression = fields.requiredString("expr", maxLength: 65_536)
         let input = fields.any("input") ?? .null
         let now = try time(&fields, "now", default: service.configuration.clock())
         let budget = fields.integer("timeout_ms", in: 1...5000) ?? 1000
         let limit = fields.integer("limit", in: 1...1000) ?? 100
         try fields.check()
         let job = IsolatedEvaluation.Job(
-            expression: expression!, input: input, now: now, budgetMilliseconds: budget, limit: limit,
+            expression: expression, input: input, now: now, budgetMilliseconds: budget, limit: limit,
             libraryDirectory: service.generation.ruleSet.libraryDirectory)
         return IsolatedEvaluation.run(job, executable: service.configuration.resolvedExecutable)
     }

@@ -1,4 +1,5 @@
 import Engine
+import FeatureKit
 import HTTP
 import JQ
 
@@ -7,7 +8,7 @@ enum EventRoutes {
     /// Most events in one batch.
     static let maxBatch = 1000
 
-    static func ingest(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+    static func ingest(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         var fields = Fields(try RequestBody.object(request))

@@ -1,3 +1,4 @@
+import FeatureKit
 import Foundation
 import HTTP
 import JQ
@@ -5,14 +6,14 @@ import Store
 
 /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json`.
 enum Operations {
-    static func health(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) -> HTTPResponse {
+    static func health(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) -> HTTPResponse {
         .json(["status": "ok", "worker": .string(service.workerName), "pid": .number(Double(getpid()))])
     }
 
     /// Ready when rules are loaded and the store answers.
-    static func ready(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) -> HTTPResponse {
+    static func ready(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) -> HTTPResponse {
         do {
-            _ = try service.store.connection.scalar("SELECT 1")
+            _ = try service.database.connection.scalar("SELECT 1")
         } catch {
             return .error(503, code: "store_unavailable", message: "the store does not answer: \(error)")
         }
@@ -21,7 +22,7 @@ enum Operations {
         ])
     }
 
-    static func metrics(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) -> HTTPResponse {
+    static func metrics(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) -> HTTPResponse {
         let control = service.control
         let workers = max(Int(control.load(.workers)), 1)
         var latest: (at: Double, succeeded: Bool)?
@@ -77,7 +78,7 @@ enum Operations {
         return Array(data)
     }()
 
-    static func openAPI(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) -> HTTPResponse {
+    static func openAPI(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: openAPIDocument)
     }
 }

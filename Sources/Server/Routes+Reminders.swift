@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import HTTP
 import JQ
 import RuleEngine
@@ -6,7 +7,7 @@ import Store
 
 /// Reminders for the app's push sender: what is due, and marking them sent.
 enum ReminderRoutes {
-    static func due(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+    static func due(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         var before = service.configuration.clock()
@@ -46,7 +47,7 @@ enum ReminderRoutes {
         ])
     }
 
-    static func sent(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+    static func sent(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         var fields = Fields(try RequestBody.object(request))

@@ -1,14 +1,16 @@
 import Core
+import FeatureKit
 import HTTP
 import JQ
 import RuleEngine
 import Store
 
 extension JourneyService {
-    typealias Handler = @Sendable (JourneyService, HTTPRequest, [String: String]) throws(APIError) -> HTTPResponse
+    typealias Handler = @Sendable (JourneyService, HTTPRequest, RouteParameters) throws(APIError) -> HTTPResponse
 
-    /// The API's routes (``ServiceMetrics`` counts them by their index: keep the order stable).
-    static func makeRouter() -> Router<JourneyService> {
+    /// The API's routes: the engine's own, and every feature's (``ServiceMetrics`` counts them by
+    /// their index: keep the order stable).
+    static func makeRouter(features: FeatureSet) -> Router<JourneyService> {
         var router = Router<JourneyService>()
         func add(_ method: String, _ pattern: String, admin: Bool = false, _ handler: @escaping Handler) {
             router.add(method, pattern) { service, request, parameters in
@@ -16,7 +18,7 @@ extension JourneyService {
                     return refusal.response
                 }
                 do throws(APIError) {
-                    return try handler(service, request, parameters)
+                    return try handler(service, request, RouteParameters(parameters))
                 } catch {
                     return error.response
                 }
@@ -27,34 +29,15 @@ extension JourneyService {
         add("GET", "/readyz", Operations.ready)
         add("GET", "/metrics", Operations.metrics)
         add("GET", "/openapi.json", Operations.openAPI)
-        // Events and dogs
+        // Events
         add("POST", "/v1/events", EventRoutes.ingest)
-        add("POST", "/v1/dogs", DogRoutes.register)
-        add("GET", "/v1/dogs/{dog}/today", DogRoutes.today)
-        add("GET", "/v1/dogs/{dog}/journey", DogRoutes.journey)
-        add("GET", "/v1/dogs/{dog}/branches/{branch}", DogRoutes.branch)
-        add("GET", "/v1/dogs/{dog}/blocks/{block}/preview", DogRoutes.preview)
-        add("GET", "/v1/dogs/{dog}/map", DogRoutes.map)
-        for step in BlockStepRoute.allCases {
-            add("POST", "/v1/dogs/{dog}/blocks/{block}/\(step.rawValue)") {
-                service, request, parameters throws(APIError) in
-                try DogRoutes.blockStep(step, service, request, parameters)
+        // Every feature's routes
+        for route in features.routes {
+            let handler = route.handler
+            add(route.method, route.pattern, admin: route.admin) { service, request, parameters throws(APIError) in
+                try handler(service, request, parameters)
             }
         }
-        // Onboarding
-        add("GET", "/v1/users/{user}/onboarding", OnboardingRoutes.show)
-        add("POST", "/v1/users/{user}/onboarding/skip", OnboardingRoutes.skip)
-        // Habit trackers
-        add("GET", "/v1/users/{user}/habits/trackers", HabitRoutes.trackers)
-        add("GET", "/v1/users/{user}/habits/day", HabitRoutes.day)
-        add("GET", "/v1/users/{user}/habits/stats", HabitRoutes.stats)
-        add("POST", "/v1/users/{user}/habits/checkins", HabitRoutes.check)
-        // Challenges
-        add("GET", "/v1/challenges", ChallengeRoutes.list)
-        add("GET", "/v1/challenges/{challenge}", ChallengeRoutes.show)
-        add("GET", "/v1/challenges/{challenge}/feed", ChallengeRoutes.feed)
-        add("GET", "/v1/challenges/{challenge}/ranking", ChallengeRoutes.ranking)
-        add("POST", "/v1/challenges/{challenge}/join", ChallengeRoutes.join)
         // Reminders
         add("GET", "/v1/reminders/due", ReminderRoutes.due)
         add("POST", "/v1/reminders/sent", ReminderRoutes.sent)
@@ -65,19 +48,6 @@ extension JourneyService {
         add("DELETE", "/v1/rules/{rule}/quarantine", admin: true, AdminRoutes.liftQuarantine)
         add("POST", "/v1/eval", admin: true, AdminRoutes.eval)
         return router
-    }
-
-    /// The HTTP status of a refused event, by its code.
-    static func status(ofRejection code: String?) -> Int {
-        switch code {
-        case "unknown_dog": 404
-        case "unknown_tracker", "unknown_category", "unknown_challenge": 404
-        case "conflict", "not_skippable", "not_current", "not_in_progress", "category_in_use", "challenge_full",
-            "challenge_ended", "challenge_inactive":
-            409
-        case "storage_error": 503
-        default: 422
-        }
     }
 }
 

@@ -73,10 +73,8 @@ final class RuleReloader: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let snapshot = snapshots.snapshot(revision) else { return }
-        var loader = RuleSetLoader(
-            rulesDirectory: snapshot.rules,
-            pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins,
-            kinds: EngineFeatures.documentKinds())
+        var loader = Features.all.loader(
+            rulesDirectory: snapshot.rules, pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins)
         loader.programCache = cache
         _ = loader.load()
     }
@@ -95,10 +93,8 @@ final class RuleReloader: @unchecked Sendable {
     ) -> (RulesGeneration?, ReloadReport) {
         slot?.beginValidation(candidate: snapshot.revision)
         defer { slot?.endEvaluation() }
-        var loader = RuleSetLoader(
-            rulesDirectory: snapshot.rules,
-            pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins,
-            kinds: EngineFeatures.documentKinds())
+        var loader = Features.all.loader(
+            rulesDirectory: snapshot.rules, pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins)
         loader.displayNames = (
             Self.display(snapshots.rulesDirectory), Self.display(snapshots.pluginsDirectory ?? "Plugins")
         )

@@ -2,7 +2,6 @@ import Engine
 import Features
 import Foundation
 import JQ
-import Journey
 import RuleEngine
 import Store
 
@@ -26,10 +25,8 @@ final class RulesGeneration {
         self.ruleSet = ruleSet
         self.evaluator = evaluator
         self.snapshot = snapshot
-        EngineFeatures.attachExperiments(to: evaluator, store: store)
-        self.ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: ruleSet),
-            policy: IngestPolicy(clock: clock), cores: 1)
+        self.ingestor = Features.all.makeIngestor(
+            store: store, evaluator: evaluator, policy: IngestPolicy(clock: clock), cores: 1)
     }
 }
 

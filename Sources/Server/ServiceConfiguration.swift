@@ -32,11 +32,9 @@ public struct ServiceConfiguration: Sendable {
     public var accessLog: String? = "-"
     /// Watch the rules and plugins directories and reload on change.
     public var watchFiles = true
-    /// Send the community challenges' daily digest from the first worker (checked every minute;
-    /// each challenge's digest goes out once per UTC day, from `challengeDigestHour` on).
-    public var challengeDigest = true
-    /// The UTC hour from which a day's digest goes out.
-    public var challengeDigestHour = 9
+    /// Run the features' periodic jobs (the community challenges' daily digest) from the first
+    /// worker.
+    public var runJobs = true
     /// Quiet time after a file change before reloading (an editor's save is several events).
     public var reloadDebounce: Duration = .milliseconds(100)
     /// How long SIGTERM waits for requests in progress.

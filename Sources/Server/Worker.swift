@@ -1,5 +1,5 @@
 import CSupport
-import Challenges
+import Features
 import Foundation
 import HTTP
 import JQ
@@ -127,7 +127,7 @@ public enum Worker {
         @discardableResult
         func reload(_ trigger: String) -> ReloadReport {
             let (generation, report) = service.reloader.loadLive(
-                trigger: trigger, serving: slot.serving, store: service.store, cache: cache)
+                trigger: trigger, serving: slot.serving, store: service.database, cache: cache)
             cacheWarm = true
             if let generation { service.handOff.put(generation) }
             // The files are what is served: a generation still waiting is out of date.
@@ -144,21 +144,20 @@ public enum Worker {
             return report
         }
 
-        // The first worker sends the community challenges' daily digest (idempotent per day).
-        var digestCheckedAt: ContinuousClock.Instant?
-        func sendDigest() {
-            digestCheckedAt = .now
-            do {
-                let report = try ChallengeDigest.run(
-                    catalog: service.status.challengeCatalog, store: quarantineStore, now: configuration.clock(),
-                    notBefore: configuration.challengeDigestHour)
-                if !report.challenges.isEmpty {
-                    logLine(
-                        "journey serve: challenge digest: \(report.challenges.joined(separator: ", ")): \(report.notifications) notifications, \(report.completions) completions"
-                    )
+        // The first worker runs the features' periodic jobs (each is idempotent).
+        let jobs = configuration.runJobs && name == "w0" ? Features.all.jobs : []
+        var jobsRunAt: [ContinuousClock.Instant?] = jobs.map { _ in nil }
+        func runDueJobs() {
+            for (index, job) in jobs.enumerated() where jobsRunAt[index].map({ .now - $0 >= job.every }) ?? true {
+                jobsRunAt[index] = .now
+                guard let ruleSet = service.status.ruleSet else { continue }
+                do {
+                    if let line = try job.run(quarantineStore, ruleSet, configuration.clock()) {
+                        logLine("journey serve: \(job.name): \(line)")
+                    }
+                } catch {
+                    logLine("journey serve: \(job.name) failed (tried again in \(job.every)): \(error)")
                 }
-            } catch {
-                logLine("journey serve: challenge digest failed (tried again in a minute): \(error)")
             }
         }
 
@@ -186,11 +185,7 @@ public enum Worker {
             }
             storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
             service.accessLog?.flush()
-            if configuration.challengeDigest, name == "w0",
-                digestCheckedAt.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true
-            {
-                sendDigest()
-            }
+            runDueJobs()
         }
         slot.isReady = false
         server.stop(grace: configuration.shutdownGrace)

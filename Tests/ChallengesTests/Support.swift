@@ -29,12 +29,12 @@ final class ChallengeHarness {
         }
         path = folder + "/journey.sqlite"
         store = try SQLiteStore(path: path)
-        let loaded = RuleSetLoader(rulesDirectory: folder, pluginsDirectory: nil, kinds: EngineFeatures.documentKinds())
+        let loaded = Features.all.loader(rulesDirectory: folder, pluginsDirectory: nil)
             .load()
         evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
         let clock = clock
-        ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: evaluator.ruleSet),
+        ingestor = Features.all.makeIngestor(
+            store: store, evaluator: evaluator,
             policy: IngestPolicy(clock: { clock.now }), cores: 1)
     }
 

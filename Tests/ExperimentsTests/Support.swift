@@ -39,7 +39,7 @@ final class RulesFolder {
 
     /// Loads the folder with every feature's document kinds.
     func load() -> RuleSetLoader.Result {
-        RuleSetLoader(rulesDirectory: path, pluginsDirectory: nil, kinds: EngineFeatures.documentKinds()).load()
+        Features.all.loader(rulesDirectory: path, pluginsDirectory: nil).load()
     }
 
     /// The loaded rule set's evaluator; records an issue with the diagnostics when it does not load.
@@ -88,10 +88,9 @@ final class Engine {
     init(evaluator: RuleEvaluator, database: TestDatabase = TestDatabase()) {
         self.evaluator = evaluator
         self.database = database
-        EngineFeatures.attachExperiments(to: evaluator, store: database.store)
         let clock = clock
-        ingestor = Ingestor(
-            store: database.store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: evaluator.ruleSet),
+        ingestor = Features.all.makeIngestor(
+            store: database.store, evaluator: evaluator,
             policy: IngestPolicy(clock: { clock.now }), cores: 1)
     }
 

@@ -31,9 +31,8 @@ enum Paths {
 /// The bundled rules with every feature, loaded once per process.
 enum Bundled {
     static let load: (ruleSet: RuleSet?, problems: String) = {
-        let result = RuleSetLoader(
-            rulesDirectory: Paths.repository + "/Rules", pluginsDirectory: Paths.repository + "/Plugins",
-            kinds: EngineFeatures.documentKinds()
+        let result = Features.all.loader(
+            rulesDirectory: Paths.repository + "/Rules", pluginsDirectory: Paths.repository + "/Plugins"
         ).load()
         return (result.ruleSet, result.diagnostics.map(\.description).joined(separator: "\n"))
     }()
@@ -57,8 +56,8 @@ final class HabitsHarness {
         store = try SQLiteStore(path: path)
         evaluator = try #require(Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
         let clock = clock
-        ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: evaluator.ruleSet),
+        ingestor = Features.all.makeIngestor(
+            store: store, evaluator: evaluator,
             policy: IngestPolicy(clock: { clock.now }), cores: 1)
     }
 

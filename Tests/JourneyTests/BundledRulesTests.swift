@@ -7,9 +7,8 @@ import Testing
 
 /// The rules shipped in Rules/ load cleanly and pass their own tests.
 @Suite struct BundledRulesTests {
-    let loaded = RuleSetLoader(
-        rulesDirectory: Paths.repository + "/Rules", pluginsDirectory: Paths.repository + "/Plugins",
-        kinds: EngineFeatures.documentKinds()
+    let loaded = Features.all.loader(
+        rulesDirectory: Paths.repository + "/Rules", pluginsDirectory: Paths.repository + "/Plugins"
     ).load()
 
     @Test func bundledRulesLoadWithoutDiagnostics() {

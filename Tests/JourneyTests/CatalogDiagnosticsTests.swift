@@ -102,9 +102,8 @@ import Testing
         try catalog.write(toFile: folder + "/journey/catalog.yaml", atomically: true, encoding: .utf8)
         try Self.rule.write(toFile: folder + "/ac.yaml", atomically: true, encoding: .utf8)
         try Self.wording.write(toFile: folder + "/wording.yaml", atomically: true, encoding: .utf8)
-        let result = RuleSetLoader(
-            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins",
-            kinds: EngineFeatures.documentKinds()
+        let result = Features.all.loader(
+            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins"
         ).load()
         let errors = result.diagnostics.filter { $0.severity == .error }
         let expected = testCase.json["errors"]?.arrayValue ?? []

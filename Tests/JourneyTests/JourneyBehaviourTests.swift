@@ -185,14 +185,13 @@ import Testing
         try catalog.write(toFile: catalogPath, atomically: true, encoding: .utf8)
 
         let plugins: [any CheckPlugin] = [QuizPlugin()]
-        let loaded = RuleSetLoader(
-            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins",
-            kinds: EngineFeatures.documentKinds(swiftPlugins: plugins)
+        let features = Features.standard(swiftPlugins: plugins)
+        let loaded = features.loader(
+            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins"
         ).load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
-        let without = RuleSetLoader(
-            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins",
-            kinds: EngineFeatures.documentKinds()
+        let without = Features.all.loader(
+            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins"
         ).load()
         #expect(without.diagnostics.contains { $0.code == "unknown_check_type" && $0.message.contains("`quiz`") })
 
@@ -200,10 +199,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: database) }
         let store = try SQLiteStore(path: database)
         let now = Timestamp.parse("2026-11-20T08:00:00Z")!
-        let ingestor = Ingestor(
-            store: store, evaluator: evaluator,
-            consumers: EngineFeatures.consumers(for: evaluator.ruleSet, swiftPlugins: plugins),
-            policy: IngestPolicy(clock: { now + 3600 }), cores: 1)
+        let ingestor = features.makeIngestor(
+            store: store, evaluator: evaluator, policy: IngestPolicy(clock: { now + 3600 }), cores: 1)
         let registered = ingestor.ingest([
             [
                 "event_id": "r", "user_id": "u", "type": "dog_registered", "occurred_at": "2026-11-20T08:00:00Z",

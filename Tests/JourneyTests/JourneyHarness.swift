@@ -20,10 +20,7 @@ final class JourneyHarness {
     init(rules: String = Paths.repository + "/Rules", plugins: String = Paths.repository + "/Plugins", now: String)
         throws
     {
-        let loaded = RuleSetLoader(
-            rulesDirectory: rules, pluginsDirectory: plugins, kinds: EngineFeatures.documentKinds()
-        )
-        .load()
+        let loaded = Features.all.loader(rulesDirectory: rules, pluginsDirectory: plugins).load()
         guard let evaluator = loaded.evaluator else {
             throw HarnessError("rules do not load: \(loaded.diagnostics)")
         }
@@ -31,9 +28,8 @@ final class JourneyHarness {
         store = try SQLiteStore(path: path)
         clock = Timestamp.parse(now)!
         let box = ClockBox()
-        EngineFeatures.attachExperiments(to: evaluator, store: store)
-        ingestor = Ingestor(
-            store: store, evaluator: evaluator, consumers: EngineFeatures.consumers(for: evaluator.ruleSet),
+        ingestor = Features.all.makeIngestor(
+            store: store, evaluator: evaluator,
             policy: IngestPolicy(clock: { box.now }), cores: 1)
         self.box = box
         box.now = clock

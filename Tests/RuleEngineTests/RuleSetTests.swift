@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct RuleSetTests {
     func load(_ directory: TemporaryDirectory) -> RuleSet? {
-        RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil).load().ruleSet
+        RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load().ruleSet
     }
 
     @Test func revisionIsAContentHash() throws {
@@ -155,7 +155,7 @@ import Testing
         try write("a.yaml", "rule: a\nkind: value\nexpr: '1'\n")
         try write("b.yaml", "rule: b\nkind: value\nexpr: 'import \"util\" as u; 2 | u::twice'\n")
         let cache = ProgramCache()
-        var loader = RuleSetLoader(rulesDirectory: folder, pluginsDirectory: nil)
+        var loader = RuleSetLoader(rulesDirectory: folder, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
         loader.programCache = cache
         #expect(loader.load().ruleSet != nil)
         #expect(cache.lastCompiled == 2 && cache.lastReused == 0)

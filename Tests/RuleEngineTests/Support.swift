@@ -1,4 +1,5 @@
 import Core
+import Features
 import Foundation
 import JQ
 import YAML
@@ -48,4 +49,9 @@ func loadCases(_ name: String) -> [JSON] {
     } catch {
         fatalError("cannot read case file \(name): \(error)")
     }
+}
+
+/// Every feature's rule kinds (the rule files of these tests use them).
+enum AllRuleKinds {
+    static let list = Features.all.ruleKinds
 }

@@ -38,22 +38,22 @@ public struct CommandIO {
 }
 
 /// A file descriptor (1 or 2), buffered here; a terminal gets every write at once.
-final class FileOutput: TextOutput {
+public final class FileOutput: TextOutput {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
-    let isTerminal: Bool
+    public let isTerminal: Bool
 
-    init(descriptor: Int32) {
+    public init(descriptor: Int32) {
         self.descriptor = descriptor
         self.isTerminal = isatty(descriptor) == 1
     }
 
-    func write(_ text: String) {
+    public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if isTerminal || buffer.count >= 64 * 1024 { flush() }
     }
 
-    func flush() {
+    public func flush() {
         var offset = 0
         while offset < buffer.count {
             let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -85,7 +85,7 @@ public final class CapturedOutput: TextOutput {
 
 extension TextOutput {
     /// Writes `text` and a newline.
-    func line(_ text: String = "") {
+    public func line(_ text: String = "") {
         write(text + "\n")
     }
 }

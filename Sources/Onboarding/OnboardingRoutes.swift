@@ -1,5 +1,6 @@
 import Core
 import Engine
+import FeatureKit
 import Foundation
 import HTTP
 import JQ
@@ -10,26 +11,29 @@ import RuleEngine
 enum OnboardingRoutes {
     /// `GET /v1/users/{user}/onboarding`: the current step with its overlay data (target,
     /// highlight, tooltip, trigger, can_skip) and each flow's state.
-    static func show(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func show(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        .json(try view(service, user: p["user"]!))
+        .json(try view(service, user: try p.require("user")))
     }
 
     /// `POST /v1/users/{user}/onboarding/skip` with `{step_id, flow?, event_id?, occurred_at?}`:
     /// an `onboarding_step_skipped` event through the one ingest path. The flow defaults to
     /// the one whose step is shown now; a step with `can_skip: false` is refused (409).
-    static func skip(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func skip(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let user = p["user"]!
+        let user = try p.require("user")
         var fields = Fields(try RequestBody.object(request))
-        let step = fields.string("step_id", required: true)
-        var flow = fields.string("flow")
+        let step = fields.requiredString("step_id")
+        let requestedFlow = fields.string("flow")
         let eventID = fields.string("event_id")
         let occurredAt = fields.string("occurred_at")
         try fields.check()
-        if flow == nil {
+        let flow: String
+        if let requestedFlow {
+            flow = requestedFlow
+        } else {
             guard case .object(let current)? = try view(service, user: user)["current"],
                 let shown = current["flow"]?.stringValue
             else {
@@ -38,22 +42,22 @@ enum OnboardingRoutes {
             flow = shown
         }
         let event: JSONObject = [
-            "event_id": .string(eventID ?? "api-" + UUID().uuidString.lowercased()), "user_id": .string(user),
+            "event_id": .string(eventID ?? RouteEvents.newID()), "user_id": .string(user),
             "type": .string(OnboardingConsumer.skipEventType),
-            "occurred_at": .string(occurredAt ?? Timestamp.format(service.configuration.clock())),
-            "payload": .object(["flow": .string(flow!), "step_id": .string(step!)]),
+            "occurred_at": .string(occurredAt ?? Timestamp.format(service.now())),
+            "payload": .object(["flow": .string(flow), "step_id": .string(step)]),
         ]
         let result = service.ingest([.object(event)])[0]
         var extra: JSONObject = [:]
         if result.status != .rejected { extra["onboarding"] = try view(service, user: user) }
-        return DogRoutes.respond(result, extra: extra)
+        return service.respond(result, extra: extra)
     }
 
-    private static func view(_ service: JourneyService, user: String) throws(APIError) -> JSON {
+    private static func view(_ service: any ServiceContext, user: String) throws(APIError) -> JSON {
         do {
             return try OnboardingView.json(
-                user: user, flows: OnboardingFlows(ruleSet: service.generation.ruleSet), store: service.store,
-                now: service.configuration.clock())
+                user: user, flows: OnboardingFlows(ruleSet: service.ruleSet), store: service.store,
+                now: service.now())
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }

@@ -1,27 +1,28 @@
 import Core
-import Features
+import CommandKit
 import Foundation
 import JQ
-import Journey
 import RuleEngine
 import Store
 
 /// Options every command spells the same way.
-enum CommonOptions {
-    static let rules = OptionSpec(
+public enum CommonOptions {
+    public static let rules = OptionSpec(
         long: "rules", valueName: "dir", help: "The rules directory.", defaultValue: "./Rules")
-    static let plugins = OptionSpec(
+    public static let plugins = OptionSpec(
         long: "plugins", valueName: "dir", help: "The check-plugins directory.", defaultValue: "./Plugins")
-    static let database = OptionSpec(
+    public static let database = OptionSpec(
         long: "db", valueName: "path", help: "The SQLite store.", defaultValue: "./journey.sqlite")
-    static let format = OptionSpec(
+    public static let format = OptionSpec(
         long: "format", valueName: "format", help: "Output format.", defaultValue: "text",
         allowedValues: ["text", "json"])
 
     /// Loads the rule set named by `--rules`/`--plugins`. When it does not load, prints the
     /// diagnostics to stderr and returns nil (the caller exits with ``ExitCode/ruleErrors``).
-    static func loadRules(_ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO) -> RuleSetLoader.Result? {
-        let result = loader(arguments, spec: spec).load()
+    public static func loadRules(_ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO, engine: FeatureSet)
+        -> RuleSetLoader.Result?
+    {
+        let result = loader(arguments, spec: spec, engine: engine).load()
         guard result.ruleSet != nil else {
             io.stderr.write(DiagnosticText.render(result.diagnostics))
             let errors = result.diagnostics.filter { $0.severity == .error }.count
@@ -32,27 +33,27 @@ enum CommonOptions {
         return result
     }
 
-    /// The loader of `--rules` and `--plugins`, with every feature's document kinds.
-    static func loader(_ arguments: ParsedArguments, spec: CommandSpec) -> RuleSetLoader {
-        RuleSetLoader(
+    /// The loader of `--rules` and `--plugins`, with every feature's kinds.
+    public static func loader(_ arguments: ParsedArguments, spec: CommandSpec, engine: FeatureSet) -> RuleSetLoader {
+        engine.loader(
             rulesDirectory: arguments.value("rules", spec: spec) ?? "./Rules",
-            pluginsDirectory: arguments.value("plugins", spec: spec), kinds: EngineFeatures.documentKinds())
+            pluginsDirectory: arguments.value("plugins", spec: spec))
     }
 
     /// Opens the store named by `--db`, creating and migrating it when needed.
-    static func openStore(_ arguments: ParsedArguments, spec: CommandSpec, migrate: Bool = true) throws -> SQLiteStore {
+    public static func openStore(_ arguments: ParsedArguments, spec: CommandSpec, migrate: Bool = true) throws -> SQLiteStore {
         try SQLiteStore(path: arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath, migrate: migrate)
     }
 
     /// Refuses positional arguments for a command that takes none.
-    static func expectNoArguments(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+    public static func expectNoArguments(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         guard arguments.positionals.isEmpty else {
             throw UsageError(message: "Unexpected argument '\(arguments.positionals[0])'", command: spec)
         }
     }
 
     /// The value of a required option (`--user`), or a usage error naming it.
-    static func required(_ name: String, _ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) -> String {
+    public static func required(_ name: String, _ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) -> String {
         guard let value = arguments.values[name]?.last else {
             throw UsageError(message: "Missing --\(name)", command: spec)
         }
@@ -60,7 +61,7 @@ enum CommonOptions {
     }
 
     /// `--now`, or the clock.
-    static func now(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) -> Double {
+    public static func now(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) -> Double {
         guard let text = arguments.values["now"]?.last else { return Date().timeIntervalSince1970 }
         guard let seconds = Timestamp.parse(text) else {
             throw UsageError(
@@ -72,7 +73,7 @@ enum CommonOptions {
     }
 
     /// The store named by `--db` when its file exists (nil otherwise); never created.
-    static func existingStore(_ arguments: ParsedArguments, spec: CommandSpec) throws -> SQLiteStore? {
+    public static func existingStore(_ arguments: ParsedArguments, spec: CommandSpec) throws -> SQLiteStore? {
         let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         return try SQLiteStore(path: path)
@@ -80,7 +81,7 @@ enum CommonOptions {
 
     /// The store named by `--db`, which must exist (views read, they do not create one); prints
     /// "no store at PATH" and returns nil when it does not.
-    static func requiredStore(_ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO) throws -> SQLiteStore? {
+    public static func requiredStore(_ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO) throws -> SQLiteStore? {
         guard let store = try existingStore(arguments, spec: spec) else {
             io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
             return nil
@@ -89,18 +90,18 @@ enum CommonOptions {
     }
 
     /// A number as people write it: whole numbers without ".0", others with one decimal.
-    static func number(_ n: Double) -> String {
+    public static func number(_ n: Double) -> String {
         n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(format: "%.1f", n)
     }
 
-    static func isJSON(_ arguments: ParsedArguments, spec: CommandSpec) -> Bool {
+    public static func isJSON(_ arguments: ParsedArguments, spec: CommandSpec) -> Bool {
         arguments.value("format", spec: spec) == "json"
     }
 }
 
 /// Diagnostics as compilers print them, with the source line and a caret.
-enum DiagnosticText {
-    static func render(_ diagnostics: [Diagnostic]) -> String {
+public enum DiagnosticText {
+    public static func render(_ diagnostics: [Diagnostic]) -> String {
         var cache: [String: [Substring]] = [:]
         func sourceLine(_ location: SourceLocation) -> Substring? {
             if cache[location.file] == nil {
@@ -126,12 +127,12 @@ enum DiagnosticText {
         return text
     }
 
-    static func json(_ diagnostic: Diagnostic) -> JSON { diagnostic.json }
+    public static func json(_ diagnostic: Diagnostic) -> JSON { diagnostic.json }
 }
 
 /// Parses `16MiB`-style sizes for flags.
-enum ByteSize {
-    static func parse(_ text: String) -> Int? {
+public enum ByteSize {
+    public static func parse(_ text: String) -> Int? {
         let units: [(String, Int)] = [
             ("KiB", 1024), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 1_000_000), ("B", 1),
         ]

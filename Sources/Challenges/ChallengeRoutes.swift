@@ -1,6 +1,7 @@
 import Challenges
 import Core
 import Engine
+import FeatureKit
 import Foundation
 import HTTP
 import JQ
@@ -11,14 +12,14 @@ import Store
 enum ChallengeRoutes {
     /// `GET /v1/challenges?user=`: running and upcoming challenges with progress, deadline and
     /// participant count (and the user's standing).
-    static func list(_ service: JourneyService, _ request: HTTPRequest, _: [String: String]) throws(APIError)
+    static func list(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         do {
             return .json(
                 try ChallengeViews.list(
-                    catalog: ChallengeCatalog(ruleSet: service.generation.ruleSet), store: service.store,
-                    user: request.query("user"), now: service.configuration.clock()))
+                    catalog: ChallengeCatalog(ruleSet: service.ruleSet), store: service.store,
+                    user: request.query("user"), now: service.now()))
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
@@ -26,24 +27,24 @@ enum ChallengeRoutes {
 
     /// `GET /v1/challenges/{challenge}?user=`: totals, the user's current value, completion and
     /// rank, the ranking and the newest feed lines.
-    static func show(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func show(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let instance = try resolve(service, p["challenge"]!)
+        let instance = try resolve(service, try p.require("challenge"))
         do {
             return .json(
                 try ChallengeViews.show(
-                    instance, store: service.store, user: request.query("user"), now: service.configuration.clock()))
+                    instance, store: service.store, user: request.query("user"), now: service.now()))
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
     }
 
     /// `GET /v1/challenges/{challenge}/feed?limit=`: the activity feed, newest first.
-    static func feed(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func feed(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let instance = try resolve(service, p["challenge"]!)
+        let instance = try resolve(service, try p.require("challenge"))
         let limit = try self.limit(request)
         do {
             let items = try service.store.challengeFeed(challenge: instance.id, limit: limit)
@@ -64,14 +65,14 @@ enum ChallengeRoutes {
     }
 
     /// `GET /v1/challenges/{challenge}/ranking?limit=`: participants by value (head-to-head: sides).
-    static func ranking(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func ranking(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let instance = try resolve(service, p["challenge"]!)
+        let instance = try resolve(service, try p.require("challenge"))
         let limit = try self.limit(request)
         do {
             let view = try ChallengeViews.show(
-                instance, store: service.store, user: nil, now: service.configuration.clock(), feed: 0)
+                instance, store: service.store, user: nil, now: service.now(), feed: 0)
             var ranking = view["ranking"] ?? .array([])
             if instance.kind != .headToHead {
                 ranking = .array(
@@ -95,30 +96,31 @@ enum ChallengeRoutes {
 
     /// `POST /v1/challenges/{challenge}/join` with `{user_id, team?, event_id?, occurred_at?}`:
     /// a `challenge_joined` event through the one ingest path.
-    static func join(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func join(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
+        let challenge = try p.require("challenge")
         var fields = Fields(try RequestBody.object(request))
-        let user = fields.string("user_id", required: true)
+        let user = fields.requiredString("user_id")
         let team = fields.string("team", maxLength: 64)
         let eventID = fields.string("event_id")
         let occurredAt = fields.string("occurred_at")
         try fields.check()
-        var payload: JSONObject = ["challenge_id": .string(p["challenge"]!)]
+        var payload: JSONObject = ["challenge_id": .string(challenge)]
         if let team { payload["team"] = .string(team) }
         let event: JSONObject = [
-            "event_id": .string(eventID ?? "join-\(p["challenge"]!)"), "user_id": .string(user!),
+            "event_id": .string(eventID ?? "join-\(challenge)"), "user_id": .string(user),
             "type": .string("challenge_joined"),
-            "occurred_at": .string(occurredAt ?? Timestamp.format(service.configuration.clock())),
+            "occurred_at": .string(occurredAt ?? Timestamp.format(service.now())),
             "payload": .object(payload),
         ]
         let result = service.ingest([.object(event)])[0]
         let joined = result.effects.contains { $0["type"] == "challenge_joined" }
-        return DogRoutes.respond(result, created: joined)
+        return service.respond(result, created: joined)
     }
 
-    private static func resolve(_ service: JourneyService, _ id: String) throws(APIError) -> ChallengeInstance {
-        guard let instance = ChallengeCatalog(ruleSet: service.generation.ruleSet).resolve(id) else {
+    private static func resolve(_ service: any ServiceContext, _ id: String) throws(APIError) -> ChallengeInstance {
+        guard let instance = ChallengeCatalog(ruleSet: service.ruleSet).resolve(id) else {
             throw APIError.notFound("unknown_challenge", "no challenge \(id)")
         }
         return instance

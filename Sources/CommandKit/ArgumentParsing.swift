@@ -1,21 +1,34 @@
 /// An option of a command: `--name <value>` or a flag `--name` / `-n`.
-struct OptionSpec {
-    var long: String
-    var short: Character? = nil
+public struct OptionSpec: Sendable {
+    public var long: String
+    public var short: Character? = nil
     /// The value's placeholder (`dir`); nil for a flag.
-    var valueName: String? = nil
-    var help: String
+    public var valueName: String? = nil
+    public var help: String
     /// Shown as `(default: …)`.
-    var defaultValue: String? = nil
+    public var defaultValue: String? = nil
     /// When set, the value must be one of these.
-    var allowedValues: [String]? = nil
+    public var allowedValues: [String]? = nil
     /// Accepted but left out of help and usage (the supervisor's flags for its workers).
-    var isHidden = false
+    public var isHidden = false
 
-    var isFlag: Bool { valueName == nil }
+    public init(
+        long: String, short: Character? = nil, valueName: String? = nil, help: String, defaultValue: String? = nil,
+        allowedValues: [String]? = nil, isHidden: Bool = false
+    ) {
+        self.long = long
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.defaultValue = defaultValue
+        self.allowedValues = allowedValues
+        self.isHidden = isHidden
+    }
+
+    public var isFlag: Bool { valueName == nil }
 
     /// `--rules <dir>` or `-v, --verbose`
-    var signature: String {
+    public var signature: String {
         var text = short.map { "-\($0), " } ?? ""
         text += "--\(long)"
         if let valueName { text += " <\(valueName)>" }
@@ -23,32 +36,51 @@ struct OptionSpec {
     }
 
     /// `[--rules <dir>]`
-    var usage: String {
+    public var usage: String {
         if let short, isFlag { return "[-\(short)]" }
         return "[--\(long)\(valueName.map { " <\($0)>" } ?? "")]"
     }
 }
 
 /// A positional argument.
-struct ArgumentSpec {
-    var name: String
-    var help: String
-    var isOptional = false
+public struct ArgumentSpec: Sendable {
+    public var name: String
+    public var help: String
+    public var isOptional = false
+
+    public init(name: String, help: String, isOptional: Bool = false) {
+        self.name = name
+        self.help = help
+        self.isOptional = isOptional
+    }
 }
 
 /// What a command accepts, and the text of its help.
-struct CommandSpec {
+public struct CommandSpec: Sendable {
     /// The full name, e.g. `journey eval`.
-    var name: String
-    var overview: String
-    var discussion: String? = nil
-    var arguments: [ArgumentSpec] = []
-    var options: [OptionSpec] = []
-    var subcommands: [(name: String, overview: String)] = []
+    public var name: String
+    public var overview: String
+    public var discussion: String? = nil
+    public var arguments: [ArgumentSpec] = []
+    public var options: [OptionSpec] = []
+    public var subcommands: [(name: String, overview: String)] = []
     /// Usage lines to show instead of the generated one.
-    var customUsage: [String]? = nil
+    public var customUsage: [String]? = nil
 
-    var usageLines: [String] {
+    public init(
+        name: String, overview: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
+        options: [OptionSpec] = [], subcommands: [(name: String, overview: String)] = [], customUsage: [String]? = nil
+    ) {
+        self.name = name
+        self.overview = overview
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.subcommands = subcommands
+        self.customUsage = customUsage
+    }
+
+    public var usageLines: [String] {
         if let customUsage { return customUsage }
         var parts = [name]
         if !subcommands.isEmpty { parts.append("<subcommand>") }
@@ -57,34 +89,39 @@ struct CommandSpec {
         return [parts.joined(separator: " ")]
     }
 
-    func option(named long: String) -> OptionSpec? {
+    public func option(named long: String) -> OptionSpec? {
         options.first { $0.long == long }
     }
 }
 
 /// The parsed command line of one command.
-struct ParsedArguments {
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
-    var positionals: [String] = []
+public struct ParsedArguments: Sendable {
+    public var values: [String: [String]] = [:]
+    public var flags: Set<String> = []
+    public var positionals: [String] = []
 
     /// The last value of `--long`, or its default.
-    func value(_ long: String, spec: CommandSpec) -> String? {
+    public func value(_ long: String, spec: CommandSpec) -> String? {
         values[long]?.last ?? spec.option(named: long)?.defaultValue
     }
 
-    func flag(_ long: String) -> Bool { flags.contains(long) }
+    public func flag(_ long: String) -> Bool { flags.contains(long) }
 }
 
 /// A wrong command line; printed with the command's usage and exit code 64.
-struct UsageError: Error {
-    var message: String
-    var command: CommandSpec
+public struct UsageError: Error, Sendable {
+    public var message: String
+    public var command: CommandSpec
+
+    public init(message: String, command: CommandSpec) {
+        self.message = message
+        self.command = command
+    }
 }
 
-enum ArgumentParser {
+public enum ArgumentParser {
     /// Whether `arguments` ask for help (`-h`, `--help`) before any `--`.
-    static func asksForHelp(_ arguments: [String]) -> Bool {
+    public static func asksForHelp(_ arguments: [String]) -> Bool {
         for argument in arguments {
             if argument == "--" { return false }
             if argument == "-h" || argument == "--help" { return true }
@@ -93,7 +130,7 @@ enum ArgumentParser {
     }
 
     /// Parses `arguments` (after the command's name) against `spec`.
-    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    public static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var i = 0
         var onlyPositionals = false
@@ -163,7 +200,7 @@ enum ArgumentParser {
         }
     }
 
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         var previous = Array(0...b.count)
@@ -178,11 +215,11 @@ enum ArgumentParser {
     }
 }
 
-enum HelpFormatter {
+public enum HelpFormatter {
     private static let column = 26
 
     /// The help page of a command, in swift-argument-parser's layout.
-    static func help(_ spec: CommandSpec) -> String {
+    public static func help(_ spec: CommandSpec) -> String {
         var text = "OVERVIEW: \(spec.overview)\n"
         if let discussion = spec.discussion { text += "\n\(discussion)\n" }
         text += "\n"
@@ -239,7 +276,7 @@ enum HelpFormatter {
     }
 
     /// `Error: …`, the usage, and where to find help.
-    static func usageError(_ error: UsageError) -> String {
+    public static func usageError(_ error: UsageError) -> String {
         let usage = error.command.usageLines
         var text = "Error: \(error.message)\nUsage: \(usage[0])\n"
         for line in usage.dropFirst() { text += "       \(line)\n" }

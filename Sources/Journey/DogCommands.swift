@@ -1,5 +1,6 @@
+import CommandKit
 import Core
-import Features
+import FeatureKit
 import Foundation
 import JQ
 import Journey
@@ -30,7 +31,8 @@ extension DogViewCommand {
             ])
     }
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         let expected = 1 + (target == nil ? 0 : 1)
         guard arguments.positionals.count == expected else {
             let missing = arguments.positionals.isEmpty ? "the dog's id" : "the \(target?.name ?? "") id"
@@ -53,13 +55,13 @@ extension DogViewCommand {
             io.stderr.line("Error: no store at \(path) (ingest events first: journey ingest FILE)")
             return .failure
         }
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let evaluator = loaded.evaluator
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let evaluator = loaded.evaluator
         else {
             return .ruleErrors
         }
         do {
             let store = try SQLiteStore(path: path)
-            EngineFeatures.attachExperiments(to: evaluator, store: store)
+            engine.prepare(evaluator, store: store)
             let views = JourneyViews(store: store, evaluator: evaluator, now: now)
             let view = try json(views, dog: arguments.positionals[0], target: arguments.positionals.dropFirst().first)
             io.stdout.write(CommonOptions.isJSON(arguments, spec: spec) ? view.compactText + "\n" : text(view))

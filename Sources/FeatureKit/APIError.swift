@@ -3,14 +3,14 @@ import HTTP
 import JQ
 
 /// A refusal of a request, in the API's error shape `{"code", "message", "errors"}`.
-struct APIError: Error {
-    var status: Int
-    var code: String
-    var message: String
-    var errors: [JSON] = []
-    var headers: [(name: String, value: String)] = []
+public struct APIError: Error, Sendable {
+    public var status: Int
+    public var code: String
+    public var message: String
+    public var errors: [JSON] = []
+    public var headers: [(name: String, value: String)] = []
 
-    init(
+    public init(
         _ status: Int, _ code: String, _ message: String, errors: [JSON] = [],
         headers: [(name: String, value: String)] = []
     ) {
@@ -21,22 +21,22 @@ struct APIError: Error {
         self.headers = headers
     }
 
-    var response: HTTPResponse {
+    public var response: HTTPResponse {
         .error(status, code: code, message: message, errors: errors, headers: headers)
     }
 
-    static func notFound(_ code: String, _ message: String) -> APIError { APIError(404, code, message) }
+    public static func notFound(_ code: String, _ message: String) -> APIError { APIError(404, code, message) }
 }
 
 /// Reads a request's JSON body and its fields, collecting every problem before refusing.
-struct RequestBody {
+public struct RequestBody {
     /// Deepest nesting accepted in a body.
-    static let maximumDepth = 64
+    public static let maximumDepth = 64
 
     /// The body as a JSON object.
     /// - Throws: `415` for a multipart body, `400` for an empty body, text that is not JSON
     ///   (with line and column) or JSON that is not an object.
-    static func object(_ request: HTTPRequest, optional: Bool = false) throws(APIError) -> JSONObject {
+    public static func object(_ request: HTTPRequest, optional: Bool = false) throws(APIError) -> JSONObject {
         // Any media type is read as JSON (curl sends form encoding by default); multipart is
         // refused, as it can never be JSON.
         if let type = request.header("Content-Type")?.lowercased(), type.hasPrefix("multipart/") {
@@ -68,25 +68,25 @@ struct RequestBody {
 
 /// Typed access to the fields of a JSON object; every problem is kept, and ``check()``
 /// refuses them all at once with `422`.
-struct Fields {
-    let object: JSONObject
+public struct Fields {
+    public let object: JSONObject
     /// The path of `object` in the body, for messages (`""` for the body itself).
-    let path: String
+    public let path: String
     private(set) var problems: [JSON] = []
     private var known: Set<String> = []
 
-    init(_ object: JSONObject, path: String = "") {
+    public init(_ object: JSONObject, path: String = "") {
         self.object = object
         self.path = path
     }
 
     private func name(_ field: String) -> String { path.isEmpty ? field : "\(path).\(field)" }
 
-    mutating func problem(_ field: String, _ message: String) {
+    public mutating func problem(_ field: String, _ message: String) {
         problems.append(["field": .string(name(field)), "message": .string(message)])
     }
 
-    mutating func string(_ field: String, required: Bool = false, maxLength: Int = 200) -> String? {
+    public mutating func string(_ field: String, required: Bool = false, maxLength: Int = 200) -> String? {
         known.insert(field)
         switch object[field] {
         case nil, .null?:
@@ -108,7 +108,13 @@ struct Fields {
         }
     }
 
-    mutating func object(_ field: String, required: Bool = false) -> JSONObject? {
+    /// A string that must be there; "" (with the problem kept) when it is not, so that
+    /// ``check(allowingUnknown:)`` refuses the request before the value is used.
+    public mutating func requiredString(_ field: String, maxLength: Int = 200) -> String {
+        string(field, required: true, maxLength: maxLength) ?? ""
+    }
+
+    public mutating func object(_ field: String, required: Bool = false) -> JSONObject? {
         known.insert(field)
         switch object[field] {
         case nil, .null?:
@@ -122,7 +128,7 @@ struct Fields {
         }
     }
 
-    mutating func array(_ field: String, required: Bool = false) -> [JSON]? {
+    public mutating func array(_ field: String, required: Bool = false) -> [JSON]? {
         known.insert(field)
         switch object[field] {
         case nil, .null?:
@@ -136,7 +142,7 @@ struct Fields {
         }
     }
 
-    mutating func bool(_ field: String) -> Bool? {
+    public mutating func bool(_ field: String) -> Bool? {
         known.insert(field)
         switch object[field] {
         case nil, .null?: return nil
@@ -147,7 +153,7 @@ struct Fields {
         }
     }
 
-    mutating func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
+    public mutating func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
         known.insert(field)
         switch object[field] {
         case nil, .null?: return nil
@@ -164,13 +170,13 @@ struct Fields {
     }
 
     /// Any JSON value (present or not).
-    mutating func any(_ field: String) -> JSON? {
+    public mutating func any(_ field: String) -> JSON? {
         known.insert(field)
         return object[field]
     }
 
     /// Refuses fields nobody asked for (typos must not pass silently), then every problem.
-    mutating func check(allowingUnknown: Bool = false) throws(APIError) {
+    public mutating func check(allowingUnknown: Bool = false) throws(APIError) {
         if !allowingUnknown {
             for key in object.keys where !known.contains(key) {
                 let allowed = known.sorted().map { "`\($0)`" }.joined(separator: ", ")

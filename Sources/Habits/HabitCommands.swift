@@ -1,5 +1,6 @@
+import CommandKit
 import Core
-import Features
+import FeatureKit
 import Foundation
 import Habits
 import JQ
@@ -20,10 +21,11 @@ enum HabitStatsCommand: Command {
             CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let user = try CommonOptions.required("user", arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let evaluator = loaded.evaluator
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let evaluator = loaded.evaluator
         else {
             return .ruleErrors
         }
@@ -75,7 +77,8 @@ enum HabitDayCommand: Command {
             CommonOptions.database, CommonOptions.format,
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let user = try CommonOptions.required("user", arguments, spec: spec)
         var date = CivilDate(utc: Date().timeIntervalSince1970)

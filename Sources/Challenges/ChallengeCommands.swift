@@ -1,5 +1,7 @@
+import CommandKit
 import Challenges
 import Core
+import FeatureKit
 import Foundation
 import JQ
 import RuleEngine
@@ -19,10 +21,11 @@ enum ChallengesCommand: Command {
         overview: "List the challenges running or starting soon, with progress, deadline and participants.",
         options: challengeOptions)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
         }
         let view: JSON
@@ -54,7 +57,7 @@ enum ChallengesCommand: Command {
             ]
         }
         io.stdout.write(
-            RulesCommand.table(
+            TextTable.table(
                 header: ["CHALLENGE", "TYPE", "STATUS", "TARGET", "PROGRESS", "PEOPLE", "ENDS"], rows: rows))
         return .success
     }
@@ -70,7 +73,8 @@ enum ChallengeShowCommand: Command {
         ],
         options: challengeOptions)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         guard arguments.positionals.count == 1 else {
             throw UsageError(
                 message: arguments.positionals.isEmpty
@@ -78,7 +82,7 @@ enum ChallengeShowCommand: Command {
                 command: spec)
         }
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
         }
         let catalog = ChallengeCatalog(ruleSet: ruleSet)
@@ -147,10 +151,11 @@ enum ChallengeDigestCommand: Command {
             CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
         }
         let report: ChallengeDigest.Report

@@ -1,5 +1,6 @@
 import Core
 import Engine
+import FeatureKit
 import Foundation
 import HTTP
 import Habits
@@ -11,12 +12,12 @@ import Store
 /// Tracker and category changes arrive as events (`POST /v1/events`).
 enum HabitRoutes {
     /// `GET /v1/users/{user}/habits/trackers`: every tracker with its schedule, and the categories.
-    static func trackers(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func trackers(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let user = p["user"]!
+        let user = try p.require("user")
         do {
-            let today = CivilDate(utc: service.configuration.clock()).description
+            let today = CivilDate(utc: service.now()).description
             let trackers = try service.store.habitTrackers(user: user)
             let categories = try service.store.habitCategories(user: user)
             return .json([
@@ -42,10 +43,10 @@ enum HabitRoutes {
     }
 
     /// `GET /v1/users/{user}/habits/day?date=&filter=&q=`: the trackers of one local date.
-    static func day(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func day(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        var date = CivilDate(utc: service.configuration.clock())
+        var date = CivilDate(utc: service.now())
         if let text = request.query("date") {
             guard let parsed = CivilDate(text) else {
                 throw APIError(
@@ -67,20 +68,20 @@ enum HabitRoutes {
         do {
             return .json(
                 try HabitDay.json(
-                    user: p["user"]!, date: date, filter: filter, search: request.query("q"), store: service.store))
+                    user: try p.require("user"), date: date, filter: filter, search: request.query("q"), store: service.store))
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
     }
 
     /// `GET /v1/users/{user}/habits/stats`: the statistics from the `habit_stat` rules.
-    static func stats(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func stats(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         do {
             return .json(
                 try HabitStatistics.json(
-                    user: p["user"]!, store: service.store, evaluator: service.generation.evaluator))
+                    user: try p.require("user"), store: service.store, evaluator: service.evaluator))
         } catch let error as RuleError {
             throw APIError(500, "rule_failed", error.message)
         } catch {
@@ -90,25 +91,25 @@ enum HabitRoutes {
 
     /// `POST /v1/users/{user}/habits/checkins` with `{tracker_id, date?, done?, event_id?,
     /// occurred_at?}`: a `habit_checked` (or, with `done: false`, `habit_unchecked`) event.
-    static func check(_ service: JourneyService, _ request: HTTPRequest, _ p: [String: String]) throws(APIError)
+    static func check(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let user = p["user"]!
+        let user = try p.require("user")
         var fields = Fields(try RequestBody.object(request))
-        let tracker = fields.string("tracker_id", required: true)
+        let tracker = fields.requiredString("tracker_id")
         let date = fields.string("date")
         let done = fields.bool("done") ?? true
         let eventID = fields.string("event_id")
         let occurredAt = fields.string("occurred_at")
         try fields.check()
-        var payload: JSONObject = ["tracker_id": .string(tracker!)]
+        var payload: JSONObject = ["tracker_id": .string(tracker)]
         if let date { payload["date"] = .string(date) }
         let event: JSONObject = [
-            "event_id": .string(eventID ?? "api-" + UUID().uuidString.lowercased()), "user_id": .string(user),
+            "event_id": .string(eventID ?? RouteEvents.newID()), "user_id": .string(user),
             "type": .string(done ? "habit_checked" : "habit_unchecked"),
-            "occurred_at": .string(occurredAt ?? Timestamp.format(service.configuration.clock())),
+            "occurred_at": .string(occurredAt ?? Timestamp.format(service.now())),
             "payload": .object(payload),
         ]
-        return DogRoutes.respond(service.ingest([.object(event)])[0])
+        return service.respond(service.ingest([.object(event)])[0])
     }
 }

@@ -1,4 +1,6 @@
+import CommandKit
 import Core
+import FeatureKit
 import Foundation
 import JQ
 import Onboarding
@@ -16,11 +18,12 @@ enum OnboardingShowCommand: Command {
             CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let user = try CommonOptions.required("user", arguments, spec: spec)
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
         }
         let view: JSON
@@ -75,9 +78,10 @@ enum FunnelCommand: Command {
             CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
         }
         var flows = OnboardingFlows(ruleSet: ruleSet).flows
@@ -115,7 +119,7 @@ enum FunnelCommand: Command {
                     ]
                 }
                 io.stdout.write(
-                    RulesCommand.table(
+                    TextTable.table(
                         header: ["STEP", "REACHED", "COMPLETED", "SKIPPED", "STUCK", "MEDIAN", ""], rows: rows))
                 io.stdout.line("")
             }

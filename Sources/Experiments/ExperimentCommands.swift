@@ -1,4 +1,6 @@
+import CommandKit
 import Core
+import FeatureKit
 import Experiments
 import Foundation
 import JQ
@@ -25,7 +27,8 @@ enum AssignCommand: Command {
             CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
         ])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         guard arguments.positionals.count == 1 else {
             throw UsageError(
                 message: arguments.positionals.isEmpty
@@ -37,7 +40,7 @@ enum AssignCommand: Command {
             throw UsageError(message: "Give --user (and --dog for experiments that hash dog_id)", command: spec)
         }
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
         }
         let catalog = ExperimentCatalog(ruleSet: ruleSet)
@@ -93,9 +96,10 @@ enum ExperimentsCommand: Command {
         overview: "List the experiments with each variation's weight and bucket range.",
         options: [CommonOptions.rules, CommonOptions.plugins, CommonOptions.format])
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
             return .ruleErrors
         }
         let catalog = ExperimentCatalog(ruleSet: ruleSet)
@@ -124,7 +128,7 @@ enum ExperimentsCommand: Command {
             }
         }
         io.stdout.write(
-            RulesCommand.table(header: ["EXPERIMENT", "VARIATION", "WEIGHT", "RANGE", "STATUS", "HASH"], rows: rows))
+            TextTable.table(header: ["EXPERIMENT", "VARIATION", "WEIGHT", "RANGE", "STATUS", "HASH"], rows: rows))
         io.stdout.line("\(catalog.experiments.count) experiments")
         return .success
     }

@@ -1,0 +1,58 @@
+import Engine
+import FeatureKit
+import RuleEngine
+
+/// Challenges: solo, community, head-to-head and recurring, progress through the ingest path
+/// (after every other feature, so that a challenge can count what they accepted), and the
+/// community challenges' daily digest.
+public struct ChallengesFeature: Feature {
+    /// The UTC hour from which a day's digest goes out.
+    public var digestHour: Int
+
+    public init(digestHour: Int = 9) {
+        self.digestHour = digestHour
+    }
+
+    public var name: String { "challenges" }
+    public var ruleKinds: [RuleKind] { [.challengeMetric, .challengeCompletion] }
+    public var documentKinds: [any DocumentKind] { [ChallengeDocumentKind()] }
+
+    public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] {
+        [ChallengesConsumer(catalog: ChallengeCatalog(ruleSet: ruleSet), ruleSet: ruleSet)]
+    }
+
+    public var rejectionStatuses: [String: Int] {
+        ["unknown_challenge": 404, "challenge_full": 409, "challenge_ended": 409, "challenge_inactive": 409]
+    }
+
+    public var routes: [FeatureRoute] {
+        [
+            FeatureRoute("GET", "/v1/challenges", ChallengeRoutes.list),
+            FeatureRoute("GET", "/v1/challenges/{challenge}", ChallengeRoutes.show),
+            FeatureRoute("GET", "/v1/challenges/{challenge}/feed", ChallengeRoutes.feed),
+            FeatureRoute("GET", "/v1/challenges/{challenge}/ranking", ChallengeRoutes.ranking),
+            FeatureRoute("POST", "/v1/challenges/{challenge}/join", ChallengeRoutes.join),
+        ]
+    }
+
+    public var commands: [any Command.Type] {
+        [ChallengesCommand.self, ChallengeShowCommand.self, ChallengeDigestCommand.self]
+    }
+    public var commandGroups: [String: String] {
+        ["challenge": "Show a challenge, or send the community challenges' daily digest."]
+    }
+
+    /// The daily digest, checked every minute (it goes out once per challenge and UTC day).
+    public var jobs: [FeatureJob] {
+        let hour = digestHour
+        return [
+            FeatureJob(name: "challenge digest", every: .seconds(60)) { store, ruleSet, now in
+                let report = try ChallengeDigest.run(
+                    catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, now: now, notBefore: hour)
+                guard !report.challenges.isEmpty else { return nil }
+                return
+                    "\(report.challenges.joined(separator: ", ")): \(report.notifications) notifications, \(report.completions) completions"
+            }
+        ]
+    }
+}

@@ -1,0 +1,18 @@
+import FeatureKit
+import RuleEngine
+import Store
+
+/// A/B experiments: GrowthBook assignment kept sticky in the store, choosing rule variants.
+public struct ExperimentsFeature: Feature {
+    public init() {}
+
+    public var name: String { "experiments" }
+    public var documentKinds: [any DocumentKind] { [ExperimentsDocumentKind()] }
+
+    /// Rules with an experiment get their variant from the subject's sticky assignment.
+    public func prepare(_ evaluator: RuleEvaluator, store: any Store) {
+        evaluator.variantChooser = ExperimentAssigner(catalog: ExperimentCatalog(ruleSet: evaluator.ruleSet), store: store)
+    }
+
+    public var commands: [any Command.Type] { [ExperimentsCommand.self, AssignCommand.self] }
+}

@@ -1,0 +1,44 @@
+import CommandKit
+import Engine
+import RuleEngine
+import Store
+
+/// One feature of the engine as a value: everything it plugs in. ``FeatureSet`` puts a list
+/// of them together; the layers (RuleEngine, Engine, Server, the CLI) take that list and name
+/// no feature themselves.
+///
+/// Every requirement has an empty default, so a feature declares only what it brings.
+public protocol Feature: Sendable {
+    /// How messages and documentation name the feature (`habits`).
+    var name: String { get }
+    /// The rule kinds (contracts) its rules are written in.
+    var ruleKinds: [RuleKind] { get }
+    /// The documents beside rules it reads from `Rules/` and `Plugins/` (catalogs, flows, …).
+    var documentKinds: [any DocumentKind] { get }
+    /// Its part of the ingest path for `ruleSet`, in the order they run.
+    func consumers(for ruleSet: RuleSet) -> [any EventConsumer]
+    /// Sets up an evaluator that will read and write `store` (experiments choose variants).
+    func prepare(_ evaluator: RuleEvaluator, store: any Store)
+    /// The HTTP status of each rejection code its consumers refuse events with.
+    var rejectionStatuses: [String: Int] { get }
+    /// Its HTTP routes.
+    var routes: [FeatureRoute] { get }
+    /// Its `journey` subcommands.
+    var commands: [any Command.Type] { get }
+    /// The overview of each command group it adds (`habits` → "Show a user's habit trackers…").
+    var commandGroups: [String: String] { get }
+    /// What `journey serve` runs periodically for it.
+    var jobs: [FeatureJob] { get }
+}
+
+extension Feature {
+    public var ruleKinds: [RuleKind] { [] }
+    public var documentKinds: [any DocumentKind] { [] }
+    public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] { [] }
+    public func prepare(_ evaluator: RuleEvaluator, store: any Store) {}
+    public var rejectionStatuses: [String: Int] { [:] }
+    public var routes: [FeatureRoute] { [] }
+    public var commands: [any Command.Type] { [] }
+    public var commandGroups: [String: String] { [:] }
+    public var jobs: [FeatureJob] { [] }
+}

@@ -1,0 +1,40 @@
+import HTTP
+
+/// One HTTP route a feature serves: `GET /v1/users/{user}/habits/day`.
+public struct FeatureRoute: Sendable {
+    /// Answers a request matched to the route; a thrown ``APIError`` is the response.
+    public typealias Handler =
+        @Sendable (any ServiceContext, HTTPRequest, RouteParameters) throws(APIError) -> HTTPResponse
+
+    public var method: String
+    /// Path segments; `{name}` matches one non-empty segment.
+    public var pattern: String
+    /// Only for a caller with the admin token.
+    public var admin: Bool
+    public var handler: Handler
+
+    public init(_ method: String, _ pattern: String, admin: Bool = false, _ handler: @escaping Handler) {
+        self.method = method
+        self.pattern = pattern
+        self.admin = admin
+        self.handler = handler
+    }
+}
+
+/// The values of a matched route's `{parameters}`.
+public struct RouteParameters: Sendable {
+    public let values: [String: String]
+
+    public init(_ values: [String: String]) {
+        self.values = values
+    }
+
+    /// The value of `{name}`; a route that names no such parameter is a programming error,
+    /// answered `500 route_parameter` rather than a crash.
+    public func require(_ name: String) throws(APIError) -> String {
+        guard let value = values[name] else {
+            throw APIError(500, "route_parameter", "the route has no {\(name)} parameter")
+        }
+        return value
+    }
+}

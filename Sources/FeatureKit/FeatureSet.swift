@@ -1,0 +1,70 @@
+import CommandKit
+import Engine
+import Foundation
+import RuleEngine
+import Store
+
+/// Features put together: what the CLI, the service, the benchmarks and every test harness
+/// build the engine from, so that all of them run the same engine.
+public struct FeatureSet: Sendable {
+    /// The features, in the order their consumers run and their routes and commands are listed.
+    public let features: [any Feature]
+
+    public init(_ features: [any Feature]) {
+        self.features = features
+    }
+
+    /// The engine's own rule kinds, then every feature's.
+    public var ruleKinds: [RuleKind] { RuleKind.registry + features.flatMap(\.ruleKinds) }
+
+    public var documentKinds: [any DocumentKind] { features.flatMap(\.documentKinds) }
+
+    /// A loader of `rulesDirectory` (and `pluginsDirectory`) that knows every feature's kinds.
+    public func loader(rulesDirectory: String, pluginsDirectory: String?) -> RuleSetLoader {
+        RuleSetLoader(
+            rulesDirectory: rulesDirectory, pluginsDirectory: pluginsDirectory, kinds: documentKinds,
+            ruleKinds: ruleKinds)
+    }
+
+    /// The ingest consumers for `ruleSet`: registration and the `event_effects` rules, then each
+    /// feature's (a later feature can count what an earlier one accepted).
+    public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] {
+        Ingestor.defaultConsumers(for: ruleSet) + features.flatMap { $0.consumers(for: ruleSet) }
+    }
+
+    /// Sets up `evaluator` for use over `store` (every feature's preparation).
+    public func prepare(_ evaluator: RuleEvaluator, store: any Store) {
+        for feature in features { feature.prepare(evaluator, store: store) }
+    }
+
+    /// The one way to build the ingest path: `evaluator` prepared for `store`, every
+    /// feature's consumers.
+    public func makeIngestor(
+        store: any Store, evaluator: RuleEvaluator, policy: IngestPolicy = IngestPolicy(),
+        cores: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> Ingestor {
+        prepare(evaluator, store: store)
+        return Ingestor(
+            store: store, evaluator: evaluator, consumers: consumers(for: evaluator.ruleSet), policy: policy,
+            cores: cores)
+    }
+
+    /// The HTTP status of a refused event, by its rejection code.
+    public func status(ofRejection code: String?) -> Int {
+        switch code {
+        case "unknown_dog": return 404
+        case "conflict": return 409
+        case "storage_error": return 503
+        default:
+            for feature in features { if let code, let status = feature.rejectionStatuses[code] { return status } }
+            return 422
+        }
+    }
+
+    public var routes: [FeatureRoute] { features.flatMap(\.routes) }
+    public var commands: [any Command.Type] { features.flatMap(\.commands) }
+    public var commandGroups: [String: String] {
+        features.reduce(into: [:]) { groups, feature in groups.merge(feature.commandGroups) { first, _ in first } }
+    }
+    public var jobs: [FeatureJob] { features.flatMap(\.jobs) }
+}

@@ -1,0 +1,26 @@
+import Core
+import Engine
+import HTTP
+import RuleEngine
+import Store
+
+/// What a feature's route sees of the service answering it: the store, the rules being
+/// served, the clock and the one ingest path. The service (one per worker) implements it.
+public protocol ServiceContext: AnyObject {
+    /// The worker's store.
+    var store: any Store { get }
+    /// The rule set served for this request.
+    var ruleSet: RuleSet { get }
+    /// This thread's evaluator of ``ruleSet``.
+    var evaluator: RuleEvaluator { get }
+    /// The time now, in seconds since 1970 (fixed in tests).
+    func now() -> Double
+    /// Ingests `events` through the one ingest path (every worker hears which dogs changed).
+    func ingest(_ events: [JSON]) -> [IngestResult]
+    /// The HTTP status of a refused event, by its rejection code.
+    func status(ofRejection code: String?) -> Int
+    /// A view of `dog`'s data under `key`: answered from the cache while nothing it derives from
+    /// changed (the dog's data, the rules, the quarantine), else computed and kept.
+    func dogView(dog: String, key: String, compute: () throws(APIError) -> HTTPResponse) throws(APIError)
+        -> HTTPResponse
+}

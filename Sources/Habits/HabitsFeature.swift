@@ -1,0 +1,31 @@
+import Engine
+import FeatureKit
+import RuleEngine
+
+/// Habit trackers: trackers, categories and check-ins through the ingest path, the day screen,
+/// statistics as `habit_stat` rules.
+public struct HabitsFeature: Feature {
+    public init() {}
+
+    public var name: String { "habits" }
+    public var ruleKinds: [RuleKind] { [.habitStat] }
+    public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] { [HabitsConsumer()] }
+
+    public var rejectionStatuses: [String: Int] {
+        ["unknown_tracker": 404, "unknown_category": 404, "category_in_use": 409]
+    }
+
+    public var routes: [FeatureRoute] {
+        [
+            FeatureRoute("GET", "/v1/users/{user}/habits/trackers", HabitRoutes.trackers),
+            FeatureRoute("GET", "/v1/users/{user}/habits/day", HabitRoutes.day),
+            FeatureRoute("GET", "/v1/users/{user}/habits/stats", HabitRoutes.stats),
+            FeatureRoute("POST", "/v1/users/{user}/habits/checkins", HabitRoutes.check),
+        ]
+    }
+
+    public var commands: [any Command.Type] { [HabitStatsCommand.self, HabitDayCommand.self] }
+    public var commandGroups: [String: String] {
+        ["habits": "Show a user's habit trackers: statistics, and the trackers of a day."]
+    }
+}

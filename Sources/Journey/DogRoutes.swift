@@ -1,0 +1,158 @@
+import Core
+import Engine
+import FeatureKit
+import Foundation
+import HTTP
+import JQ
+import Journey
+import RuleEngine
+import Store
+
+/// The steps of a block that the app reports, each an event through the one ingest path.
+enum BlockStepRoute: String, CaseIterable {
+    case start, theory, check, action, accept
+}
+
+/// Registering dogs, their Dog Journey screens, and the block flow.
+enum DogRoutes {
+    // MARK: Registration
+
+    /// `POST /v1/dogs`: a `dog_registered` event. Without an `event_id`, the event id is
+    /// `register-<dog_id>`, so that registering twice is idempotent.
+    static func register(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        var body = try RequestBody.object(request)
+        var fields = Fields(body)
+        let dogID = fields.requiredString("dog_id")
+        let userID = fields.requiredString("user_id")
+        let eventID = fields.string("event_id")
+        let occurredAt = fields.string("occurred_at")
+        try fields.check(allowingUnknown: true)
+        for key in ["dog_id", "user_id", "event_id", "occurred_at"] { body[key] = nil }
+        let event: JSONObject = [
+            "event_id": .string(eventID ?? "register-\(dogID)"), "user_id": .string(userID),
+            "type": "dog_registered", "dog_id": .string(dogID),
+            "occurred_at": .string(occurredAt ?? Timestamp.format(service.now())),
+            "payload": .object(body),
+        ]
+        let result = service.ingest([.object(event)])[0]
+        // 201 when this call registered the dog; 200 when it already was (same owner, same data).
+        let created = result.effects.contains { $0["type"] == "dog_registered" }
+        return service.respond(result, created: created, links: ["today": .string("/v1/dogs/\(RouteEvents.pathSegment(dogID))/today")])
+    }
+
+    /// `text` percent-encoded as one path segment (a `/`, `?` or `#` in an id stays inside it).
+    // MARK: Views
+
+    static func today(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let dog = try p.require("dog")
+        return try view(service, p, key: "today") { try $0.today(dog) }
+    }
+
+    static func journey(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let dog = try p.require("dog")
+        return try view(service, p, key: "journey") { try $0.journey(dog) }
+    }
+
+    static func branch(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let (dog, branch) = (try p.require("dog"), try p.require("branch"))
+        return try view(service, p, key: "branch|" + branch) { try $0.path(dog, branch: branch) }
+    }
+
+    static func preview(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let (dog, block) = (try p.require("dog"), try p.require("block"))
+        return try view(service, p, key: "preview|" + block) { try $0.preview(dog, block: block) }
+    }
+
+    static func map(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let dog = try p.require("dog")
+        return try view(service, p, key: "map") { try $0.map(dog) }
+    }
+
+    /// A journey view of the route's dog, kept by the service while the dog's data, the rules
+    /// and the quarantine stay the same.
+    private static func view(
+        _ service: any ServiceContext, _ p: RouteParameters, key: String, _ compute: (JourneyViews) throws -> JSON
+    ) throws(APIError) -> HTTPResponse {
+        let dog = try p.require("dog")
+        return try service.dogView(dog: dog, key: key) { () throws(APIError) -> HTTPResponse in
+            let views = JourneyViews(store: service.store, evaluator: service.evaluator, now: service.now())
+            do {
+                return HTTPResponse.json(try compute(views))
+            } catch let error as JourneyViewError {
+                throw APIError.notFound(error.code.rawValue, error.message)
+            } catch {
+                throw APIError(500, "view_failed", "the view could not be computed: \(error)")
+            }
+        }
+    }
+
+    // MARK: Block flow
+
+    /// `POST /v1/dogs/{dog}/blocks/{block}/start|theory|check|action|accept`: the step as an
+    /// event of the dog's owner; answers with the result and the block's preview after it.
+    static func blockStep(
+        _ step: BlockStepRoute, _ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters
+    ) throws(APIError) -> HTTPResponse {
+        let dogID = try p.require("dog")
+        let blockID = try p.require("block")
+        var fields = Fields(try RequestBody.object(request, optional: true))
+        let eventID = fields.string("event_id")
+        let occurredAt = fields.string("occurred_at")
+        var type: String
+        var payload: JSONObject = ["block_id": .string(blockID)]
+        switch step {
+        case .start:
+            type = "block_started"
+        case .theory:
+            type = "theory_viewed"
+            if let card = fields.integer("card", in: 0...100) { payload["card"] = .number(Double(card)) }
+        case .check:
+            type = "check_answered"
+            if let answer = fields.object("answer", required: true) { payload["answer"] = .object(answer) }
+        case .accept:
+            type = "auto_complete_accepted"
+        case .action:
+            let events = JourneyConsumer.appEvents
+            type = fields.string("type", required: true) ?? ""
+            if !type.isEmpty, events[type] == nil {
+                fields.problem(
+                    "type", "must be one of the app's action events: \(events.keys.sorted().joined(separator: ", "))")
+            }
+            payload = fields.object("payload") ?? [:]
+        }
+        try fields.check()
+        let dog: DogProfile?
+        do {
+            dog = try service.store.dog(dogID)
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+        guard let dog else { throw APIError.notFound("unknown_dog", "no dog \(dogID)") }
+        let event: JSONObject = [
+            "event_id": .string(eventID ?? RouteEvents.newID()), "user_id": .string(dog.userID),
+            "type": .string(type), "dog_id": .string(dogID),
+            "occurred_at": .string(occurredAt ?? Timestamp.format(service.now())),
+            "payload": .object(payload),
+        ]
+        let result = service.ingest([.object(event)])[0]
+        var extra: JSONObject = [:]
+        if result.status != .rejected {
+            let views = JourneyViews(
+                store: service.store, evaluator: service.evaluator, now: service.now())
+            extra["block"] = (try? views.preview(dogID, block: blockID)) ?? .null
+        }
+        return service.respond(result, extra: extra)
+    }
+}

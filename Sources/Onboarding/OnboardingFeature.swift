@@ -1,0 +1,36 @@
+import Engine
+import FeatureKit
+import RuleEngine
+
+/// The walk-through onboarding: flows in `Rules/onboarding`, their triggers as rules, progress
+/// through the ingest path, the current step for the app, the funnel.
+public struct OnboardingFeature: Feature {
+    public init() {}
+
+    public var name: String { "onboarding" }
+    public var ruleKinds: [RuleKind] { [.onboardingTrigger] }
+    public var documentKinds: [any DocumentKind] { [OnboardingDocumentKind()] }
+
+    public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] {
+        [OnboardingConsumer(flows: OnboardingFlows(ruleSet: ruleSet))]
+    }
+
+    public var rejectionStatuses: [String: Int] {
+        ["not_skippable": 409, "not_current": 409, "not_in_progress": 409]
+    }
+
+    public var routes: [FeatureRoute] {
+        [
+            FeatureRoute("GET", "/v1/users/{user}/onboarding", OnboardingRoutes.show),
+            FeatureRoute("POST", "/v1/users/{user}/onboarding/skip", OnboardingRoutes.skip),
+        ]
+    }
+
+    public var commands: [any Command.Type] { [OnboardingShowCommand.self, FunnelCommand.self] }
+    public var commandGroups: [String: String] {
+        [
+            "onboarding": "Show a user's onboarding: the current step and each flow's state.",
+            "funnel": "Show funnels: where users drop out of onboarding.",
+        ]
+    }
+}
