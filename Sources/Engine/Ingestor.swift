@@ -33,8 +33,11 @@ public final class Ingestor {
     private static let cacheLimit = 100_000
 
     /// The consumers of the bundled engine: dog registration, then one per `event_effects` rule.
-    public static func defaultConsumers(for ruleSet: RuleSet) -> [any EventConsumer] {
-        [DogRegistrationConsumer()] + EventRulesConsumer.all(in: ruleSet)
+    /// `effectTypes` are the effects the rules may produce (the engine's own by default).
+    public static func defaultConsumers(for ruleSet: RuleSet, effectTypes: EffectTypes = .engine)
+        -> [any EventConsumer]
+    {
+        [DogRegistrationConsumer()] + EventRulesConsumer.all(in: ruleSet, effectTypes: effectTypes)
     }
 
     /// - Parameter cores: how many threads compute pure consumers (default: the machine's cores).

@@ -15,6 +15,8 @@ public protocol Feature: Sendable {
     var ruleKinds: [RuleKind] { get }
     /// The documents beside rules it reads from `Rules/` and `Plugins/` (catalogs, flows, …).
     var documentKinds: [any DocumentKind] { get }
+    /// The effects its consumers (and, where it allows, rules) produce.
+    var effectTypes: [EffectType] { get }
     /// Its part of the ingest path for `ruleSet`, in the order they run.
     func consumers(for ruleSet: RuleSet) -> [any EventConsumer]
     /// Sets up an evaluator that will read and write `store` (experiments choose variants).
@@ -34,6 +36,7 @@ public protocol Feature: Sendable {
 extension Feature {
     public var ruleKinds: [RuleKind] { [] }
     public var documentKinds: [any DocumentKind] { [] }
+    public var effectTypes: [EffectType] { [] }
     public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] { [] }
     public func prepare(_ evaluator: RuleEvaluator, store: any Store) {}
     public var rejectionStatuses: [String: Int] { [:] }

@@ -29,8 +29,12 @@ public struct FeatureSet: Sendable {
     /// The ingest consumers for `ruleSet`: registration and the `event_effects` rules, then each
     /// feature's (a later feature can count what an earlier one accepted).
     public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] {
-        Ingestor.defaultConsumers(for: ruleSet) + features.flatMap { $0.consumers(for: ruleSet) }
+        Ingestor.defaultConsumers(for: ruleSet, effectTypes: effectTypes)
+            + features.flatMap { $0.consumers(for: ruleSet) }
     }
+
+    /// The engine's effect types, then every feature's.
+    public var effectTypes: EffectTypes { EffectTypes(EffectTypes.engine.all + features.flatMap(\.effectTypes)) }
 
     /// Sets up `evaluator` for use over `store` (every feature's preparation).
     public func prepare(_ evaluator: RuleEvaluator, store: any Store) {

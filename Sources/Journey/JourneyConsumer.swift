@@ -69,7 +69,7 @@ public struct JourneyConsumer: EventConsumer {
         guard
             let effect = try ManifestBuilder.build(
                 for: dog, ruleSet: context.evaluator.ruleSet, evaluator: context.evaluator, now: event.occurredAt),
-            case .manifestCreated(let manifest, _, _) = effect
+            let manifest = effect.feature(ManifestCreatedEffect.self)?.manifest
         else { return [] }
         let insights = manifest.manifest["insights"]?.arrayValue?.count ?? 0
         return [

@@ -68,11 +68,3 @@ public struct WordingDocumentKind: DocumentKind {
         return DecodedDocument(value: WordingRules(forbidden: forbidden, required: required))
     }
 }
-
-/// The document kinds of the Dog Journey, to register with the rule-set loader.
-public enum JourneyDocuments {
-    /// Check plugins, catalogs and wording rules.
-    public static func kinds(swiftPlugins: [any CheckPlugin] = []) -> [any DocumentKind] {
-        [PluginDocumentKind(), CatalogDocumentKind(swiftPlugins: swiftPlugins), WordingDocumentKind()]
-    }
-}

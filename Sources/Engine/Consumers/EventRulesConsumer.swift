@@ -15,15 +15,20 @@ public struct EventRulesConsumer: EventConsumer {
     public var isPure: Bool { rule.experiment == nil }
     /// The rule's `events`, checked here too so that other events do not even build the input.
     private let events: Set<String>?
+    /// The effects the rule may produce.
+    private let effectTypes: EffectTypes
 
-    public init(rule: RuleDefinition) {
+    public init(rule: RuleDefinition, effectTypes: EffectTypes = .engine) {
         self.rule = rule
         self.events = rule.events.map(Set.init)
+        self.effectTypes = effectTypes
     }
 
     /// One consumer per `event_effects` rule of `ruleSet`, in rule order.
-    public static func all(in ruleSet: RuleSet) -> [EventRulesConsumer] {
-        ruleSet.rules.filter { $0.kind.name == "event_effects" }.map(EventRulesConsumer.init)
+    public static func all(in ruleSet: RuleSet, effectTypes: EffectTypes = .engine) -> [EventRulesConsumer] {
+        ruleSet.rules.filter { $0.kind.name == "event_effects" }.map {
+            EventRulesConsumer(rule: $0, effectTypes: effectTypes)
+        }
     }
 
     public func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
@@ -48,7 +53,9 @@ public struct EventRulesConsumer: EventConsumer {
         for object in objects {
             do {
                 effects.append(
-                    try Effect(ruleOutput: object, event: event, ruleRevision: context.evaluator.ruleSet.revision))
+                    try Effect(
+                        ruleOutput: object, event: event, ruleRevision: context.evaluator.ruleSet.revision,
+                        types: effectTypes))
             } catch {
                 throw Rejection(
                     .consumerFailed, "rule `\(rule.id)` gave an effect the engine cannot use: \(error.message)")

@@ -1,0 +1,125 @@
+import Core
+import Engine
+import Store
+
+/// A step (`theory`, `check`, `action`) of a journey block was completed.
+public struct BlockStepCompletedEffect: FeatureEffect, Equatable {
+    public var dogID: String
+    public var blockID: String
+    public var step: String
+
+    public var typeName: String { "block_step_completed" }
+    public var label: String { "block_step_completed(\(blockID)/\(step))" }
+    public var members: JSONObject { ["dog_id": .string(dogID), "block_id": .string(blockID), "step": .string(step)] }
+
+    public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
+        _ = try store.completeBlockStep(dog: dogID, block: blockID, step: step, at: event.occurredAt, event: eventRow)
+    }
+
+    /// Rules may complete a block's step: `{type: block_step_completed, block_id, step, dog_id?}`.
+    static let type = EffectType("block_step_completed") { fields, event, _ throws(EffectDecodingError) in
+        let dog = try fields.optionalString("dog_id") ?? event.dogID
+        guard let dog else {
+            throw EffectDecodingError("block_step_completed needs a `dog_id` (the event has none)")
+        }
+        let block = try fields.string("block_id")
+        let step = try fields.string("step")
+        guard ["theory", "check", "action"].contains(step) else {
+            throw EffectDecodingError("block_step_completed `step` must be theory, check or action, got \"\(step)\"")
+        }
+        try fields.finish("block_step_completed")
+        return BlockStepCompletedEffect(dogID: dog, blockID: block, step: step).effect
+    }
+}
+
+/// A dog's journey map was built (at registration); `catalogText` is the content it refers
+/// to, kept once under `catalogHash`.
+public struct ManifestCreatedEffect: FeatureEffect, Equatable {
+    public var manifest: StoredManifest
+    public var catalogHash: String
+    public var catalogText: String
+
+    public var typeName: String { "manifest_created" }
+    public var label: String { "manifest_created(\(manifest.dogID))" }
+    public var members: JSONObject {
+        [
+            "dog_id": .string(manifest.dogID), "catalog": manifest.manifest["catalog"] ?? .null,
+            "catalog_hash": .string(catalogHash), "recommended_first": manifest.manifest["recommended_first"] ?? .null,
+            "insights": manifest.manifest["insights"] ?? .array([]), "notes": manifest.manifest["notes"] ?? .array([]),
+        ]
+    }
+
+    public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
+        if try !store.hasCatalogSnapshot(hash: catalogHash) {
+            try store.insertCatalogSnapshot(hash: catalogHash, text: catalogText, at: event.occurredAt)
+        }
+        try store.insertManifest(manifest)
+    }
+}
+
+/// A check was answered: what to tell the user, and whether the check step is done.
+public struct CheckAnsweredEffect: FeatureEffect, Equatable {
+    public var dogID: String
+    public var blockID: String
+    public var checkType: String
+    public var interpretation: String?
+    public var complete: Bool
+
+    public var typeName: String { "check_answered" }
+    public var label: String { "check_answered(\(blockID)/\(checkType)\(complete ? "" : ", open"))" }
+    public var members: JSONObject {
+        [
+            "dog_id": .string(dogID), "block_id": .string(blockID), "check_type": .string(checkType),
+            "interpretation": interpretation.map(JSON.string) ?? .null, "complete": .bool(complete),
+        ]
+    }
+
+    /// What the user is told; the block's status comes from its steps.
+    public func apply(to store: any Store, event: Event, eventRow: Int64) throws {}
+}
+
+/// A journey block was completed; `nextBlock` is the one block offered next.
+public struct BlockCompletedEffect: FeatureEffect, Equatable {
+    public var dogID: String
+    public var blockID: String
+    public var nextBlock: String?
+
+    public var typeName: String { "block_completed" }
+    public var label: String { "block_completed(\(blockID)\(nextBlock.map { " → \($0)" } ?? ""))" }
+    public var members: JSONObject {
+        ["dog_id": .string(dogID), "block_id": .string(blockID), "next_block": nextBlock.map(JSON.string) ?? .null]
+    }
+
+    /// What the user is told; the block's status comes from its steps.
+    public func apply(to store: any Store, event: Event, eventRow: Int64) throws {}
+}
+
+extension Effect {
+    static func blockStepCompleted(dogID: String, blockID: String, step: String) -> Effect {
+        BlockStepCompletedEffect(dogID: dogID, blockID: blockID, step: step).effect
+    }
+    static func manifestCreated(_ manifest: StoredManifest, catalogHash: String, catalogText: String) -> Effect {
+        ManifestCreatedEffect(manifest: manifest, catalogHash: catalogHash, catalogText: catalogText).effect
+    }
+    static func checkAnswered(dogID: String, blockID: String, checkType: String, interpretation: String?, complete: Bool)
+        -> Effect
+    {
+        CheckAnsweredEffect(
+            dogID: dogID, blockID: blockID, checkType: checkType, interpretation: interpretation, complete: complete
+        ).effect
+    }
+    static func blockCompleted(dogID: String, blockID: String, nextBlock: String?) -> Effect {
+        BlockCompletedEffect(dogID: dogID, blockID: blockID, nextBlock: nextBlock).effect
+    }
+}
+
+extension JourneyFeature {
+    /// Rules may complete block steps; the rest only the journey makes.
+    public var effectTypes: [EffectType] {
+        [
+            BlockStepCompletedEffect.type, EffectType("manifest_created", madeBy: "the Dog Journey"),
+            EffectType("check_answered", madeBy: "the Dog Journey"),
+            EffectType("block_completed", madeBy: "the Dog Journey"),
+        ]
+    }
+}
