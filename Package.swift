@@ -137,6 +137,8 @@ let package = Package(
             name: "JourneyCLITests",
             dependencies: ["JourneyCLI", "RuleEngine", "JQ", "Core", "SQLite"]
         ),
+        // The README's ```console examples, run against the built `journey` executable.
+        .testTarget(name: "ReadmeTests"),
     ],
     swiftLanguageModes: [.v6]
 )
