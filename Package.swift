@@ -140,6 +140,8 @@ let package = Package(
             name: "JourneyCLITests",
             dependencies: ["JourneyCLI", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite"]
         ),
+        // The README's ```console examples, run against the built `journey` executable.
+        .testTarget(name: "ReadmeTests"),
     ],
     swiftLanguageModes: [.v6]
 )
