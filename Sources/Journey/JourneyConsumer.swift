@@ -36,7 +36,8 @@ public struct JourneyConsumer: EventConsumer {
             return try register(dog, event: event, context: context)
         }
         let isBlockEvent = Self.blockEvents.contains(event.type)
-        guard isBlockEvent || Self.actions[event.type] != nil else { return [] }
+        let action = Self.actions[event.type]
+        guard isBlockEvent || action != nil else { return [] }
         guard let dog = context.dog else {
             if isBlockEvent { throw Rejection(.invalid, "\(event.type) needs a `dog_id`") }
             return []
@@ -57,10 +58,10 @@ public struct JourneyConsumer: EventConsumer {
         }
         var flow = BlockFlow(
             event: event, state: state, plugins: plugins, evaluator: context.evaluator, store: context.store)
-        if isBlockEvent {
-            try flow.blockEvent()
+        if let action, !isBlockEvent {
+            try flow.appAction(action)
         } else {
-            try flow.appAction(Self.actions[event.type]!)
+            try flow.blockEvent()
         }
         return try flow.finish()
     }
