@@ -91,6 +91,10 @@ let package = Package(
             path: "Sources/Benchmarks"
         ),
 
+        // What the test targets share: the repository's folders, case files, seeded random
+        // numbers, temporary folders and stores. Low layers only, so every test target can use it.
+        .target(name: "TestSupport", dependencies: ["Store", "SQLite", "YAML", "Core"], path: "Tests/TestSupport"),
+
         .testTarget(name: "JQTests", dependencies: ["JQ", "Core"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
