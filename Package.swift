@@ -95,9 +95,9 @@ let package = Package(
         // numbers, temporary folders and stores. Low layers only, so every test target can use it.
         .target(name: "TestSupport", dependencies: ["Store", "SQLite", "YAML", "Core"], path: "Tests/TestSupport"),
 
-        .testTarget(name: "JQTests", dependencies: ["JQ", "Core"]),
+        .testTarget(name: "JQTests", dependencies: ["JQ", "Core", "TestSupport"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core"]),
         .testTarget(
@@ -107,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RuleEngineTests",
-            dependencies: ["RuleEngine", "JQ", "Core", "YAML"],
+            dependencies: ["RuleEngine", "JQ", "Core", "TestSupport"],
             exclude: ["Cases"]
         ),
         .testTarget(
