@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core"]),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
+            dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport"],
             exclude: ["Cases"]
         ),
         .testTarget(
