@@ -118,7 +118,8 @@ let package = Package(
         .testTarget(
             name: "ExperimentsTests",
             dependencies: [
-                "Experiments", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML",
+                "Experiments", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core",
+                "TestSupport",
             ],
             exclude: ["Cases"]
         ),
