@@ -125,7 +125,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HabitsTests",
-            dependencies: ["Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
+            dependencies: [
+                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport",
+            ],
             exclude: ["Cases"]
         ),
         .testTarget(
