@@ -132,7 +132,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ChallengesTests",
-            dependencies: ["Challenges", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
+            dependencies: [
+                "Challenges", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport",
+            ],
             exclude: ["Cases"]
         ),
         .testTarget(
