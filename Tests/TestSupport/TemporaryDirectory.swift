@@ -13,6 +13,12 @@ public final class TemporaryDirectory: Sendable {
         for (relative, text) in files { try write(relative, text) }
     }
 
+    /// Creates the directory as a copy of the folder at `source`, with everything in it.
+    public init(copying source: String) throws {
+        path = NSTemporaryDirectory() + "journey-tests-" + UUID().uuidString
+        try FileManager.default.copyItem(atPath: source, toPath: path)
+    }
+
     deinit {
         try? FileManager.default.removeItem(atPath: path)
     }
