@@ -112,7 +112,10 @@ let package = Package(
         ),
         .testTarget(
             name: "JourneyTests",
-            dependencies: ["Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
+            dependencies: [
+                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core",
+                "TestSupport",
+            ],
             exclude: ["Cases"]
         ),
         .testTarget(

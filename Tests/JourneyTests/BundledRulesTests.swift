@@ -3,12 +3,13 @@ import Foundation
 import JQ
 import Journey
 import RuleEngine
+import TestSupport
 import Testing
 
 /// The rules shipped in Rules/ load cleanly and pass their own tests.
 @Suite struct BundledRulesTests {
     let loaded = RuleSetLoader(
-        rulesDirectory: Paths.repository + "/Rules", pluginsDirectory: Paths.repository + "/Plugins",
+        rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins,
         kinds: EngineFeatures.documentKinds()
     ).load()
 
