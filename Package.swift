@@ -142,7 +142,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "HTTP", "Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
+            dependencies: [
+                "Server", "HTTP", "Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport",
+            ],
             exclude: ["Cases"]
         ),
         .testTarget(

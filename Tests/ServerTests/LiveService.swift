@@ -4,6 +4,7 @@ import HTTP
 import JQ
 import RuleEngine
 import Synchronization
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,9 @@ import Synchronization
 /// `journey serve` as users run it: the executable in its own process (supervisor and
 /// workers), on a free loopback port, over a temporary copy of the bundled rules.
 final class LiveService {
-    let folder: String
+    private let directory: TemporaryDirectory
+    /// The service's folder: `Rules/`, `Plugins/`, the access log.
+    var folder: String { directory.path }
     let process = Process()
     let port: Int
     private let errors = Pipe()
@@ -22,7 +25,7 @@ final class LiveService {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journey")
                 .path,
-            ServiceHarness.repository + "/.build/debug/journey",
+            Repository.root + "/.build/debug/journey",
         ]
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw LiveServiceError("the journey executable is not built (looked in \(candidates))")
@@ -34,10 +37,10 @@ final class LiveService {
     init(
         workers: Int = 2, arguments: [String] = [], seed: Bool = true, prepare: (String) throws -> Void = { _ in }
     ) throws {
-        folder = NSTemporaryDirectory() + "journey-live-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: ServiceHarness.repository + "/Rules", toPath: folder + "/Rules")
-        try FileManager.default.copyItem(atPath: ServiceHarness.repository + "/Plugins", toPath: folder + "/Plugins")
+        directory = try TemporaryDirectory()
+        let folder = directory.path
+        try directory.copy(Repository.rules, to: "Rules")
+        try directory.copy(Repository.plugins, to: "Plugins")
         try prepare(folder)
         process.executableURL = URL(fileURLWithPath: try Self.executable())
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
@@ -84,7 +87,6 @@ final class LiveService {
             kill(process.processIdentifier, SIGKILL)
             _ = reap(seconds: 10)
         }
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// What the service wrote to stderr so far.
@@ -94,7 +96,7 @@ final class LiveService {
 
     /// Ingests examples/events.jsonl, moved to recent times (the service uses the real clock).
     func seed() throws {
-        let lines = try String(contentsOfFile: ServiceHarness.repository + "/examples/events.jsonl", encoding: .utf8)
+        let lines = try String(contentsOfFile: Repository.examples + "/events.jsonl", encoding: .utf8)
         let shift = Date().timeIntervalSince1970 - ServiceHarness.now
         let events: [JSON] = try lines.split(separator: "\n").map { line in
             guard case .object(var event) = try JSONParser().parse(String(line)) else { return .null }
