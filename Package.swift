@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JourneyCLITests",
-            dependencies: ["JourneyCLI", "RuleEngine", "JQ", "Core", "SQLite"]
+            dependencies: ["JourneyCLI", "RuleEngine", "JQ", "Core", "SQLite", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

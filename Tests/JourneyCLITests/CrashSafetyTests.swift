@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import TestSupport
 import Testing
 
 /// `journey ingest` killed with SIGKILL part way, then run again on the same file: every event
@@ -71,11 +72,9 @@ import Testing
     @Test(.timeLimit(.minutes(10)))
     func killedIngestResumesExactlyOnce() throws {
         let executable = try Self.journeyExecutable()
-        let folder = NSTemporaryDirectory() + "journey-crash-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let events = folder + "/events.jsonl"
-        let database = folder + "/journey.sqlite"
+        let folder = try TemporaryDirectory()
+        let events = folder.file("events.jsonl")
+        let database = folder.file("journey.sqlite")
         let expected = try Self.writeEvents(to: events)
         let arguments = [
             "ingest", events, "--db", database, "--rules", Repository.rules, "--plugins", Repository.plugins,
