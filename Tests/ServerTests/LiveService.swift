@@ -21,18 +21,6 @@ final class LiveService {
     private let errors = Pipe()
     private let stderrText = TextBox()
 
-    static func executable() throws -> String {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journey")
-                .path,
-            Repository.root + "/.build/debug/journey",
-        ]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw LiveServiceError("the journey executable is not built (looked in \(candidates))")
-        }
-        return found
-    }
-
     /// Starts the service; `prepare` may change the rules folder first.
     init(
         workers: Int = 2, arguments: [String] = [], seed: Bool = true, prepare: (String) throws -> Void = { _ in }
@@ -42,7 +30,7 @@ final class LiveService {
         try directory.copy(Repository.rules, to: "Rules")
         try directory.copy(Repository.plugins, to: "Plugins")
         try prepare(folder)
-        process.executableURL = URL(fileURLWithPath: try Self.executable())
+        process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path("journey"))
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.arguments =
             ["serve", "--port", "0", "--workers", String(workers), "--access-log", folder + "/access.log"] + arguments

@@ -30,7 +30,7 @@ final class ServiceHarness {
         configuration.accessLog = nil
         configuration.viewCacheSeconds = viewCache
         configuration.clock = { ServiceHarness.now }
-        configuration.executable = try LiveService.executable()
+        configuration.executable = try BuiltExecutable.path("journey")
         control = try ControlBlock.create()
         control.setWorkerCount(1)
         service = try Worker.open(configuration: configuration, control: control, index: 0)
