@@ -26,7 +26,7 @@ import Testing
         #expect(throws: SQLiteError.self) { try impatient.execute("BEGIN IMMEDIATE") }
         // A patient writer on another thread waits until the holder commits.
         let done = DispatchSemaphore(value: 0)
-        let outcome = Outcome()
+        let outcome = LockedText()
         Thread {
             do {
                 let waited = try Connection(path: path, options: .init(busyTimeoutMilliseconds: 5000))
@@ -42,24 +42,8 @@ import Testing
         usleep(200_000)
         try holder.execute("COMMIT")
         done.wait()
-        #expect(outcome.value == "committed")
+        #expect(outcome.text == "committed")
         #expect(try holder.scalar("SELECT count(*) FROM t") == 2)
-    }
-
-    /// `@unchecked Sendable`: `text` is only touched with `lock` held.
-    final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var text = ""
-        var value: String {
-            lock.lock()
-            defer { lock.unlock() }
-            return text
-        }
-        func set(_ value: String) {
-            lock.lock()
-            text = value
-            lock.unlock()
-        }
     }
 
     @Test func bindsAndReadsEveryType() throws {

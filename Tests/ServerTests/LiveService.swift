@@ -19,7 +19,7 @@ final class LiveService {
     let process = Process()
     let port: Int
     private let errors = Pipe()
-    private let stderrText = TextBox()
+    private let stderrText = LockedText()
 
     /// Starts the service; `prepare` may change the rules folder first.
     init(
@@ -152,30 +152,5 @@ extension HTTPClient {
         let response = try send(
             method, target, headers: headers, body: body.map { Array($0.compactText.utf8) }, retry: retry)
         return (response.status, (try? JSONParser().parse(response.body)) ?? .null)
-    }
-}
-
-/// Text appended from one thread and read from another.
-final class TextBox: @unchecked Sendable {
-    // `@unchecked Sendable`: `value` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var value = ""
-
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-
-    func set(_ text: String) {
-        lock.lock()
-        value = text
-        lock.unlock()
-    }
-
-    func append(_ text: String) {
-        lock.lock()
-        value += text
-        lock.unlock()
     }
 }
