@@ -94,51 +94,65 @@ let package = Package(
             path: "Sources/Benchmarks"
         ),
 
-        .testTarget(name: "JQTests", dependencies: ["JQ", "Core"]),
+        // What the test targets share: the repository's folders, case files, seeded random
+        // numbers, temporary folders and stores. Low layers only, so every test target can use it.
+        .target(name: "TestSupport", dependencies: ["Store", "SQLite", "YAML", "Core"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "JQTests", dependencies: ["JQ", "Core", "TestSupport"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core"]),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
+            dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport"],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "RuleEngineTests",
-            dependencies: ["RuleEngine", "Features", "JQ", "Core", "YAML"],
+            dependencies: ["RuleEngine", "Features", "JQ", "Core", "TestSupport"],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "JourneyTests",
-            dependencies: ["Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
+            dependencies: [
+                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core",
+                "TestSupport",
+            ],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "ExperimentsTests",
             dependencies: [
-                "Experiments", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML",
+                "Experiments", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core",
+                "TestSupport",
             ],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "HabitsTests",
-            dependencies: ["Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
+            dependencies: [
+                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport",
+            ],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "ChallengesTests",
-            dependencies: ["Challenges", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
+            dependencies: [
+                "Challenges", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport",
+            ],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "HTTP", "Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "YAML"],
+            dependencies: [
+                "Server", "HTTP", "Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport",
+            ],
             exclude: ["Cases"]
         ),
         .testTarget(
             name: "JourneyCLITests",
-            dependencies: ["JourneyCLI", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite"]
+            dependencies: ["JourneyCLI", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite", "TestSupport"]
         ),
         // The README's ```console examples, run against the built `journey` executable.
         .testTarget(name: "ReadmeTests"),

@@ -5,16 +5,15 @@ import Foundation
 import JQ
 import RuleEngine
 import Store
+import TestSupport
 import Testing
 
 /// Challenges through the one ingest path: time rules at their exact boundaries, resends,
 /// out-of-order events, completion exactly once, recurring instances, community totals,
 /// head-to-head overtaking, joining, the digest.
 struct ChallengeTests {
-    static let boundaries = Paths.cases("boundaries.yaml")
-
-    @Test(arguments: boundaries)
-    func timeRules(_ testCase: JSON) throws {
+    @Test(arguments: try CaseFile("boundaries.yaml").cases())
+    func timeRules(_ testCase: NamedCase) throws {
         let harness = try ChallengeHarness(Definitions.all)
         let join = harness.send("u1", "challenge_joined", ["challenge_id": "sprint"], at: "2026-07-20T08:00:00Z")
         #expect(join.status == .accepted, "\(join.json)")
@@ -60,7 +59,7 @@ struct ChallengeTests {
         let harness = try ChallengeHarness(Definitions.all)
         harness.send("u1", "challenge_joined", ["challenge_id": "sprint"], at: "2026-08-01T08:00:00Z")
         var days = Array(7...12)
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         days.shuffle(using: &generator)
         for day in days {
             let at = String(format: "2026-08-%02dT18:00:00+02:00", day)
@@ -74,7 +73,7 @@ struct ChallengeTests {
     /// duplicates, and its participant count is kept without scanning.
     @Test func communityTotalsEqualTheSumOverParticipants() throws {
         let harness = try ChallengeHarness(Definitions.all)
-        var generator = SplitMix(seed: 9)
+        var generator = SplitMix64(seed: 9)
         for n in 0..<60 {
             harness.send("u\(n)", "challenge_joined", ["challenge_id": "pack"], at: "2026-08-01T08:00:00Z")
         }
@@ -276,18 +275,5 @@ extension ChallengeTests {
         harness.send("u1", "walk_completed", ["km": 2], at: "2026-08-02T08:00:00Z")
         harness.send("u1", "swim_completed", ["km": 3], at: "2026-08-03T08:00:00Z")
         #expect(try harness.value("any", "u1") == (filtered ? 2 : 5))
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

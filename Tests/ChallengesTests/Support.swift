@@ -5,12 +5,12 @@ import Foundation
 import JQ
 import RuleEngine
 import Store
+import TestSupport
 import Testing
-import YAML
 
 /// A rules folder with challenge definitions, a fresh store and every consumer.
 final class ChallengeHarness {
-    let folder = NSTemporaryDirectory() + "journey-challenges-\(UUID().uuidString)"
+    private let folder: TemporaryDirectory
     let path: String
     let store: SQLiteStore
     let evaluator: RuleEvaluator
@@ -23,22 +23,17 @@ final class ChallengeHarness {
     }
 
     init(_ files: [String: String]) throws {
-        for (name, text) in files {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
-        }
-        path = folder + "/journey.sqlite"
+        folder = try TemporaryDirectory(files)
+        path = folder.file("journey.sqlite")
         store = try SQLiteStore(path: path)
-        let loaded = Features.all.loader(rulesDirectory: folder, pluginsDirectory: nil)
-            .load()
+        let loaded = Features.all.loader(rulesDirectory: folder.path, pluginsDirectory: nil)
+        .load()
         evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
         let clock = clock
         ingestor = Features.all.makeIngestor(
             store: store, evaluator: evaluator,
             policy: IngestPolicy(clock: { clock.now }), cores: 1)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
 
     /// Ingests an event of `user` that happened `at` and was received `received` (default: a
     /// second later); `id` makes a resend.
@@ -134,21 +129,4 @@ enum Definitions {
         "sprint.yaml": sprint, "pack.yaml": pack, "duel.yaml": duel, "weekly.yaml": weekly, "monthly.yaml": monthly,
         "streak.yaml": streak,
     ]
-}
-
-enum Paths {
-    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
-
-    static func cases(_ name: String) -> [JSON] {
-        do {
-            let text = try String(contentsOfFile: tests + "/Cases/" + name, encoding: .utf8)
-            guard let root = try YAMLParser.parse(text).first, case .array(let cases)? = try root.toJSON()["cases"]
-            else {
-                fatalError("\(name) has no `cases` list")
-            }
-            return cases
-        } catch {
-            fatalError("cannot read \(name): \(error)")
-        }
-    }
 }

@@ -3,19 +3,13 @@ import Engine
 import JQ
 import RuleEngine
 import Store
+import TestSupport
 import Testing
-
-struct IngestCase: Sendable, CustomTestStringConvertible {
-    var json: JSON
-    var testDescription: String { json["name"]?.stringValue ?? "?" }
-}
 
 /// The data-driven cases of Cases/ingest.yaml, on real SQLite files.
 @Suite struct IngestCaseTests {
-    static let cases = Fixtures.cases("ingest.yaml").map(IngestCase.init)
-
-    @Test(arguments: cases)
-    func ingest(_ testCase: IngestCase) throws {
+    @Test(arguments: try CaseFile("ingest.yaml").cases())
+    func ingest(_ testCase: NamedCase) throws {
         let spec = testCase.json
         let database = TestDatabase()
         let evaluator = try #require(Fixtures.bundledRules().evaluator)
@@ -45,7 +39,7 @@ struct IngestCase: Sendable, CustomTestStringConvertible {
             }
         }
         for (table, rows) in spec["tables"]?.objectValue ?? [:] {
-            #expect(try database.count(table) == Int(rows.numberValue ?? -1), "table \(table)")
+            #expect(try database.count(table: table) == Int(rows.numberValue ?? -1), "table \(table)")
         }
         #expect(try database.store.integrityCheck() == "ok")
     }

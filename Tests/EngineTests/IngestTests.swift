@@ -4,6 +4,7 @@ import Foundation
 import JQ
 import RuleEngine
 import Store
+import TestSupport
 import Testing
 
 @Suite struct IngestTests {
@@ -20,10 +21,10 @@ import Testing
             #expect(again.first?.status == .duplicate)
             #expect(again.first?.effects == inOneBatch[0].effects, "a duplicate returns the original result")
         }
-        #expect(try database.count("events") == 2)
-        #expect(try database.count("profile_records") == 1)
-        #expect(try database.count("reminders") == 1)
-        #expect(try database.count("analytics_outbox") == 1)
+        #expect(try database.count(table: "events") == 2)
+        #expect(try database.count(table: "profile_records") == 1)
+        #expect(try database.count(table: "reminders") == 1)
+        #expect(try database.count(table: "analytics_outbox") == 1)
     }
 
     /// Late window 7 days and clock skew 5 minutes, both inclusive, to the millisecond.
@@ -61,7 +62,7 @@ import Testing
         let inOrder = TestDatabase()
         let orderedResults = Fixtures.ingestor(inOrder).ingest(events)
         let shuffled = TestDatabase()
-        var generator = SeededGenerator(seed: 42)
+        var generator = LinearCongruentialGenerator(seed: 42)
         let registration = events[0]
         let rest = events.dropFirst().shuffled(using: &generator)
         let ingestor = Fixtures.ingestor(shuffled)
@@ -111,10 +112,10 @@ import Testing
         #expect(results.map(\.status) == [.accepted, .rejected, .accepted])
         #expect(results[1].code == "consumer_failed")
         #expect(results[1].message == "exploding: boom")
-        #expect(try database.count("users") == 1, "not even the new user of the refused event is kept")
-        #expect(try database.count("events") == 2)
-        #expect(try database.count("profile_records") == 1)
-        #expect(try database.count("analytics_outbox") == 3)  // seen ×2, weight_saved ×1
+        #expect(try database.count(table: "users") == 1, "not even the new user of the refused event is kept")
+        #expect(try database.count(table: "events") == 2)
+        #expect(try database.count(table: "profile_records") == 1)
+        #expect(try database.count(table: "analytics_outbox") == 3)  // seen ×2, weight_saved ×1
     }
 
     struct Dangling: EventConsumer {
@@ -140,7 +141,7 @@ import Testing
         #expect(results.map(\.status) == [.rejected, .accepted])
         #expect(results[0].code == "storage_error")
         #expect(results[0].message?.contains("FOREIGN KEY") == true)
-        #expect(try database.count("events") == 1)
+        #expect(try database.count(table: "events") == 1)
     }
 
     @Test func effectsAreComputedAtEventTime() throws {
@@ -155,19 +156,19 @@ import Testing
     }
 
     @Test func ruleThatBreaksRefusesWithItsName() throws {
-        let directory = NSTemporaryDirectory() + "journey-rules-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try """
-        rules:
-          - rule: bad.effect
-            kind: event_effects
-            expr: '[{type: "record_added", kind: "x", payload: {}, colour: "red"}]'
-          - rule: bad.type
-            kind: event_effects
-            expr: 'select(.event.type == "tap") | [{type: "teleport"}]'
-        """.write(toFile: directory + "/r.yaml", atomically: true, encoding: .utf8)
-        let loaded = RuleSetLoader(rulesDirectory: directory, pluginsDirectory: nil).load()
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "r.yaml",
+            """
+            rules:
+              - rule: bad.effect
+                kind: event_effects
+                expr: '[{type: "record_added", kind: "x", payload: {}, colour: "red"}]'
+              - rule: bad.type
+                kind: event_effects
+                expr: 'select(.event.type == "tap") | [{type: "teleport"}]'
+            """)
+        let loaded = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil).load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
         let database = TestDatabase()
         let ingestor = Ingestor(
@@ -182,15 +183,5 @@ import Testing
                 == "rule `bad.effect` gave an effect the engine cannot use: unknown field `colour` in a record_added effect"
         )
         #expect(results[1].message?.contains("record_added needs a `dog_id`") == true)
-    }
-}
-
-/// A deterministic random number generator for shuffles.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state
     }
 }

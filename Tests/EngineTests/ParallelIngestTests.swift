@@ -4,6 +4,7 @@ import Foundation
 import JQ
 import RuleEngine
 import Store
+import TestSupport
 import Testing
 
 /// Computing pure consumers ahead on other cores (within a batch, or pipelined across

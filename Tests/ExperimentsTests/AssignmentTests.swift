@@ -5,6 +5,7 @@ import JQ
 import RuleEngine
 import SQLite
 import Store
+import TestSupport
 import Testing
 
 /// Sticky assignment against a real SQLite store, and rules whose variant follows it.

@@ -1,15 +1,14 @@
 import Core
 import JQ
 import RuleEngine
+import TestSupport
 import Testing
 
 /// `journey check` on experiments and onboarding flows: each mistake is an error naming the
 /// file, the line and what to do (Cases/check.yaml).
 struct CheckTests {
-    static let cases = Paths.cases("check.yaml", "cases")
-
-    @Test(arguments: cases)
-    func diagnostics(_ testCase: JSON) {
+    @Test(arguments: try CaseFile("check.yaml").cases())
+    func diagnostics(_ testCase: NamedCase) {
         var files: [String: String] = [:]
         for (name, text) in testCase["files"]!.objectValue! { files[name] = text.stringValue! }
         let folder = RulesFolder(files)

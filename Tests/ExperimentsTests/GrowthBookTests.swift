@@ -1,16 +1,12 @@
 import Core
 import Experiments
 import JQ
+import TestSupport
 import Testing
 
 /// GrowthBook's algorithm, vector by vector (Cases/growthbook.yaml).
 struct GrowthBookTests {
-    static let hashes = Paths.cases("growthbook.yaml", "hashes")
-    static let fnvs = Paths.cases("growthbook.yaml", "fnv32a")
-    static let ranges = Paths.cases("growthbook.yaml", "ranges")
-    static let choices = Paths.cases("growthbook.yaml", "choices")
-
-    @Test(arguments: hashes)
+    @Test(arguments: try CaseFile("growthbook.yaml").list("hashes"))
     func hash(_ vector: JSON) {
         let seed = vector["seed"]!.stringValue!
         let value = vector["value"]!.stringValue!
@@ -19,12 +15,12 @@ struct GrowthBookTests {
         #expect(hash == vector["hash"]!.numberValue, "hash(\(seed), \(value), v\(version))")
     }
 
-    @Test(arguments: fnvs)
+    @Test(arguments: try CaseFile("growthbook.yaml").list("fnv32a"))
     func fnv32a(_ vector: JSON) {
         #expect(GrowthBook.fnv32a(vector["text"]!.stringValue!) == UInt32(vector["value"]!.numberValue!))
     }
 
-    @Test(arguments: ranges)
+    @Test(arguments: try CaseFile("growthbook.yaml").list("ranges"))
     func bucketRanges(_ vector: JSON) {
         let weights = vector["weights"]!.arrayValue?.map { $0.numberValue! }
         let ranges = GrowthBook.bucketRanges(
@@ -38,7 +34,7 @@ struct GrowthBookTests {
         }
     }
 
-    @Test(arguments: choices)
+    @Test(arguments: try CaseFile("growthbook.yaml").list("choices"))
     func chooseVariation(_ vector: JSON) {
         let ranges = vector["ranges"]!.arrayValue!.map { pair in
             GrowthBook.BucketRange(pair[0]!.numberValue!, pair[1]!.numberValue!)

@@ -6,6 +6,7 @@ import JQ
 import Onboarding
 import RuleEngine
 import Store
+import TestSupport
 import Testing
 
 /// The onboarding engine through the one ingest path: triggers, skips, version upgrades,
@@ -329,7 +330,7 @@ struct OnboardingTests {
             Self.step("s3", "{tap: s3}", canSkip: true), Self.step("s4", "{timer: 6}"),
         ]
         guard let engine = Self.engine(["tour.yaml": Self.flow(steps: steps)]) else { return }
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var reached = [0, 0, 0, 0]
         var completed = [0, 0, 0, 0]
         var skipped = [0, 0, 0, 0]
@@ -379,18 +380,5 @@ struct OnboardingTests {
         }
         #expect(variant.finished == completed[3])
         #expect(reached[0] == 400 && reached[3] < reached[0], "the population drops out along the way")
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -5,37 +5,21 @@ import Foundation
 import JQ
 import RuleEngine
 import Store
+import TestSupport
 import Testing
-import YAML
-
-/// A store in a fresh SQLite file, removed when released.
-final class TestDatabase {
-    let path = NSTemporaryDirectory() + "journey-experiments-\(UUID().uuidString).sqlite"
-    private(set) lazy var store: SQLiteStore = try! SQLiteStore(path: path)
-
-    deinit {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
-    func count(_ sql: String) throws -> Int {
-        Int(try store.connection.scalar(sql) ?? -1)
-    }
-}
 
 /// A rules directory of its own: the files given, removed when released.
 final class RulesFolder {
-    let path = NSTemporaryDirectory() + "journey-rules-\(UUID().uuidString)"
+    private let directory: TemporaryDirectory
+    var path: String { directory.path }
 
     init(_ files: [String: String]) {
-        for (name, text) in files {
-            let file = path + "/" + name
-            try! FileManager.default.createDirectory(
-                atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try! text.write(toFile: file, atomically: true, encoding: .utf8)
+        do {
+            directory = try TemporaryDirectory(files)
+        } catch {
+            fatalError("cannot write the rules folder: \(error)")
         }
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// Loads the folder with every feature's document kinds.
     func load() -> RuleSetLoader.Result {
@@ -49,25 +33,6 @@ final class RulesFolder {
             Issue.record("the rules do not load: \(result.diagnostics.map(\.description).joined(separator: "\n"))")
         }
         return result.evaluator
-    }
-}
-
-enum Paths {
-    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-
-    /// A top-level list of a YAML file in Cases/.
-    static func cases(_ name: String, _ key: String) -> [JSON] {
-        do {
-            let text = try String(contentsOfFile: tests + "/Cases/" + name, encoding: .utf8)
-            guard let root = try YAMLParser.parse(text).first, case .array(let cases)? = try root.toJSON()[key] else {
-                fatalError("\(name) has no `\(key)` list")
-            }
-            return cases
-        } catch {
-            fatalError("cannot read \(name): \(error)")
-        }
     }
 }
 

@@ -5,14 +5,13 @@ import Habits
 import JQ
 import RuleEngine
 import Store
+import TestSupport
 import Testing
 
 /// Habit trackers end to end (Cases/habits.yaml): events in, statistics and days out.
 struct HabitsTests {
-    static let cases = Paths.cases("habits.yaml")
-
-    @Test(arguments: cases)
-    func scenario(_ testCase: JSON) throws {
+    @Test(arguments: try CaseFile("habits.yaml").cases())
+    func scenario(_ testCase: NamedCase) throws {
         let harness = try HabitsHarness()
         let name = testCase["name"]!.stringValue!
         for (index, event) in (testCase["events"]?.arrayValue ?? []).enumerated() {

@@ -5,35 +5,13 @@ import Foundation
 import JQ
 import RuleEngine
 import Store
+import TestSupport
 import Testing
-import YAML
-
-enum Paths {
-    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-
-    /// The `cases:` list of a YAML file in Cases/.
-    static func cases(_ name: String) -> [JSON] {
-        do {
-            let text = try String(contentsOfFile: tests + "/Cases/" + name, encoding: .utf8)
-            guard let root = try YAMLParser.parse(text).first, case .array(let cases)? = try root.toJSON()["cases"]
-            else {
-                fatalError("\(name) has no `cases` list")
-            }
-            return cases
-        } catch {
-            fatalError("cannot read \(name): \(error)")
-        }
-    }
-}
 
 /// The bundled rules with every feature, loaded once per process.
 enum Bundled {
     static let load: (ruleSet: RuleSet?, problems: String) = {
-        let result = Features.all.loader(
-            rulesDirectory: Paths.repository + "/Rules", pluginsDirectory: Paths.repository + "/Plugins"
-        ).load()
+        let result = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
         return (result.ruleSet, result.diagnostics.map(\.description).joined(separator: "\n"))
     }()
 }
@@ -41,7 +19,7 @@ enum Bundled {
 /// A fresh SQLite store, the bundled rules and every consumer; each event is received a
 /// minute after it happened.
 final class HabitsHarness {
-    let path = NSTemporaryDirectory() + "journey-habits-\(UUID().uuidString).sqlite"
+    private let file = TemporaryDatabaseFile()
     let store: SQLiteStore
     let evaluator: RuleEvaluator
     let ingestor: Ingestor
@@ -53,16 +31,12 @@ final class HabitsHarness {
     }
 
     init() throws {
-        store = try SQLiteStore(path: path)
+        store = try SQLiteStore(path: file.path)
         evaluator = try #require(Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
         let clock = clock
         ingestor = Features.all.makeIngestor(
             store: store, evaluator: evaluator,
             policy: IngestPolicy(clock: { clock.now }), cores: 1)
-    }
-
-    deinit {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     /// Ingests one event of `user`, `at` an RFC 3339 time with its offset.

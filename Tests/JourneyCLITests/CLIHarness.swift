@@ -1,6 +1,7 @@
 import CommandKit
 import Foundation
 import JourneyCLI
+import TestSupport
 
 /// Runs `journey` in-process with captured streams.
 struct CLIRun {
@@ -21,27 +22,7 @@ func journey(_ arguments: [String], stdin: [UInt8] = []) -> CLIRun {
     return CLIRun(status: status, stdout: out.text, stderr: err.text)
 }
 
-enum Repository {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static let rules = root + "/Rules"
-    static let plugins = root + "/Plugins"
+extension Repository {
+    /// The bundled rules' fixture for Q (q-123): the input `journey eval` tests pass with `--input`.
     static let q123 = rules + "/journey/fixtures/q-123.json"
-}
-
-/// A rules directory in the temporary folder, removed when released.
-final class RulesDirectory {
-    let path: String
-
-    init(_ files: [String: String]) throws {
-        path = NSTemporaryDirectory() + "journey-cli-tests-" + UUID().uuidString
-        for (relative, text) in files {
-            let full = path + "/" + relative
-            try FileManager.default.createDirectory(
-                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try text.write(toFile: full, atomically: true, encoding: .utf8)
-        }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JQ
+import TestSupport
 import Testing
 
 @Suite struct CheckCommandTests {
@@ -11,7 +12,7 @@ import Testing
     }
 
     @Test func diagnosticsLookLikeACompilersWithTheSourceLine() throws {
-        let rules = try RulesDirectory([
+        let rules = try TemporaryDirectory([
             "r.yaml": "rule: r\nkind: value\nexpr: |\n  .a\n  | nope\n",
             "s.yaml": "rule: s\nkind: valeu\nexpr: .\n",
         ])
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func jsonReport() throws {
-        let rules = try RulesDirectory(["r.yaml": "rule: r\nkind: value\nexpr: '.['\n"])
+        let rules = try TemporaryDirectory(["r.yaml": "rule: r\nkind: value\nexpr: '.['\n"])
         let run = journey("check", "--rules", rules.path, "--plugins", rules.path + "/none", "--format", "json")
         #expect(run.status == 2)
         let report = try JV.parse(run.stdout).json()
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func otherCommandsRefuseBrokenRulesWithExit2() throws {
-        let rules = try RulesDirectory(["r.yaml": "rule: r\nkind: value\n"])
+        let rules = try TemporaryDirectory(["r.yaml": "rule: r\nkind: value\n"])
         for command in ["test", "rules"] {
             let run = journey(command, "--rules", rules.path, "--plugins", rules.path + "/none")
             #expect(run.status == 2)
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func failureShowsADiff() throws {
-        let rules = try RulesDirectory([
+        let rules = try TemporaryDirectory([
             "r.yaml": """
             rule: r
             kind: value
@@ -85,7 +86,7 @@ import Testing
     }
 
     @Test func runFiltersByName() throws {
-        let rules = try RulesDirectory([
+        let rules = try TemporaryDirectory([
             "r.yaml":
                 "rule: r\nkind: value\nexpr: .\ntests:\n  - {name: one, input: 1, expect: 1}\n  - {name: two, input: 2, expect: 3}\n"
         ])
@@ -98,7 +99,7 @@ import Testing
     }
 
     @Test func aHangingTestFailsAfterTheTimeoutNamingRuleAndTest() throws {
-        let rules = try RulesDirectory([
+        let rules = try TemporaryDirectory([
             "r.yaml":
                 "rule: spin\nkind: value\nexpr: 'def f: f; f'\ntests:\n  - {name: forever, input: null, expect: 1}\n"
         ])

@@ -1,27 +1,11 @@
 import Foundation
 import SQLite
+import TestSupport
 import Testing
 
 /// `journey ingest` killed with SIGKILL part way, then run again on the same file: every event
 /// is stored exactly once, no effect is doubled, and the database is intact.
 @Suite struct CrashSafetyTests {
-    static func journeyExecutable() throws -> String {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journey")
-                .path,
-            Repository.root + "/.build/debug/journey",
-        ]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw CLIError("the journey executable is not built (looked in \(candidates))")
-        }
-        return found
-    }
-
-    struct CLIError: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
-
     /// 100,000 events: 1,000 users each registering a dog, then 99 events (weights, journey
     /// openings, taps) over the following days.
     static func writeEvents(to path: String) throws -> (events: Int, weights: Int, openings: Int) {
@@ -70,12 +54,10 @@ import Testing
 
     @Test(.timeLimit(.minutes(10)))
     func killedIngestResumesExactlyOnce() throws {
-        let executable = try Self.journeyExecutable()
-        let folder = NSTemporaryDirectory() + "journey-crash-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let events = folder + "/events.jsonl"
-        let database = folder + "/journey.sqlite"
+        let executable = try BuiltExecutable.path("journey")
+        let folder = try TemporaryDirectory()
+        let events = folder.file("events.jsonl")
+        let database = folder.file("journey.sqlite")
         let expected = try Self.writeEvents(to: events)
         let arguments = [
             "ingest", events, "--db", database, "--rules", Repository.rules, "--plugins", Repository.plugins,

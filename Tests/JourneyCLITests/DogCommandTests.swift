@@ -1,20 +1,19 @@
 import Foundation
 import JQ
+import TestSupport
 import Testing
 
 /// `journey dog …` over a store filled by `journey ingest`.
 @Suite struct DogCommandTests {
     final class Store {
-        let path = NSTemporaryDirectory() + "journey-dog-cli-\(UUID().uuidString).sqlite"
+        private let file = TemporaryDatabaseFile()
+        var path: String { file.path }
         init() {
             let run = journey(
-                "ingest", Repository.root + "/examples/events.jsonl", "--db", path, "--rules", Repository.rules,
+                "ingest", Repository.examples + "/events.jsonl", "--db", path, "--rules", Repository.rules,
                 "--plugins",
                 Repository.plugins, "--now", "2026-11-29T12:00:00Z", "-q")
             precondition(run.status == 0, run.stdout + run.stderr)
-        }
-        deinit {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         func dog(_ arguments: String...) -> CLIRun {
             journey(

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import JQ
+import TestSupport
 import Testing
 
 @Suite struct EvalCommandTests {
@@ -125,7 +126,7 @@ import Testing
     }
 
     @Test func outputBreakingTheContractShowsIt() throws {
-        let rules = try RulesDirectory(["r.yaml": "rule: r\nkind: recommendation\nexpr: '[1, 2]'\n"])
+        let rules = try TemporaryDirectory(["r.yaml": "rule: r\nkind: recommendation\nexpr: '[1, 2]'\n"])
         let run = journey(
             "eval", "r", "--rules", rules.path, "--plugins", rules.path + "/none", "--input", "-",
             stdin: Array(#"{"dog": {}, "blocks": []}"#.utf8))

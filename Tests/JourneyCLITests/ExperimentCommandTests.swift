@@ -1,5 +1,6 @@
 import Foundation
 import JQ
+import TestSupport
 import Testing
 
 /// `journey experiments`, `journey assign`, `journey eval --user`, `journey onboarding show`
@@ -79,20 +80,19 @@ import Testing
     }
 
     @Test func onboardingShowAndFunnel() throws {
-        let database = NSTemporaryDirectory() + "journey-onboarding-cli-\(UUID().uuidString).sqlite"
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+        let database = TemporaryDatabaseFile()
         let ingest = journey(
             [
-                "ingest", Repository.root + "/examples/onboarding.jsonl", "--db", database, "--now",
+                "ingest", Repository.examples + "/onboarding.jsonl", "--db", database.path, "--now",
                 "2026-11-29T12:00:00Z", "-q",
             ]
                 + Self.common)
         #expect(ingest.status == 0, "\(ingest.stdout)\(ingest.stderr)")
-        let show = journey(["onboarding", "show", "--user", "onb-3", "--db", database] + Self.common)
+        let show = journey(["onboarding", "show", "--user", "onb-3", "--db", database.path] + Self.common)
         #expect(show.stdout.contains("now: first_tracker (guided), step 3/7 `type_name`"), "\(show.stdout)")
         #expect(show.stdout.contains("can skip: no"))
         let view = try JV.parse(
-            journey(["onboarding", "show", "--user", "onb-2", "--db", database, "--format", "json"] + Self.common)
+            journey(["onboarding", "show", "--user", "onb-2", "--db", database.path, "--format", "json"] + Self.common)
                 .stdout
         ).json()
         #expect(view["current"] == .null)
@@ -100,7 +100,8 @@ import Testing
         #expect(view["flows"]?.arrayValue?.map { $0["status"] ?? .null } == ["finished", "finished"])
         let funnel = try JV.parse(
             journey(
-                ["funnel", "onboarding", "--flow", "first_tracker", "--db", database, "--format", "json"] + Self.common
+                ["funnel", "onboarding", "--flow", "first_tracker", "--db", database.path, "--format", "json"]
+                    + Self.common
             )
             .stdout
         ).json()
@@ -114,10 +115,10 @@ import Testing
                 "step_id": "type_name", "reached": 2, "completed": 1, "skipped": 0, "stuck": 1,
                 "median_duration_seconds": 7,
             ])
-        let text = journey(["funnel", "onboarding", "--db", database] + Self.common)
+        let text = journey(["funnel", "onboarding", "--db", database.path] + Self.common)
         #expect(text.stdout.contains("first_tracker (first_tracker@1), variant guided: 2 started, 1 finished"))
         #expect(text.stdout.contains("← biggest drop-off"))
-        let unknown = journey(["funnel", "onboarding", "--flow", "nope", "--db", database] + Self.common)
+        let unknown = journey(["funnel", "onboarding", "--flow", "nope", "--db", database.path] + Self.common)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no onboarding flow `nope`; flows: first_launch, first_tracker"))
     }
@@ -128,17 +129,19 @@ import Testing
     static let common = ["--rules", Repository.rules, "--plugins", Repository.plugins, "--now", "2026-11-29T12:00:00Z"]
 
     @Test func listShowAndDigest() throws {
-        let database = NSTemporaryDirectory() + "journey-challenges-cli-\(UUID().uuidString).sqlite"
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+        let database = TemporaryDatabaseFile()
         let ingest = journey(
-            ["ingest", Repository.root + "/examples/challenges.jsonl", "--db", database, "-q"] + Self.common)
+            ["ingest", Repository.examples + "/challenges.jsonl", "--db", database.path, "-q"] + Self.common)
         #expect(ingest.status == 0, "\(ingest.stdout)\(ingest.stderr)")
-        let list = journey(["challenges", "--db", database] + Self.common)
+        let list = journey(["challenges", "--db", database.path] + Self.common)
         #expect(list.stdout.contains("community-walks"))
         #expect(list.stdout.contains("weekly-training@2026-11-23"))
         let show = try JV.parse(
             journey(
-                ["challenge", "show", "community-walks", "--user", "owner-2", "--db", database, "--format", "json"]
+                [
+                    "challenge", "show", "community-walks", "--user", "owner-2", "--db", database.path, "--format",
+                    "json",
+                ]
                     + Self.common
             )
             .stdout
@@ -150,18 +153,19 @@ import Testing
         #expect(show["rank"] == .null)
         let duel = try JV.parse(
             journey(
-                ["challenge", "show", "steps-duel", "--user", "owner-1", "--db", database, "--format", "json"]
+                ["challenge", "show", "steps-duel", "--user", "owner-1", "--db", database.path, "--format", "json"]
                     + Self.common
             )
             .stdout
         ).json()
         #expect(duel["rank"] == 1)
         #expect(duel["ranking"]?[0]?["team"] == "owner-1")
-        let unknown = journey(["challenge", "show", "walk-5k", "--db", database] + Self.common)
+        let unknown = journey(["challenge", "show", "walk-5k", "--db", database.path] + Self.common)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no challenge `walk-5k`; did you mean `walk-50k`?"))
-        let digest = journey(["challenge", "digest", "--db", database] + Self.common)
+        let digest = journey(["challenge", "digest", "--db", database.path] + Self.common)
         #expect(digest.stdout.contains("2 notifications"), "\(digest.stdout)")
-        #expect(journey(["challenge", "digest", "--db", database] + Self.common).stdout.contains("0 notifications"))
+        #expect(
+            journey(["challenge", "digest", "--db", database.path] + Self.common).stdout.contains("0 notifications"))
     }
 }

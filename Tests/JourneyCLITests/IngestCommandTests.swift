@@ -1,20 +1,10 @@
 import Core
 import Foundation
 import JQ
+import TestSupport
 import Testing
 
 @Suite struct IngestCommandTests {
-    final class Files {
-        let folder = NSTemporaryDirectory() + "journey-ingest-cli-\(UUID().uuidString)"
-        var database: String { folder + "/journey.sqlite" }
-        init() throws { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        func write(_ name: String, _ text: String) throws -> String {
-            try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
-            return folder + "/" + name
-        }
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
-    }
-
     static let events = """
         {"event_id":"r1","user_id":"u1","type":"dog_registered","occurred_at":"2026-11-29T09:00:00+01:00","dog_id":"q-123","payload":{"name":"Q","age_range":"4-8m","timezone":"Europe/Berlin"}}
         {"event_id":"w1","user_id":"u1","type":"weight_saved","occurred_at":"2026-11-29T09:05:00+01:00","dog_id":"q-123","payload":{"kg":12.6}}
@@ -24,14 +14,14 @@ import Testing
         not json at all
         """
 
-    func ingest(_ files: Files, _ path: String, _ extra: [String] = []) -> CLIRun {
+    func ingest(_ files: TemporaryDirectory, _ path: String, _ extra: [String] = []) -> CLIRun {
         journey(
             ["ingest", path, "--db", files.database, "--rules", Repository.rules, "--now", "2026-11-29T12:00:00Z"]
                 + extra)
     }
 
     @Test func textLinesAndSummary() throws {
-        let files = try Files()
+        let files = try TemporaryDirectory()
         let run = ingest(files, try files.write("events.jsonl", Self.events))
         #expect(run.status == 1, "a rejected event makes the exit status 1")
         let lines = run.stdout.split(separator: "\n").map(String.init)
@@ -45,7 +35,7 @@ import Testing
     }
 
     @Test func jsonLinesAndResendingChangesNothing() throws {
-        let files = try Files()
+        let files = try TemporaryDirectory()
         let path = try files.write("events.jsonl", Self.events)
         _ = ingest(files, path)
         let again = ingest(files, path, ["--format", "json"])
@@ -65,7 +55,7 @@ import Testing
     }
 
     @Test func standardInput() throws {
-        let files = try Files()
+        let files = try TemporaryDirectory()
         let run = journey(
             [
                 "ingest", "-", "--db", files.database, "--rules", Repository.rules, "--now", "2026-11-29T12:00:00Z",
@@ -86,7 +76,7 @@ import Testing
     }
 
     @Test func migrateAndStats() throws {
-        let files = try Files()
+        let files = try TemporaryDirectory()
         let first = journey("db", "migrate", "--db", files.database)
         #expect(first.status == 0)
         #expect(first.stdout.contains("applied migrations 1, 2, 3, 4, 5, 6; schema version 6"))
@@ -94,11 +84,16 @@ import Testing
         let stats = journey("db", "stats", "--db", files.database)
         #expect(stats.stdout.contains("schema version 6"))
         #expect(stats.stdout.contains("events"))
-        let none = journey("db", "stats", "--db", files.folder + "/none.sqlite")
+        let none = journey("db", "stats", "--db", files.file("none.sqlite"))
         #expect(none.status == 1)
         #expect(none.stderr.contains("no store at"))
         #expect(journey("db").stdout.contains("SUBCOMMANDS:"))
         #expect(journey("db", "frobnicate").status == 64)
         #expect(journey("help", "db", "migrate").stdout.contains("USAGE: journey db migrate"))
     }
+}
+
+extension TemporaryDirectory {
+    /// The store file of the commands under test.
+    fileprivate var database: String { file("journey.sqlite") }
 }

@@ -3,13 +3,12 @@ import Foundation
 import JQ
 import Journey
 import RuleEngine
+import TestSupport
 import Testing
 
 /// The rules shipped in Rules/ load cleanly and pass their own tests.
 @Suite struct BundledRulesTests {
-    let loaded = Features.all.loader(
-        rulesDirectory: Paths.repository + "/Rules", pluginsDirectory: Paths.repository + "/Plugins"
-    ).load()
+    let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
 
     @Test func bundledRulesLoadWithoutDiagnostics() {
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")

@@ -4,6 +4,7 @@ import Foundation
 import JQ
 import Journey
 import RuleEngine
+import TestSupport
 import Testing
 
 /// Broken catalogs are refused at load with a precise error each (Cases/catalog-diagnostics.yaml).
@@ -81,30 +82,18 @@ import Testing
             - {branch: health, phrase: "does not replace a vet", reason: "the app is not a vet"}
         """
 
-    struct Case: Sendable, CustomTestStringConvertible {
-        var json: JSON
-        var testDescription: String { json["name"]?.stringValue ?? "?" }
-    }
-
-    static let cases = ((try? caseFile("catalog-diagnostics.yaml"))?["cases"]?.arrayValue ?? []).map(Case.init)
-
-    @Test(arguments: cases)
-    func brokenCatalogsAreRefused(_ testCase: Case) throws {
+    @Test(arguments: try CaseFile("catalog-diagnostics.yaml").cases())
+    func brokenCatalogsAreRefused(_ testCase: NamedCase) throws {
         var catalog = Self.base
         for pair in testCase.json["replace"]?.arrayValue ?? [] {
             let old = try #require(pair[0]?.stringValue)
             #expect(catalog.contains(old), "the case edits text that is not in the base: \(old)")
             catalog = catalog.replacingOccurrences(of: old, with: pair[1]?.stringValue ?? "")
         }
-        let folder = NSTemporaryDirectory() + "journey-catalog-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/journey", withIntermediateDirectories: true)
-        try catalog.write(toFile: folder + "/journey/catalog.yaml", atomically: true, encoding: .utf8)
-        try Self.rule.write(toFile: folder + "/ac.yaml", atomically: true, encoding: .utf8)
-        try Self.wording.write(toFile: folder + "/wording.yaml", atomically: true, encoding: .utf8)
-        let result = Features.all.loader(
-            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins"
-        ).load()
+        let folder = try TemporaryDirectory([
+            "journey/catalog.yaml": catalog, "ac.yaml": Self.rule, "wording.yaml": Self.wording,
+        ])
+        let result = Features.all.loader(rulesDirectory: folder.path, pluginsDirectory: Repository.plugins).load()
         let errors = result.diagnostics.filter { $0.severity == .error }
         let expected = testCase.json["errors"]?.arrayValue ?? []
         let rendered = errors.map(\.description).joined(separator: "\n")

@@ -6,6 +6,7 @@ import Foundation
 import JQ
 import RuleEngine
 import Store
+import TestSupport
 import Testing
 
 @testable import Journey
@@ -31,17 +32,15 @@ import Testing
     }
 
     @Test func aLaterCatalogChangeDoesNotTouchExistingDogs() throws {
-        let folder = NSTemporaryDirectory() + "journey-catalog-change-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.copyItem(atPath: Paths.repository + "/Rules", toPath: folder)
-        let first = try JourneyHarness(rules: folder, now: "2026-11-20T08:00:00Z")
+        let folder = try TemporaryDirectory(copying: Repository.rules)
+        let first = try JourneyHarness(rules: folder.path, now: "2026-11-20T08:00:00Z")
         first.send("dog_registered", dog: "old", Self.registration)
 
-        let catalogPath = folder + "/journey/catalog.yaml"
+        let catalogPath = folder.file("journey/catalog.yaml")
         var catalog = try String(contentsOfFile: catalogPath, encoding: .utf8)
         catalog = catalog.replacingOccurrences(of: "title: Know your breed", with: "title: Your breed, explained")
         try catalog.write(toFile: catalogPath, atomically: true, encoding: .utf8)
-        let second = try JourneyHarness(rules: folder, now: "2026-11-21T08:00:00Z")
+        let second = try JourneyHarness(rules: folder.path, now: "2026-11-21T08:00:00Z")
         // The second harness writes to its own file: copy the first store there.
         try second.store.connection.execute("ATTACH DATABASE '\(first.path)' AS first")
         for table in ["users", "dogs", "manifests", "catalog_snapshots", "events"] {
@@ -172,10 +171,8 @@ import Testing
     }
 
     @Test func aCheckTypeWrittenInSwift() throws {
-        let folder = NSTemporaryDirectory() + "journey-swift-plugin-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.copyItem(atPath: Paths.repository + "/Rules", toPath: folder)
-        let catalogPath = folder + "/journey/catalog.yaml"
+        let folder = try TemporaryDirectory(copying: Repository.rules)
+        let catalogPath = folder.file("journey/catalog.yaml")
         var catalog = try String(contentsOfFile: catalogPath, encoding: .utf8)
         let block = try #require(catalog.range(of: "- id: bond-building-games"))
         let start = try #require(catalog.range(of: "        check:\n", range: block.upperBound..<catalog.endIndex))
@@ -186,21 +183,17 @@ import Testing
 
         let plugins: [any CheckPlugin] = [QuizPlugin()]
         let features = Features.standard(swiftPlugins: plugins)
-        let loaded = features.loader(
-            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins"
-        ).load()
+        let loaded = features.loader(rulesDirectory: folder.path, pluginsDirectory: Repository.plugins).load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
-        let without = Features.all.loader(
-            rulesDirectory: folder, pluginsDirectory: Paths.repository + "/Plugins"
-        ).load()
+        let without = Features.all.loader(rulesDirectory: folder.path, pluginsDirectory: Repository.plugins).load()
         #expect(without.diagnostics.contains { $0.code == "unknown_check_type" && $0.message.contains("`quiz`") })
 
-        let database = NSTemporaryDirectory() + "journey-swift-plugin-\(UUID().uuidString).sqlite"
-        defer { try? FileManager.default.removeItem(atPath: database) }
-        let store = try SQLiteStore(path: database)
+        let database = TemporaryDatabaseFile()
+        let store = try SQLiteStore(path: database.path)
         let now = Timestamp.parse("2026-11-20T08:00:00Z")!
         let ingestor = features.makeIngestor(
-            store: store, evaluator: evaluator, policy: IngestPolicy(clock: { now + 3600 }), cores: 1)
+            store: store, evaluator: evaluator,
+            policy: IngestPolicy(clock: { now + 3600 }), cores: 1)
         let registered = ingestor.ingest([
             [
                 "event_id": "r", "user_id": "u", "type": "dog_registered", "occurred_at": "2026-11-20T08:00:00Z",

@@ -6,18 +6,19 @@ import JQ
 import Journey
 import RuleEngine
 import Store
-import YAML
+import TestSupport
 
 /// A store, the bundled rules with the Dog Journey, and an ingestor at a fixed clock.
 final class JourneyHarness {
-    let path = NSTemporaryDirectory() + "journey-feature-\(UUID().uuidString).sqlite"
+    private let file = TemporaryDatabaseFile()
+    var path: String { file.path }
     let store: SQLiteStore
     let evaluator: RuleEvaluator
     let ingestor: Ingestor
     var clock: Double
     private var counter = 0
 
-    init(rules: String = Paths.repository + "/Rules", plugins: String = Paths.repository + "/Plugins", now: String)
+    init(rules: String = Repository.rules, plugins: String = Repository.plugins, now: String)
         throws
     {
         let loaded = Features.all.loader(rulesDirectory: rules, pluginsDirectory: plugins).load()
@@ -25,7 +26,7 @@ final class JourneyHarness {
             throw HarnessError("rules do not load: \(loaded.diagnostics)")
         }
         self.evaluator = evaluator
-        store = try SQLiteStore(path: path)
+        store = try SQLiteStore(path: file.path)
         clock = Timestamp.parse(now)!
         let box = ClockBox()
         ingestor = Features.all.makeIngestor(
@@ -36,10 +37,6 @@ final class JourneyHarness {
     }
 
     private let box: ClockBox
-
-    deinit {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
 
     /// Ingests one event at the current clock; the clock moves on a minute.
     @discardableResult
@@ -75,26 +72,4 @@ final class ClockBox: @unchecked Sendable {
 struct HarnessError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Reads a YAML case file of Tests/JourneyTests/Cases as JSON.
-func caseFile(_ name: String) throws -> JSON {
-    let path = Paths.repository + "/Tests/JourneyTests/Cases/" + name
-    let text = try String(contentsOfFile: path, encoding: .utf8)
-    guard let root = try YAMLParser.parse(text).first else { throw HarnessError("empty \(name)") }
-    func convert(_ node: YAMLNode) throws -> JSON {
-        switch node.content {
-        case .scalar:
-            switch try node.resolvedScalar() {
-            case .null?, nil: return .null
-            case .bool(let b)?: return .bool(b)
-            case .number(let n)?: return .number(n)
-            case .string(let s)?: return .string(s)
-            }
-        case .sequence(let items): return .array(try items.map(convert))
-        case .mapping(let pairs):
-            return .object(JSONObject(try pairs.map { ($0.key.scalar?.value ?? "", try convert($0.value)) }))
-        }
-    }
-    return try convert(root)
 }

@@ -5,6 +5,7 @@ import JQ
 import Journey
 import RuleEngine
 import Store
+import TestSupport
 import Testing
 
 /// A sample dog walks through every block of the catalog (Cases/walkthrough.yaml), through
@@ -12,7 +13,7 @@ import Testing
 @Suite struct WalkthroughTests {
     @Test(.timeLimit(.minutes(5)))
     func everyBlockOfTheCatalog() throws {
-        let spec = try caseFile("walkthrough.yaml")
+        let spec = try CaseFile("walkthrough.yaml").document
         let journey = try JourneyHarness(now: "2026-11-20T08:00:00+01:00")
         let registration = journey.ingest(try #require(spec["dog"]?["event"]))
         #expect(registration.status == .accepted, "\(registration.json.compactText)")

@@ -1,20 +1,14 @@
 import Core
 import JQ
+import TestSupport
 import Testing
 
 @testable import RuleEngine
 
-/// One small rule, one input, one expected result or error.
-struct EvaluationCase: Sendable, CustomTestStringConvertible {
-    var json: JSON
-    var testDescription: String { json["name"]?.stringValue ?? "?" }
-}
-
+/// Each case: one small rule, one input, one expected result or error.
 @Suite struct EvaluationTests {
-    static let cases = loadCases("evaluation.yaml").map(EvaluationCase.init)
-
-    @Test(arguments: cases)
-    func evaluate(_ testCase: EvaluationCase) throws {
+    @Test(arguments: try CaseFile("evaluation.yaml").cases())
+    func evaluate(_ testCase: NamedCase) throws {
         let spec = testCase.json
         let directory = try TemporaryDirectory()
         try directory.write("r.yaml", try #require(spec["rule"]).compactText)

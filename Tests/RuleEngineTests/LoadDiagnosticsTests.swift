@@ -1,5 +1,6 @@
 import Core
 import JQ
+import TestSupport
 import Testing
 
 @testable import RuleEngine
@@ -30,9 +31,7 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct LoadDiagnosticsTests {
-    static let cases = loadCases("load-diagnostics.yaml").map(LoadCase.init)
-
-    @Test(arguments: cases)
+    @Test(arguments: try CaseFile("load-diagnostics.yaml").cases().map { LoadCase($0.json) })
     func brokenRulesAreRefusedWithEveryDiagnostic(_ testCase: LoadCase) throws {
         let directory = try TemporaryDirectory()
         for file in testCase.files { try directory.write(file.path, file.text) }

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import JQ
+import TestSupport
 import Testing
 
 @testable import RuleEngine
@@ -145,34 +146,29 @@ import Testing
 /// A program cache spares compiling unchanged rules on a reload, and never hides a change.
 @Suite struct ProgramCacheTests {
     @Test func reloadCompilesOnlyWhatChanged() throws {
-        let folder = NSTemporaryDirectory() + "journey-cache-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder + "/lib", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        func write(_ name: String, _ text: String) throws {
-            try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
-        }
-        try write("lib/util.jq", "def twice: . * 2;\n")
-        try write("a.yaml", "rule: a\nkind: value\nexpr: '1'\n")
-        try write("b.yaml", "rule: b\nkind: value\nexpr: 'import \"util\" as u; 2 | u::twice'\n")
+        let folder = try TemporaryDirectory()
+        try folder.write("lib/util.jq", "def twice: . * 2;\n")
+        try folder.write("a.yaml", "rule: a\nkind: value\nexpr: '1'\n")
+        try folder.write("b.yaml", "rule: b\nkind: value\nexpr: 'import \"util\" as u; 2 | u::twice'\n")
         let cache = ProgramCache()
-        var loader = RuleSetLoader(rulesDirectory: folder, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
+        var loader = RuleSetLoader(rulesDirectory: folder.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
         loader.programCache = cache
         #expect(loader.load().ruleSet != nil)
         #expect(cache.lastCompiled == 2 && cache.lastReused == 0)
 
-        try write("a.yaml", "rule: a\nkind: value\nexpr: '10'\n")
+        try folder.write("a.yaml", "rule: a\nkind: value\nexpr: '10'\n")
         let second = loader.load()
         #expect(cache.lastCompiled == 1 && cache.lastReused == 1)
         #expect(try second.evaluator?.evaluate("a", input: JV(.null)).outputs == [10])
 
         // A library change compiles every rule that can import it.
-        try write("lib/util.jq", "def twice: . * 3;\n")
+        try folder.write("lib/util.jq", "def twice: . * 3;\n")
         let third = loader.load()
         #expect(cache.lastCompiled == 2 && cache.lastReused == 0)
         #expect(try third.evaluator?.evaluate("b", input: JV(.null)).outputs == [6])
 
         // An evaluator of its own takes over unchanged programs from the one it replaces.
-        try write("a.yaml", "rule: a\nkind: value\nexpr: '100'\n")
+        try folder.write("a.yaml", "rule: a\nkind: value\nexpr: '100'\n")
         let fourth = loader.load()
         #expect(cache.lastCompiled == 1 && cache.lastReused == 1)
         let fresh = RuleEvaluator(ruleSet: try #require(fourth.ruleSet))

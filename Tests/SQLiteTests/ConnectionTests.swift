@@ -1,19 +1,13 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLite
 
 /// The wrapper on real database files.
 @Suite struct ConnectionTests {
-    final class DatabaseFile {
-        let path = NSTemporaryDirectory() + "journey-sqlite-\(UUID().uuidString).sqlite"
-        deinit {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
-    }
-
     @Test func opensInWALModeWithForeignKeys() throws {
-        let file = DatabaseFile()
+        let file = TemporaryDatabaseFile()
         let db = try Connection(path: file.path)
         #expect(try db.prepare("PRAGMA journal_mode").first { $0.text(0) } == "wal")
         #expect(try db.scalar("PRAGMA foreign_keys") == 1)
@@ -22,7 +16,7 @@ import Testing
     /// A writer waits while another connection (another worker process) holds the write lock,
     /// and gives up with SQLITE_BUSY once its busy timeout has passed.
     @Test func writersWaitForTheLockUpToTheirTimeout() throws {
-        let file = DatabaseFile()
+        let file = TemporaryDatabaseFile()
         let holder = try Connection(path: file.path)
         try holder.execute("CREATE TABLE t (x INTEGER)")
         let path = file.path
@@ -32,7 +26,7 @@ import Testing
         #expect(throws: SQLiteError.self) { try impatient.execute("BEGIN IMMEDIATE") }
         // A patient writer on another thread waits until the holder commits.
         let done = DispatchSemaphore(value: 0)
-        let outcome = Outcome()
+        let outcome = LockedText()
         Thread {
             do {
                 let waited = try Connection(path: path, options: .init(busyTimeoutMilliseconds: 5000))
@@ -48,28 +42,12 @@ import Testing
         usleep(200_000)
         try holder.execute("COMMIT")
         done.wait()
-        #expect(outcome.value == "committed")
+        #expect(outcome.text == "committed")
         #expect(try holder.scalar("SELECT count(*) FROM t") == 2)
     }
 
-    /// `@unchecked Sendable`: `text` is only touched with `lock` held.
-    final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var text = ""
-        var value: String {
-            lock.lock()
-            defer { lock.unlock() }
-            return text
-        }
-        func set(_ value: String) {
-            lock.lock()
-            text = value
-            lock.unlock()
-        }
-    }
-
     @Test func bindsAndReadsEveryType() throws {
-        let file = DatabaseFile()
+        let file = TemporaryDatabaseFile()
         let db = try Connection(path: file.path)
         try db.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")
         try db.run(
@@ -136,7 +114,7 @@ import Testing
     }
 
     @Test func migrationsApplyOnceAndInOrder() throws {
-        let file = DatabaseFile()
+        let file = TemporaryDatabaseFile()
         let migrations = [
             Migration(version: 2, name: "add column", sql: "ALTER TABLE t ADD COLUMN y TEXT"),
             Migration(version: 1, name: "create", sql: "CREATE TABLE t (x INTEGER)"),

@@ -4,6 +4,7 @@ import HTTP
 import JQ
 import RuleEngine
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ import Testing
         // `@unchecked Sendable`: counters are atomics, `failures` is a locked box.
         let stop = Atomic<Bool>(false)
         let requests = Atomic<Int>(0)
-        let failures = TextBox()
+        let failures = LockedText()
         let failureCount = Atomic<Int>(0)
         private var threads: [Thread] = []
 

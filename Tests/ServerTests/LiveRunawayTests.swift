@@ -4,6 +4,7 @@ import HTTP
 import JQ
 import RuleEngine
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -58,7 +59,7 @@ import Testing
         // `@unchecked Sendable`: atomics and a locked box.
         let stop = Atomic<Bool>(false)
         let answered = Atomic<Int>(0)
-        let failures = TextBox()
+        let failures = LockedText()
         let failed = Atomic<Int>(0)
 
         init(port: Int) {

@@ -4,6 +4,7 @@ import HTTP
 import JQ
 import RuleEngine
 import Synchronization
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -12,34 +13,24 @@ import Synchronization
 /// `journey serve` as users run it: the executable in its own process (supervisor and
 /// workers), on a free loopback port, over a temporary copy of the bundled rules.
 final class LiveService {
-    let folder: String
+    private let directory: TemporaryDirectory
+    /// The service's folder: `Rules/`, `Plugins/`, the access log.
+    var folder: String { directory.path }
     let process = Process()
     let port: Int
     private let errors = Pipe()
-    private let stderrText = TextBox()
-
-    static func executable() throws -> String {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journey")
-                .path,
-            ServiceHarness.repository + "/.build/debug/journey",
-        ]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw LiveServiceError("the journey executable is not built (looked in \(candidates))")
-        }
-        return found
-    }
+    private let stderrText = LockedText()
 
     /// Starts the service; `prepare` may change the rules folder first.
     init(
         workers: Int = 2, arguments: [String] = [], seed: Bool = true, prepare: (String) throws -> Void = { _ in }
     ) throws {
-        folder = NSTemporaryDirectory() + "journey-live-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: ServiceHarness.repository + "/Rules", toPath: folder + "/Rules")
-        try FileManager.default.copyItem(atPath: ServiceHarness.repository + "/Plugins", toPath: folder + "/Plugins")
+        directory = try TemporaryDirectory()
+        let folder = directory.path
+        try directory.copy(Repository.rules, to: "Rules")
+        try directory.copy(Repository.plugins, to: "Plugins")
         try prepare(folder)
-        process.executableURL = URL(fileURLWithPath: try Self.executable())
+        process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path("journey"))
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.arguments =
             ["serve", "--port", "0", "--workers", String(workers), "--access-log", folder + "/access.log"] + arguments
@@ -84,7 +75,6 @@ final class LiveService {
             kill(process.processIdentifier, SIGKILL)
             _ = reap(seconds: 10)
         }
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// What the service wrote to stderr so far.
@@ -94,7 +84,7 @@ final class LiveService {
 
     /// Ingests examples/events.jsonl, moved to recent times (the service uses the real clock).
     func seed() throws {
-        let lines = try String(contentsOfFile: ServiceHarness.repository + "/examples/events.jsonl", encoding: .utf8)
+        let lines = try String(contentsOfFile: Repository.examples + "/events.jsonl", encoding: .utf8)
         let shift = Date().timeIntervalSince1970 - ServiceHarness.now
         let events: [JSON] = try lines.split(separator: "\n").map { line in
             guard case .object(var event) = try JSONParser().parse(String(line)) else { return .null }
@@ -162,30 +152,5 @@ extension HTTPClient {
         let response = try send(
             method, target, headers: headers, body: body.map { Array($0.compactText.utf8) }, retry: retry)
         return (response.status, (try? JSONParser().parse(response.body)) ?? .null)
-    }
-}
-
-/// Text appended from one thread and read from another.
-final class TextBox: @unchecked Sendable {
-    // `@unchecked Sendable`: `value` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var value = ""
-
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-
-    func set(_ text: String) {
-        lock.lock()
-        value = text
-        lock.unlock()
-    }
-
-    func append(_ text: String) {
-        lock.lock()
-        value += text
-        lock.unlock()
     }
 }

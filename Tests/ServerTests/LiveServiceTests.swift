@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import JQ
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ import Testing
 
         // A request in progress when SIGTERM arrives still gets its answer.
         let port = service.port
-        let answer = TextBox()
+        let answer = LockedText()
         let slow = Thread {
             let client = HTTPClient(port: port)
             let response = try? client.json(

@@ -1,20 +1,14 @@
 import Core
 import HTTP
 import JQ
+import TestSupport
 import Testing
-
-struct RouteCase: Sendable, CustomTestStringConvertible {
-    var json: JSON
-    var testDescription: String { json["name"]?.stringValue ?? "?" }
-}
 
 /// Cases/routes.yaml: every route, status and error shape, through the router.
 @Suite(.serialized) struct RouteCaseTests {
     static let shared = SharedService()
-    static let cases = ServiceHarness.cases("routes.yaml").map(RouteCase.init)
-
-    @Test(arguments: cases)
-    func route(_ testCase: RouteCase) throws {
+    @Test(arguments: try CaseFile("routes.yaml").cases())
+    func route(_ testCase: NamedCase) throws {
         let request = testCase.json["request"] ?? .null
         let expect = testCase.json["expect"] ?? .null
         try Self.shared.use { harness in

@@ -5,17 +5,15 @@ import JQ
 import RuleEngine
 import Server
 import Store
-import YAML
+import TestSupport
 
 /// A worker's service on a temporary copy of the bundled rules and a fresh SQLite file, with a
 /// fixed clock, answering requests through the router (no sockets).
 final class ServiceHarness {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let now = Timestamp.parse("2026-11-29T12:00:00Z")!
     static let token = "test-admin-token-0123456789"
 
-    let folder: String
+    private let folder: TemporaryDirectory
     let service: JourneyService
     let control: ControlBlock
 
@@ -23,32 +21,25 @@ final class ServiceHarness {
     ///   - token: the admin token (nil: admin off).
     ///   - seed: ingest examples/events.jsonl first.
     init(token: String? = ServiceHarness.token, viewCache: Double = 10, seed: Bool = true) throws {
-        folder = NSTemporaryDirectory() + "journey-service-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.repository + "/Rules", toPath: folder + "/Rules")
-        try FileManager.default.copyItem(atPath: Self.repository + "/Plugins", toPath: folder + "/Plugins")
+        folder = try TemporaryDirectory()
         var configuration = ServiceConfiguration()
-        configuration.databasePath = folder + "/journey.sqlite"
-        configuration.rulesDirectory = folder + "/Rules"
-        configuration.pluginsDirectory = folder + "/Plugins"
+        configuration.databasePath = folder.file("journey.sqlite")
+        configuration.rulesDirectory = try folder.copy(Repository.rules, to: "Rules")
+        configuration.pluginsDirectory = try folder.copy(Repository.plugins, to: "Plugins")
         configuration.adminToken = token
         configuration.accessLog = nil
         configuration.viewCacheSeconds = viewCache
         configuration.clock = { ServiceHarness.now }
-        configuration.executable = try LiveService.executable()
+        configuration.executable = try BuiltExecutable.path("journey")
         control = try ControlBlock.create()
         control.setWorkerCount(1)
         service = try Worker.open(configuration: configuration, control: control, index: 0)
         if seed {
-            let lines = try String(contentsOfFile: Self.repository + "/examples/events.jsonl", encoding: .utf8)
+            let lines = try String(contentsOfFile: Repository.examples + "/events.jsonl", encoding: .utf8)
             let events = try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }
             let response = send("POST", "/v1/events", json: ["events": .array(events)])
             precondition(response.status == 200, "seeding failed: \(response.text)")
         }
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     struct Response {
@@ -88,15 +79,6 @@ final class ServiceHarness {
         }
         let response = service.handle(request)
         return Response(status: response.status, headers: response.headers, body: response.body)
-    }
-
-    /// The data-driven cases of `Cases/<name>`.
-    static func cases(_ name: String) -> [JSON] {
-        let path = repository + "/Tests/ServerTests/Cases/" + name
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-            let document = try? YAMLParser.parse(text).first?.toJSON(), let cases = document["cases"]?.arrayValue
-        else { fatalError("cannot read the cases of \(path)") }
-        return cases
     }
 }
 

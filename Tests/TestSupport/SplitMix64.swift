@@ -1,0 +1,18 @@
+/// A small seeded random number generator (SplitMix64): the same seed gives the same
+/// sequence on every run and platform, for shuffles and made-up data in tests.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's state; it moves on by a fixed step at every draw.
+    public var state: UInt64
+
+    /// A generator that starts at `seed`.
+    public init(seed: UInt64) { state = seed }
+
+    /// The next number of the sequence.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Store
+
+/// An ``SQLiteStore`` in a fresh temporary file, opened on first use; the file is removed when
+/// released.
+public final class TestDatabase {
+    /// The store's file.
+    public let file = TemporaryDatabaseFile()
+
+    /// The store's full path.
+    public var path: String { file.path }
+
+    /// The store, opened (and migrated) on first use. A store that cannot be opened stops the
+    /// tests with the path and the reason.
+    public private(set) lazy var store: SQLiteStore = {
+        do {
+            return try SQLiteStore(path: path)
+        } catch {
+            fatalError("cannot open a test store at \(path): \(error)")
+        }
+    }()
+
+    /// A database whose store is not opened yet.
+    public init() {}
+
+    /// The integer a query such as `SELECT count(*) FROM …` gives; -1 when it gives nothing.
+    public func count(_ query: String) throws -> Int {
+        Int(try store.connection.scalar(query) ?? -1)
+    }
+
+    /// The number of rows in `table`.
+    public func count(table: String) throws -> Int {
+        try count("SELECT count(*) FROM \(table)")
+    }
+}
