@@ -9,15 +9,23 @@ import Store
 public struct FeatureSet: Sendable {
     /// The features, in the order their consumers run and their routes and commands are listed.
     public let features: [any Feature]
+    /// The engine's own rule kinds, then every feature's.
+    public let ruleKinds: [RuleKind]
+    public let documentKinds: [any DocumentKind]
+    /// The engine's effect types, then every feature's.
+    public let effectTypes: EffectTypes
+    /// The HTTP status of each rejection code: the engine's own, then every feature's.
+    private let rejectionStatuses: [String: Int]
 
     public init(_ features: [any Feature]) {
         self.features = features
+        ruleKinds = RuleKind.registry + features.flatMap(\.ruleKinds)
+        documentKinds = features.flatMap(\.documentKinds)
+        effectTypes = EffectTypes(EffectTypes.engine.all + features.flatMap(\.effectTypes))
+        rejectionStatuses = features.reduce(into: ["unknown_dog": 404, "conflict": 409, "storage_error": 503]) {
+            statuses, feature in statuses.merge(feature.rejectionStatuses) { first, _ in first }
+        }
     }
-
-    /// The engine's own rule kinds, then every feature's.
-    public var ruleKinds: [RuleKind] { RuleKind.registry + features.flatMap(\.ruleKinds) }
-
-    public var documentKinds: [any DocumentKind] { features.flatMap(\.documentKinds) }
 
     /// A loader of `rulesDirectory` (and `pluginsDirectory`) that knows every feature's kinds.
     public func loader(rulesDirectory: String, pluginsDirectory: String?) -> RuleSetLoader {
@@ -32,9 +40,6 @@ public struct FeatureSet: Sendable {
         Ingestor.defaultConsumers(for: ruleSet, effectTypes: effectTypes)
             + features.flatMap { $0.consumers(for: ruleSet) }
     }
-
-    /// The engine's effect types, then every feature's.
-    public var effectTypes: EffectTypes { EffectTypes(EffectTypes.engine.all + features.flatMap(\.effectTypes)) }
 
     /// Sets up `evaluator` for use over `store` (every feature's preparation).
     public func prepare(_ evaluator: RuleEvaluator, store: any Store) {
@@ -53,16 +58,9 @@ public struct FeatureSet: Sendable {
             cores: cores)
     }
 
-    /// The HTTP status of a refused event, by its rejection code.
+    /// The HTTP status of a refused event, by its rejection code (422 for any other).
     public func status(ofRejection code: String?) -> Int {
-        switch code {
-        case "unknown_dog": return 404
-        case "conflict": return 409
-        case "storage_error": return 503
-        default:
-            for feature in features { if let code, let status = feature.rejectionStatuses[code] { return status } }
-            return 422
-        }
+        code.flatMap { rejectionStatuses[$0] } ?? 422
     }
 
     public var routes: [FeatureRoute] { features.flatMap(\.routes) }

@@ -27,7 +27,8 @@ public enum RouteEvents {
     /// An event id for an event the client gave none for.
     public static func newID() -> String { "api-" + UUID().uuidString.lowercased() }
 
-    /// `text` as one path segment of a link.
+    /// `text` percent-encoded as one path segment of a link (a `/`, `?` or `#` in an id stays
+    /// inside it).
     public static func pathSegment(_ text: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/?#;%")

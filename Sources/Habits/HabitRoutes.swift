@@ -65,10 +65,11 @@ enum HabitRoutes {
             }
             filter = parsed
         }
+        let user = try p.require("user")
         do {
             return .json(
                 try HabitDay.json(
-                    user: try p.require("user"), date: date, filter: filter, search: request.query("q"), store: service.store))
+                    user: user, date: date, filter: filter, search: request.query("q"), store: service.store))
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
@@ -78,10 +79,9 @@ enum HabitRoutes {
     static func stats(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
+        let user = try p.require("user")
         do {
-            return .json(
-                try HabitStatistics.json(
-                    user: try p.require("user"), store: service.store, evaluator: service.evaluator))
+            return .json(try HabitStatistics.json(user: user, store: service.store, evaluator: service.evaluator))
         } catch let error as RuleError {
             throw APIError(500, "rule_failed", error.message)
         } catch {

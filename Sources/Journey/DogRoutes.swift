@@ -42,51 +42,49 @@ enum DogRoutes {
         return service.respond(result, created: created, links: ["today": .string("/v1/dogs/\(RouteEvents.pathSegment(dogID))/today")])
     }
 
-    /// `text` percent-encoded as one path segment (a `/`, `?` or `#` in an id stays inside it).
     // MARK: Views
 
     static func today(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let dog = try p.require("dog")
-        return try view(service, p, key: "today") { try $0.today(dog) }
+        return try view(service, dog: dog, key: "today") { try $0.today(dog) }
     }
 
     static func journey(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let dog = try p.require("dog")
-        return try view(service, p, key: "journey") { try $0.journey(dog) }
+        return try view(service, dog: dog, key: "journey") { try $0.journey(dog) }
     }
 
     static func branch(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let (dog, branch) = (try p.require("dog"), try p.require("branch"))
-        return try view(service, p, key: "branch|" + branch) { try $0.path(dog, branch: branch) }
+        return try view(service, dog: dog, key: "branch|" + branch) { try $0.path(dog, branch: branch) }
     }
 
     static func preview(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let (dog, block) = (try p.require("dog"), try p.require("block"))
-        return try view(service, p, key: "preview|" + block) { try $0.preview(dog, block: block) }
+        return try view(service, dog: dog, key: "preview|" + block) { try $0.preview(dog, block: block) }
     }
 
     static func map(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let dog = try p.require("dog")
-        return try view(service, p, key: "map") { try $0.map(dog) }
+        return try view(service, dog: dog, key: "map") { try $0.map(dog) }
     }
 
-    /// A journey view of the route's dog, kept by the service while the dog's data, the rules
-    /// and the quarantine stay the same.
+    /// A journey view of `dog`, kept by the service while the dog's data, the rules and the
+    /// quarantine stay the same.
     private static func view(
-        _ service: any ServiceContext, _ p: RouteParameters, key: String, _ compute: (JourneyViews) throws -> JSON
+        _ service: any ServiceContext, dog: String, key: String, _ compute: (JourneyViews) throws -> JSON
     ) throws(APIError) -> HTTPResponse {
-        let dog = try p.require("dog")
-        return try service.dogView(dog: dog, key: key) { () throws(APIError) -> HTTPResponse in
+        try service.dogView(dog: dog, key: key) { () throws(APIError) -> HTTPResponse in
             let views = JourneyViews(store: service.store, evaluator: service.evaluator, now: service.now())
             do {
                 return HTTPResponse.json(try compute(views))
