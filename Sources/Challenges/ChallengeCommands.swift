@@ -1,5 +1,5 @@
-import CommandKit
 import Challenges
+import CommandKit
 import Core
 import FeatureKit
 import Foundation
@@ -22,10 +22,13 @@ enum ChallengesCommand: Command {
         options: challengeOptions)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let ruleSet = loaded.ruleSet
+        else {
             return .ruleErrors
         }
         let view: JSON
@@ -74,7 +77,8 @@ enum ChallengeShowCommand: Command {
         options: challengeOptions)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         guard arguments.positionals.count == 1 else {
             throw UsageError(
                 message: arguments.positionals.isEmpty
@@ -82,7 +86,9 @@ enum ChallengeShowCommand: Command {
                 command: spec)
         }
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let ruleSet = loaded.ruleSet
+        else {
             return .ruleErrors
         }
         let catalog = ChallengeCatalog(ruleSet: ruleSet)
@@ -152,10 +158,13 @@ enum ChallengeDigestCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let ruleSet = loaded.ruleSet
+        else {
             return .ruleErrors
         }
         let report: ChallengeDigest.Report

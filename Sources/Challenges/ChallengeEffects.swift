@@ -40,7 +40,8 @@ public struct ChallengeProgressEffect: FeatureEffect, Equatable {
     public var members: JSONObject { ["challenge_id": .string(challengeID), "delta": .number(delta)] }
 
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
-        _ = try store.addChallengeProgress(challenge: challengeID, user: event.userID, delta: delta, at: event.occurredAt)
+        _ = try store.addChallengeProgress(
+            challenge: challengeID, user: event.userID, delta: delta, at: event.occurredAt)
     }
 
     /// Rules may add progress: `{type: challenge_progress, challenge_id, delta ≥ 0}`.

@@ -16,7 +16,6 @@ extension RuleKind {
         },
         eventTypePath: ["type"])
 
-
     public static let challengeCompletion = RuleKind(
         name: "challenge_completion",
         summary: "Whether a participant (or a community's group) has completed a challenge.",

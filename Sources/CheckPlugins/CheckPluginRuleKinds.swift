@@ -17,7 +17,6 @@ extension RuleKind {
             return nil
         })
 
-
     public static let checkAnswer = RuleKind(
         name: "check_answer",
         summary: "Turns a user's answer to a check into dated records (a plugin's answer rule).",

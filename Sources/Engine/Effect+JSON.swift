@@ -102,7 +102,7 @@ extension Effect {
             return .analyticsEvent(name: name, properties: properties)
         },
         EffectType("dog_registered", madeBy: "the Dog Journey"),
-        ]
+    ]
 
     /// Reads an effect a rule produced, filling what the event implies (its dog, its time).
     /// Every field is checked; unknown fields and types are errors naming them.
@@ -124,4 +124,3 @@ extension Effect {
         self = try decode(&fields, event, ruleRevision)
     }
 }
-

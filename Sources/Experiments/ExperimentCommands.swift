@@ -1,7 +1,7 @@
 import CommandKit
 import Core
-import FeatureKit
 import Experiments
+import FeatureKit
 import Foundation
 import JQ
 import RuleEngine
@@ -28,7 +28,8 @@ enum AssignCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         guard arguments.positionals.count == 1 else {
             throw UsageError(
                 message: arguments.positionals.isEmpty
@@ -40,7 +41,9 @@ enum AssignCommand: Command {
             throw UsageError(message: "Give --user (and --dog for experiments that hash dog_id)", command: spec)
         }
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let ruleSet = loaded.ruleSet
+        else {
             return .ruleErrors
         }
         let catalog = ExperimentCatalog(ruleSet: ruleSet)
@@ -97,9 +100,12 @@ enum ExperimentsCommand: Command {
         options: [CommonOptions.rules, CommonOptions.plugins, CommonOptions.format])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let ruleSet = loaded.ruleSet
+        else {
             return .ruleErrors
         }
         let catalog = ExperimentCatalog(ruleSet: ruleSet)

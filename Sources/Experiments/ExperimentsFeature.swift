@@ -11,7 +11,8 @@ public struct ExperimentsFeature: Feature {
 
     /// Rules with an experiment get their variant from the subject's sticky assignment.
     public func prepare(_ evaluator: RuleEvaluator, store: any Store) {
-        evaluator.variantChooser = ExperimentAssigner(catalog: ExperimentCatalog(ruleSet: evaluator.ruleSet), store: store)
+        evaluator.variantChooser = ExperimentAssigner(
+            catalog: ExperimentCatalog(ruleSet: evaluator.ruleSet), store: store)
     }
 
     public var commands: [any Command.Type] { [ExperimentsCommand.self, AssignCommand.self] }

@@ -1,5 +1,5 @@
-import Core
 import CommandKit
+import Core
 import Foundation
 import JQ
 import RuleEngine
@@ -41,7 +41,9 @@ public enum CommonOptions {
     }
 
     /// Opens the store named by `--db`, creating and migrating it when needed.
-    public static func openStore(_ arguments: ParsedArguments, spec: CommandSpec, migrate: Bool = true) throws -> SQLiteStore {
+    public static func openStore(_ arguments: ParsedArguments, spec: CommandSpec, migrate: Bool = true) throws
+        -> SQLiteStore
+    {
         try SQLiteStore(path: arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath, migrate: migrate)
     }
 
@@ -53,7 +55,9 @@ public enum CommonOptions {
     }
 
     /// The value of a required option (`--user`), or a usage error naming it.
-    public static func required(_ name: String, _ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) -> String {
+    public static func required(_ name: String, _ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError)
+        -> String
+    {
         guard let value = arguments.values[name]?.last else {
             throw UsageError(message: "Missing --\(name)", command: spec)
         }
@@ -81,7 +85,9 @@ public enum CommonOptions {
 
     /// The store named by `--db`, which must exist (views read, they do not create one); prints
     /// "no store at PATH" and returns nil when it does not.
-    public static func requiredStore(_ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO) throws -> SQLiteStore? {
+    public static func requiredStore(_ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO) throws
+        -> SQLiteStore?
+    {
         guard let store = try existingStore(arguments, spec: spec) else {
             io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
             return nil

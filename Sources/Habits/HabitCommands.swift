@@ -22,10 +22,12 @@ enum HabitStatsCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let user = try CommonOptions.required("user", arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let evaluator = loaded.evaluator
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let evaluator = loaded.evaluator
         else {
             return .ruleErrors
         }
@@ -78,7 +80,8 @@ enum HabitDayCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let user = try CommonOptions.required("user", arguments, spec: spec)
         var date = CivilDate(utc: Date().timeIntervalSince1970)

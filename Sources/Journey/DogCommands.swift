@@ -32,7 +32,8 @@ extension DogViewCommand {
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         let expected = 1 + (target == nil ? 0 : 1)
         guard arguments.positionals.count == expected else {
             let missing = arguments.positionals.isEmpty ? "the dog's id" : "the \(target?.name ?? "") id"
@@ -55,7 +56,8 @@ extension DogViewCommand {
             io.stderr.line("Error: no store at \(path) (ingest events first: journey ingest FILE)")
             return .failure
         }
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let evaluator = loaded.evaluator
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let evaluator = loaded.evaluator
         else {
             return .ruleErrors
         }

@@ -101,7 +101,9 @@ extension Effect {
     static func manifestCreated(_ manifest: StoredManifest, catalogHash: String, catalogText: String) -> Effect {
         ManifestCreatedEffect(manifest: manifest, catalogHash: catalogHash, catalogText: catalogText).effect
     }
-    static func checkAnswered(dogID: String, blockID: String, checkType: String, interpretation: String?, complete: Bool)
+    static func checkAnswered(
+        dogID: String, blockID: String, checkType: String, interpretation: String?, complete: Bool
+    )
         -> Effect
     {
         CheckAnsweredEffect(

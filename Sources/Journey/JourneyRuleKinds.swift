@@ -18,7 +18,6 @@ extension RuleKind {
             }
         })
 
-
     public static let autoComplete = RuleKind(
         name: "auto_complete",
         summary: "Finds evidence that a block's action is already done; non-empty means credit.",
@@ -37,7 +36,6 @@ extension RuleKind {
             return nil
         })
 
-
     public static let personalNote = RuleKind(
         name: "personal_note",
         summary: "Renders a personal note for a dog.",
@@ -46,7 +44,6 @@ extension RuleKind {
         outputDescription: "a string",
         cardinality: .one,
         checkOutput: { $0.stringValue == nil ? "expected a string" : nil })
-
 
     public static let manifest = RuleKind(
         name: "manifest",

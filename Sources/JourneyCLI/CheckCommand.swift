@@ -16,7 +16,8 @@ enum CheckCommand: Command {
         options: [CommonOptions.rules, CommonOptions.plugins, CommonOptions.format])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let result = CommonOptions.loader(arguments, spec: spec, engine: engine).load()
         let diagnostics = result.diagnostics

@@ -14,7 +14,8 @@ enum DatabaseMigrateCommand: Command {
         options: [CommonOptions.database, CommonOptions.format])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         do {
             let store = try CommonOptions.openStore(arguments, spec: spec, migrate: false)
@@ -49,7 +50,8 @@ enum DatabaseStatsCommand: Command {
         options: [CommonOptions.database, CommonOptions.format])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
         guard FileManager.default.fileExists(atPath: path) else {

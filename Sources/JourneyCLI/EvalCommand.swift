@@ -1,7 +1,7 @@
 import CommandKit
 import Core
-import FeatureKit
 import Experiments
+import FeatureKit
 import Foundation
 import JQ
 import RuleEngine
@@ -57,7 +57,8 @@ enum EvalCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         let options = try Options(arguments)
         let inputs: [JV]
         do {
@@ -69,7 +70,8 @@ enum EvalCommand: Command {
         if let expression = options.expression {
             return evaluateExpression(expression, inputs: inputs, options: options, io: io)
         }
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let evaluator = loaded.evaluator
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let evaluator = loaded.evaluator
         else { return .ruleErrors }
         if options.subject != nil {
             do {

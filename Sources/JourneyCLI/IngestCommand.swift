@@ -1,7 +1,7 @@
 import CommandKit
 import Core
-import FeatureKit
 import Engine
+import FeatureKit
 import Features
 import Foundation
 import JQ
@@ -40,7 +40,8 @@ enum IngestCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         guard arguments.positionals.count == 1 else {
             throw UsageError(
                 message: arguments.positionals.isEmpty
@@ -71,7 +72,8 @@ enum IngestCommand: Command {
             io.stderr.line("Error: cannot read \(path): \(error)")
             return .failure
         }
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let evaluator = loaded.evaluator
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let evaluator = loaded.evaluator
         else {
             return .ruleErrors
         }

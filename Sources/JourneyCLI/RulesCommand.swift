@@ -16,14 +16,17 @@ enum RulesCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let json = CommonOptions.isJSON(arguments, spec: spec)
         if arguments.flag("kinds") {
             listKinds(json: json, io: io, engine: engine)
             return .success
         }
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let ruleSet = loaded.ruleSet
+        else {
             return .ruleErrors
         }
         if json {

@@ -67,7 +67,8 @@ enum ServeCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         if let extra = arguments.positionals.first {
             throw UsageError(message: "Unexpected argument '\(extra)'", command: spec)
         }

@@ -24,7 +24,8 @@ enum TestCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let timeoutText = arguments.value("timeout", spec: spec) ?? "5s"
         guard let timeout = DurationText.parse(timeoutText), timeout > .zero else {
@@ -38,7 +39,8 @@ enum TestCommand: Command {
                 throw UsageError(message: "The value '\(pattern)' is not a valid regular expression", command: spec)
             }
         }
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let evaluator = loaded.evaluator
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let evaluator = loaded.evaluator
         else { return .ruleErrors }
         let json = CommonOptions.isJSON(arguments, spec: spec)
         let verbose = arguments.flag("verbose")

@@ -19,11 +19,14 @@ enum OnboardingShowCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let user = try CommonOptions.required("user", arguments, spec: spec)
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let ruleSet = loaded.ruleSet
+        else {
             return .ruleErrors
         }
         let view: JSON
@@ -79,9 +82,12 @@ enum FunnelCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
-        -> ExitCode {
+        -> ExitCode
+    {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine), let ruleSet = loaded.ruleSet else {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let ruleSet = loaded.ruleSet
+        else {
             return .ruleErrors
         }
         var flows = OnboardingFlows(ruleSet: ruleSet).flows

@@ -48,7 +48,9 @@ public struct OnboardingFlowStartedEffect: FeatureEffect, Equatable {
 
     public var typeName: String { "onboarding_flow_started" }
     public var label: String { "onboarding_flow_started(\(flow)/\(variant))" }
-    public var members: JSONObject { ["flow": .string(flow), "variant": .string(variant), "version": .string(version)] }
+    public var members: JSONObject {
+        ["flow": .string(flow), "variant": .string(variant), "version": .string(version)]
+    }
 
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
         try store.startOnboardingFlow(

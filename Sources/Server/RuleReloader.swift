@@ -74,7 +74,8 @@ final class RuleReloader: @unchecked Sendable {
         defer { lock.unlock() }
         guard let snapshot = snapshots.snapshot(revision) else { return }
         var loader = Features.all.loader(
-            rulesDirectory: snapshot.rules, pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins)
+            rulesDirectory: snapshot.rules, pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins
+        )
         loader.programCache = cache
         _ = loader.load()
     }
@@ -94,7 +95,8 @@ final class RuleReloader: @unchecked Sendable {
         slot?.beginValidation(candidate: snapshot.revision)
         defer { slot?.endEvaluation() }
         var loader = Features.all.loader(
-            rulesDirectory: snapshot.rules, pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins)
+            rulesDirectory: snapshot.rules, pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins
+        )
         loader.displayNames = (
             Self.display(snapshots.rulesDirectory), Self.display(snapshots.pluginsDirectory ?? "Plugins")
         )

@@ -27,7 +27,7 @@ final class ChallengeHarness {
         path = folder.file("journey.sqlite")
         store = try SQLiteStore(path: path)
         let loaded = Features.all.loader(rulesDirectory: folder.path, pluginsDirectory: nil)
-        .load()
+            .load()
         evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
         let clock = clock
         ingestor = Features.all.makeIngestor(

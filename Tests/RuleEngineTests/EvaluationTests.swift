@@ -12,7 +12,8 @@ import Testing
         let spec = testCase.json
         let directory = try TemporaryDirectory()
         try directory.write("r.yaml", try #require(spec["rule"]).compactText)
-        let loaded = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+        let loaded = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
+            .load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
         let rule = try #require(loaded.ruleSet?.rules.first)
         let options = EvaluationOptions(
@@ -42,7 +43,8 @@ import Testing
         let directory = try TemporaryDirectory()
         try directory.write("r.yaml", "rule: r\nkind: value\nexpr: error(\"x\")\nfallback: 1\n")
         let evaluator = try #require(
-            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load().evaluator)
+            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+                .evaluator)
         let result = try evaluator.evaluate("r", input: JV(nil), options: .init(fallbackOnError: true))
         #expect(result.usedFallback)
         #expect(result.primaryError?.code == .runtimeError)
@@ -53,7 +55,8 @@ import Testing
         let directory = try TemporaryDirectory()
         try directory.write("r.yaml", "rule: recommendation\nkind: value\nexpr: 1\n")
         let evaluator = try #require(
-            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load().evaluator)
+            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+                .evaluator)
         #expect {
             try evaluator.evaluate("recomendation", input: JV(nil))
         } throws: { ($0 as! RuleError).message.contains("did you mean `recommendation`?") }
@@ -62,7 +65,9 @@ import Testing
     @Test func aSecondEvaluatorCompilesLazilyOverTheSameRuleSet() throws {
         let directory = try TemporaryDirectory()
         try directory.write("r.yaml", "rule: r\nkind: value\nexpr: . * 2\n")
-        let ruleSet = try #require(RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load().ruleSet)
+        let ruleSet = try #require(
+            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+                .ruleSet)
         let evaluator = RuleEvaluator(ruleSet: ruleSet)
         #expect(try evaluator.evaluate("r", input: JV(21)).outputs == [42])
     }

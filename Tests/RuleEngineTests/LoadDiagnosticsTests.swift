@@ -35,7 +35,8 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
     func brokenRulesAreRefusedWithEveryDiagnostic(_ testCase: LoadCase) throws {
         let directory = try TemporaryDirectory()
         for file in testCase.files { try directory.write(file.path, file.text) }
-        let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+        let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
+            .load()
         #expect(result.ruleSet == nil, "a broken rule set must not load")
         #expect(result.evaluator == nil)
         let errors = result.diagnostics.filter { $0.severity == .error }
@@ -55,13 +56,16 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
         try directory.write("a.yaml", "rule: same\nkind: value\nexpr: 1\n")
         try directory.write("b.yaml", "rule: same\nkind: value\nexpr: 2\n")
         let diagnostic = try #require(
-            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load().diagnostics.first)
+            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+                .diagnostics.first)
         #expect(diagnostic.location.file.hasSuffix("b.yaml"))
         #expect(diagnostic.notes.first?.location.file.hasSuffix("a.yaml") == true)
     }
 
     @Test func missingDirectoryIsADiagnostic() {
-        let result = RuleSetLoader(rulesDirectory: "/nonexistent/rules", pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+        let result = RuleSetLoader(
+            rulesDirectory: "/nonexistent/rules", pluginsDirectory: nil, ruleKinds: AllRuleKinds.list
+        ).load()
         #expect(result.diagnostics.map(\.code) == ["missing_directory"])
     }
 
@@ -69,7 +73,8 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
         let directory = try TemporaryDirectory()
         try directory.write("empty.yaml", "# nothing yet\n")
         try directory.write("r.yaml", "rule: r\nkind: value\nexpr: .\n")
-        let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+        let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
+            .load()
         #expect(result.ruleSet?.rules.count == 1)
         #expect(result.diagnostics.map(\.code) == ["empty_file"])
     }

@@ -8,7 +8,8 @@ import Testing
 
 @Suite struct RuleSetTests {
     func load(_ directory: TemporaryDirectory) -> RuleSet? {
-        RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load().ruleSet
+        RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+            .ruleSet
     }
 
     @Test func revisionIsAContentHash() throws {
