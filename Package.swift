@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core", "TestSupport"]),
         .testTarget(
             name: "EngineTests",
             dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport"],

@@ -182,24 +182,12 @@ private final class NoStore: StoreReader, @unchecked Sendable {
     func blockSteps(dog: String) throws -> [BlockStep] { throw PureConsumerReadTheStore() }
     func events(dog: String, limit: Int) throws -> [StoredEvent] { throw PureConsumerReadTheStore() }
     func dataVersion(dog: String) throws -> Int64 { throw PureConsumerReadTheStore() }
-    func assignment(subject: String, experiment: String) throws -> StoredAssignment? {
+    func query(_ sql: String, _ values: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
         throw PureConsumerReadTheStore()
     }
-    func onboardingProgress(user: String, flow: String) throws -> OnboardingFlowProgress? {
+    func first<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws -> T) throws -> T? {
         throw PureConsumerReadTheStore()
     }
-    func habitTrackers(user: String) throws -> [HabitTracker] { throw PureConsumerReadTheStore() }
-    func habitCategories(user: String) throws -> [HabitCategory] { throw PureConsumerReadTheStore() }
-    func habitCheckins(user: String) throws -> [HabitCheckin] { throw PureConsumerReadTheStore() }
-    func challengeParticipations(user: String) throws -> [ChallengeParticipation] { throw PureConsumerReadTheStore() }
-    func challengeParticipation(challenge: String, user: String) throws -> ChallengeParticipation? {
-        throw PureConsumerReadTheStore()
-    }
-    func challengeTotals(challenge: String) throws -> [ChallengeTotal] { throw PureConsumerReadTheStore() }
-    func challengeRanking(challenge: String, team: String?, limit: Int) throws -> [ChallengeParticipation] {
-        throw PureConsumerReadTheStore()
-    }
-    func challengeFeed(challenge: String, limit: Int) throws -> [ChallengeFeedItem] { throw PureConsumerReadTheStore() }
     var derivedCache: DerivedCache { DerivedCache(limit: 0) }
     func externalVersion() throws -> Int64 { throw PureConsumerReadTheStore() }
 }

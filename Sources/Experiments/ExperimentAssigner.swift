@@ -120,4 +120,10 @@ public final class ExperimentAssigner: VariantChooser {
     public func variation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String? {
         try use(experiment, subject: subject, now: now).variation
     }
+
+    public func explanation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String? {
+        let assignment = try assignment(experiment, subject: subject, now: now)
+        return
+            "\(assignment.variation ?? "default") (\(assignment.reason.rawValue), hash \(assignment.hashValue.map { String($0) } ?? "-"))"
+    }
 }

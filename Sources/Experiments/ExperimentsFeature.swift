@@ -15,5 +15,11 @@ public struct ExperimentsFeature: Feature {
             catalog: ExperimentCatalog(ruleSet: evaluator.ruleSet), store: store)
     }
 
+    /// The same choice from kept assignments, writing none.
+    public func prepare(_ evaluator: RuleEvaluator, reader: (any StoreReader)?) {
+        evaluator.variantChooser = ExperimentAssigner(
+            catalog: ExperimentCatalog(ruleSet: evaluator.ruleSet), readingFrom: reader)
+    }
+
     public var commands: [any Command.Type] { [ExperimentsCommand.self, AssignCommand.self] }
 }

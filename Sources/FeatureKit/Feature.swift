@@ -21,6 +21,8 @@ public protocol Feature: Sendable {
     func consumers(for ruleSet: RuleSet) -> [any EventConsumer]
     /// Sets up an evaluator that will read and write `store` (experiments choose variants).
     func prepare(_ evaluator: RuleEvaluator, store: any Store)
+    /// Sets up an evaluator that only reads `reader` (when given) and writes nothing (`journey eval`).
+    func prepare(_ evaluator: RuleEvaluator, reader: (any StoreReader)?)
     /// The HTTP status of each rejection code its consumers refuse events with.
     var rejectionStatuses: [String: Int] { get }
     /// Its HTTP routes.
@@ -39,6 +41,7 @@ extension Feature {
     public var effectTypes: [EffectType] { [] }
     public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] { [] }
     public func prepare(_ evaluator: RuleEvaluator, store: any Store) {}
+    public func prepare(_ evaluator: RuleEvaluator, reader: (any StoreReader)?) {}
     public var rejectionStatuses: [String: Int] { [:] }
     public var routes: [FeatureRoute] { [] }
     public var commands: [any Command.Type] { [] }

@@ -46,6 +46,11 @@ public struct FeatureSet: Sendable {
         for feature in features { feature.prepare(evaluator, store: store) }
     }
 
+    /// Sets up `evaluator` to read `reader` and write nothing.
+    public func prepare(_ evaluator: RuleEvaluator, reader: (any StoreReader)?) {
+        for feature in features { feature.prepare(evaluator, reader: reader) }
+    }
+
     /// The one way to build the ingest path: `evaluator` prepared for `store`, every
     /// feature's consumers.
     public func makeIngestor(

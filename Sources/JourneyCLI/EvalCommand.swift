@@ -1,6 +1,5 @@
 import CommandKit
 import Core
-import Experiments
 import FeatureKit
 import Foundation
 import JQ
@@ -76,8 +75,7 @@ enum EvalCommand: Command {
         if options.subject != nil {
             do {
                 let store = try CommonOptions.existingStore(arguments, spec: spec)
-                evaluator.variantChooser = ExperimentAssigner(
-                    catalog: ExperimentCatalog(ruleSet: evaluator.ruleSet), readingFrom: store)
+                engine.prepare(evaluator, reader: store)
             } catch {
                 io.stderr.line("Error: \(error)")
                 return .failure
@@ -191,13 +189,11 @@ enum EvalCommand: Command {
             variant: options.variant, now: options.now, timeout: options.timeout ?? rule.budget,
             useFallback: options.fallback, subject: options.subject)
         if let subject = options.subject, let experiment = rule.experiment,
-            let assigner = evaluator.variantChooser as? ExperimentAssigner, options.trace,
-            let assignment = try? assigner.assignment(
-                experiment, subject: subject, now: options.now ?? Date().timeIntervalSince1970)
+            let chooser = evaluator.variantChooser, options.trace,
+            let explanation = try? chooser.explanation(
+                of: experiment, subject: subject, now: options.now ?? Date().timeIntervalSince1970)
         {
-            io.stderr.line(
-                "assignment: \(assignment.variation ?? "default") (\(assignment.reason.rawValue), hash \(assignment.hashValue.map { String($0) } ?? "-"))"
-            )
+            io.stderr.line("assignment: \(explanation)")
         }
         for input in inputs {
             if options.trace { io.stderr.write(TraceText.header(rule: rule, options: options, input: input)) }

@@ -5,7 +5,6 @@ import FeatureKit
 import Features
 import Foundation
 import JQ
-import Journey
 import RuleEngine
 import Store
 

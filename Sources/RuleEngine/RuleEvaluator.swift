@@ -56,6 +56,12 @@ public struct ExperimentSubject: Sendable, Hashable {
 /// control).
 public protocol VariantChooser: AnyObject {
     func variation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String?
+    /// One line saying which variation the subject gets and why (for traces), writing nothing.
+    func explanation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String?
+}
+
+extension VariantChooser {
+    public func explanation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String? { nil }
 }
 
 /// What a rule gave.

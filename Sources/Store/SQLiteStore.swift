@@ -252,44 +252,6 @@ public final class SQLiteStore: Store {
             ])
     }
 
-    public func completeOnboardingStep(
-        user: String, flow: String, step: String, skipped: Bool, at: Double, event: Int64?
-    ) throws -> Bool {
-        try connection.run(
-            """
-            INSERT INTO onboarding_progress (user_id, flow, step_id, completed_at, skipped, event) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (user_id, flow, step_id) DO NOTHING
-            """,
-            [
-                .text(user), .text(flow), .text(step), .real(at), .integer(skipped ? 1 : 0),
-                event.map(SQLiteValue.integer) ?? .null,
-            ])
-        return connection.changes > 0
-    }
-
-    public func addChallengeProgress(challenge: String, user: String, delta: Double, at: Double) throws -> Double {
-        try addToTotals(challenge: challenge, user: user, delta: delta)
-        try appendFeed(challenge: challenge, user: user, action: "progress", value: delta, at: at, event: nil)
-        try connection.run(
-            """
-            INSERT INTO challenge_progress (challenge_id, user_id, value, updated_at) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (challenge_id, user_id) DO UPDATE SET value = value + ?3, updated_at = max(updated_at, ?4)
-            """, [.text(challenge), .text(user), .real(delta), .real(at)])
-        return try connection.prepare("SELECT value FROM challenge_progress WHERE challenge_id = ? AND user_id = ?")
-            .first([.text(challenge), .text(user)]) { $0.real(0) } ?? delta
-    }
-
-    public func completeChallenge(challenge: String, user: String, at: Double) throws -> Bool {
-        try connection.run(
-            """
-            INSERT INTO challenge_progress (challenge_id, user_id, value, updated_at, completed_at) VALUES (?1, ?2, 0, ?3, ?3)
-            ON CONFLICT (challenge_id, user_id) DO UPDATE SET completed_at = ?3 WHERE completed_at IS NULL
-            """, [.text(challenge), .text(user), .real(at)])
-        guard connection.changes > 0 else { return false }
-        try appendFeed(challenge: challenge, user: user, action: "completed", value: nil, at: at, event: nil)
-        return true
-    }
-
     public func grantReward(_ reward: Reward, event: Int64?) throws {
         try connection.run(
             "INSERT INTO rewards (user_id, reward, amount, badge_id, reason, granted_at, event) VALUES (?, ?, ?, ?, ?, ?, ?)",

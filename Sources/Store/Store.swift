@@ -1,11 +1,15 @@
 import Core
 
-/// What the engine needs from storage. SQLite (``SQLiteStore``) is the embedded default; a
-/// PostgreSQL store for several engine instances implements the same protocol, and nothing
-/// above this module knows which one it talks to.
+/// What the engine needs from storage: events, users and dogs, the engine's own effects
+/// (records, reminders, analytics, rewards) and the service's quarantine. SQLite
+/// (``SQLiteStore``) is the embedded default; a PostgreSQL store for several engine instances
+/// implements the same protocol, and nothing above this module knows which one it talks to.
+///
+/// A feature keeps its own rows next to its module, through the shared SQL (``SQLWriting``)
+/// this protocol refines: its store is an extension of ``Store`` and ``StoreReader`` there.
 ///
 /// A store is used from one thread at a time; the engine serializes access.
-public protocol Store: StoreReader {
+public protocol Store: StoreReader, SQLWriting {
     /// Runs `body` in one write transaction: all of it is kept, or none of it.
     func transaction<T>(_ body: () throws -> T) throws -> T
     /// Runs `body` as a unit inside the current transaction: when it throws, only its own
@@ -33,47 +37,10 @@ public protocol Store: StoreReader {
     /// the later of the two times.
     func scheduleReminder(_ reminder: Reminder, event: Int64?) throws
     func appendAnalytics(_ analytics: AnalyticsEvent, event: Int64?) throws
-    /// Marks an onboarding step done (or skipped); false when it already was.
-    func completeOnboardingStep(
-        user: String, flow: String, step: String, skipped: Bool, at: Double, event: Int64?
-    ) throws -> Bool
-    /// Adds `delta` to a user's progress in a challenge; returns the new value.
-    func addChallengeProgress(challenge: String, user: String, delta: Double, at: Double) throws -> Double
-    /// Marks a challenge completed for a user; false when it already was.
-    func completeChallenge(challenge: String, user: String, at: Double) throws -> Bool
     func grantReward(_ reward: Reward, event: Int64?) throws
 
     /// Counts and sizes, for `journey db stats`.
     func statistics() throws -> StoreStatistics
-
-    // MARK: Experiments and onboarding
-
-    /// Keeps (or replaces) a subject's assignment to an experiment.
-    func saveAssignment(_ assignment: StoredAssignment) throws
-    /// Forgets a subject's assignment (it is outside the experiment now).
-    func removeAssignment(subject: String, experiment: String) throws
-    /// Marks an assignment used; false when it already was (or there is none).
-    func markAssignmentViewed(subject: String, experiment: String, at: Double) throws -> Bool
-    /// Records that `user` started onboarding flow `flow` (a flow key), or updates the version
-    /// seen when it already had.
-    func startOnboardingFlow(user: String, flow: String, variant: String, version: String, at: Double) throws
-    /// Records when a step was first shown (later calls keep the first time).
-    func markOnboardingStepShown(user: String, flow: String, step: String, at: Double) throws
-    /// Every user's progress in flow `flow`, by user id (for funnels).
-    func onboardingHistories(flow: String) throws -> [String: OnboardingFlowProgress]
-    /// Every flow key anyone started.
-    func onboardingFlowKeys() throws -> [String]
-
-    /// Applies a change to `user`'s habit trackers, categories or check-ins.
-    func applyHabitChange(_ change: HabitChange, user: String, at: Double, event: Int64?) throws
-
-    /// Makes `user` a participant of `challenge` (on `team`, for head-to-head); false when they
-    /// already were. Counts them in the running totals and the feed.
-    func joinChallenge(challenge: String, user: String, team: String?, at: Double, event: Int64?) throws -> Bool
-    /// Marks a community challenge's group goal reached; false when it already was.
-    func completeChallengeGroup(challenge: String, at: Double) throws -> Bool
-    /// Records that the daily digest of `challenge` for `date` went out; false when it already had.
-    func markChallengeDigest(challenge: String, date: String, at: Double) throws -> Bool
 
     // MARK: Service
 
@@ -90,8 +57,8 @@ public protocol Store: StoreReader {
 }
 
 /// What consumers may read while they compute an event's effects (they never write: the
-/// engine applies their effects).
-public protocol StoreReader: AnyObject {
+/// engine applies their effects). Features read their own rows through ``SQLReading``.
+public protocol StoreReader: SQLReading {
     /// The accepted event `eventID` of `user`, if there is one.
     func event(user: String, eventID: String) throws -> StoredEvent?
     func dog(_ id: String) throws -> DogProfile?
@@ -103,24 +70,6 @@ public protocol StoreReader: AnyObject {
     func catalogSnapshot(hash: String) throws -> JSON?
     /// The completed steps of a dog's blocks.
     func blockSteps(dog: String) throws -> [BlockStep]
-    /// A subject's kept assignment to an experiment.
-    func assignment(subject: String, experiment: String) throws -> StoredAssignment?
-    /// A user's progress in onboarding flow `flow` (a flow key), if they started it.
-    func onboardingProgress(user: String, flow: String) throws -> OnboardingFlowProgress?
-    /// A user's habit trackers (with their schedule history), oldest first.
-    func habitTrackers(user: String) throws -> [HabitTracker]
-    func habitCategories(user: String) throws -> [HabitCategory]
-    /// A user's check-ins, by date.
-    func habitCheckins(user: String) throws -> [HabitCheckin]
-    /// The challenges `user` joined.
-    func challengeParticipations(user: String) throws -> [ChallengeParticipation]
-    func challengeParticipation(challenge: String, user: String) throws -> ChallengeParticipation?
-    /// A challenge's running totals: everyone (team "") and each head-to-head side.
-    func challengeTotals(challenge: String) throws -> [ChallengeTotal]
-    /// Participants by value, highest first (of one side, or all), at most `limit`.
-    func challengeRanking(challenge: String, team: String?, limit: Int) throws -> [ChallengeParticipation]
-    /// The newest `limit` lines of a challenge's activity feed.
-    func challengeFeed(challenge: String, limit: Int) throws -> [ChallengeFeedItem]
     /// A dog's latest events (newest first), at most `limit`.
     func events(dog: String, limit: Int) throws -> [StoredEvent]
     /// A number that changes whenever another connection (another process) commits; commits

@@ -1,17 +1,17 @@
-import SQLite
+import Store
 
-extension SQLiteStore {
-    // MARK: Habits
-
+/// The habits feature's rows: trackers with their schedule history, categories and check-ins,
+/// per user. Read by the consumer and the views; written only by the habit change effect.
+extension StoreReader {
+    /// A user's habit trackers (with their schedule history), oldest first.
     public func habitTrackers(user: String) throws -> [HabitTracker] {
         var trackers: [HabitTracker] = []
         var index: [String: Int] = [:]
-        try connection.prepare(
-            """
+        try query(
+"""
             SELECT tracker_id, name, kind, category_id, emoji, color, pinned, created_on, created_at
             FROM habit_trackers WHERE user_id = ? ORDER BY created_at, tracker_id
-            """
-        ).query([.text(user)]) { row in
+            """, [.text(user)]) { row in
             let id = row.text(0) ?? ""
             index[id] = trackers.count
             trackers.append(
@@ -20,9 +20,8 @@ extension SQLiteStore {
                     categoryID: row.text(3), emoji: row.text(4), color: row.text(5), pinned: row.integer(6) != 0,
                     createdOn: row.text(7) ?? "", createdAt: row.real(8)))
         }
-        try connection.prepare(
-            "SELECT tracker_id, from_date, days FROM habit_schedules WHERE user_id = ? ORDER BY tracker_id, from_date"
-        ).query([.text(user)]) { row in
+        try query(
+"SELECT tracker_id, from_date, days FROM habit_schedules WHERE user_id = ? ORDER BY tracker_id, from_date", [.text(user)]) { row in
             guard let position = index[row.text(0) ?? ""] else { return }
             let days = (row.text(2) ?? "").split(separator: ",").map(String.init)
             trackers[position].schedules.append(HabitSchedule(fromDate: row.text(1) ?? "", days: days))
@@ -32,27 +31,30 @@ extension SQLiteStore {
 
     public func habitCategories(user: String) throws -> [HabitCategory] {
         var categories: [HabitCategory] = []
-        try connection.prepare(
-            "SELECT category_id, name FROM habit_categories WHERE user_id = ? ORDER BY created_at, category_id"
-        ).query([.text(user)]) { row in categories.append(HabitCategory(id: row.text(0) ?? "", name: row.text(1) ?? ""))
+        try query(
+"SELECT category_id, name FROM habit_categories WHERE user_id = ? ORDER BY created_at, category_id", [.text(user)]) { row in categories.append(HabitCategory(id: row.text(0) ?? "", name: row.text(1) ?? ""))
         }
         return categories
     }
 
+    /// A user's check-ins, by date.
     public func habitCheckins(user: String) throws -> [HabitCheckin] {
         var checkins: [HabitCheckin] = []
-        try connection.prepare(
-            "SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? ORDER BY date, tracker_id"
-        ).query([.text(user)]) { row in
+        try query(
+"SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? ORDER BY date, tracker_id", [.text(user)]) { row in
             checkins.append(HabitCheckin(trackerID: row.text(0) ?? "", date: row.text(1) ?? ""))
         }
         return checkins
     }
 
+}
+
+extension Store {
+    /// Applies a change to `user`'s habit trackers, categories or check-ins.
     public func applyHabitChange(_ change: HabitChange, user: String, at: Double, event: Int64?) throws {
         switch change {
         case .trackerCreated(let tracker):
-            try connection.run(
+            try run(
                 """
                 INSERT INTO habit_trackers (user_id, tracker_id, name, kind, category_id, emoji, color, pinned, created_on, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -68,47 +70,50 @@ extension SQLiteStore {
             }
         case .trackerUpdated(let id, let name, let category, let emoji, let color, let pinned):
             var sets: [String] = []
-            var values: [SQLiteValue] = []
+            var values: [SQLValue] = []
             if let name { sets.append("name = ?"); values.append(.text(name)) }
             if let category { sets.append("category_id = ?"); values.append(.optional(category)) }
             if let emoji { sets.append("emoji = ?"); values.append(.optional(emoji)) }
             if let color { sets.append("color = ?"); values.append(.optional(color)) }
             if let pinned { sets.append("pinned = ?"); values.append(.integer(pinned ? 1 : 0)) }
             guard !sets.isEmpty else { return }
-            try connection.run(
+            try run(
                 "UPDATE habit_trackers SET \(sets.joined(separator: ", ")) WHERE user_id = ? AND tracker_id = ?",
                 values + [.text(user), .text(id)])
         case .scheduleChanged(let id, let schedule):
-            try connection.run(
-                "INSERT OR REPLACE INTO habit_schedules (user_id, tracker_id, from_date, days) VALUES (?, ?, ?, ?)",
+            try run(
+                """
+                INSERT INTO habit_schedules (user_id, tracker_id, from_date, days) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_id, tracker_id, from_date) DO UPDATE SET days = excluded.days
+                """,
                 [.text(user), .text(id), .text(schedule.fromDate), .text(schedule.days.joined(separator: ","))])
         case .trackerDeleted(let id):
             // Its schedules and check-ins go with it (ON DELETE CASCADE).
-            try connection.run(
+            try run(
                 "DELETE FROM habit_trackers WHERE user_id = ? AND tracker_id = ?", [.text(user), .text(id)])
         case .categoryCreated(let category):
-            try connection.run(
+            try run(
                 "INSERT INTO habit_categories (user_id, category_id, name, created_at) VALUES (?, ?, ?, ?)",
                 [.text(user), .text(category.id), .text(category.name), .real(at)])
         case .categoryRenamed(let category):
-            try connection.run(
+            try run(
                 "UPDATE habit_categories SET name = ? WHERE user_id = ? AND category_id = ?",
                 [.text(category.name), .text(user), .text(category.id)])
         case .categoryDeleted(let id):
-            try connection.run(
+            try run(
                 "DELETE FROM habit_categories WHERE user_id = ? AND category_id = ?", [.text(user), .text(id)])
         case .checked(let checkin):
-            try connection.run(
+            try run(
                 """
                 INSERT INTO habit_checkins (user_id, tracker_id, date, checked_at, event) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (user_id, tracker_id, date) DO NOTHING
                 """,
                 [
                     .text(user), .text(checkin.trackerID), .text(checkin.date), .real(at),
-                    event.map(SQLiteValue.integer) ?? .null,
+                    event.map(SQLValue.integer) ?? .null,
                 ])
         case .unchecked(let checkin):
-            try connection.run(
+            try run(
                 "DELETE FROM habit_checkins WHERE user_id = ? AND tracker_id = ? AND date = ?",
                 [.text(user), .text(checkin.trackerID), .text(checkin.date)])
         }

@@ -1,0 +1,53 @@
+import Store
+
+/// The experiments feature's rows: each subject's sticky assignment to an experiment.
+extension StoreReader {
+    /// A subject's kept assignment to an experiment.
+    public func assignment(subject: String, experiment: String) throws -> StoredAssignment? {
+        try first(
+            """
+            SELECT user_id, variation, bucket_version, hash_value, assigned_at, viewed_at
+            FROM experiment_assignments WHERE subject = ? AND experiment = ?
+            """, [.text(subject), .text(experiment)]
+        ) { row in
+            StoredAssignment(
+                subject: subject, experiment: experiment, userID: row.text(0), variation: row.text(1) ?? "",
+                bucketVersion: Int(row.integer(2)), hashValue: row.real(3), assignedAt: row.real(4),
+                viewedAt: row.optionalReal(5))
+        }
+    }
+}
+
+extension Store {
+    /// Keeps (or replaces) a subject's assignment to an experiment.
+    public func saveAssignment(_ assignment: StoredAssignment) throws {
+        try run(
+            """
+            INSERT INTO experiment_assignments
+                (subject, experiment, user_id, variation, bucket_version, hash_value, assigned_at, viewed_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (subject, experiment) DO UPDATE SET user_id = excluded.user_id,
+                variation = excluded.variation, bucket_version = excluded.bucket_version,
+                hash_value = excluded.hash_value, assigned_at = excluded.assigned_at, viewed_at = excluded.viewed_at
+            """,
+            [
+                .text(assignment.subject), .text(assignment.experiment), .optional(assignment.userID),
+                .text(assignment.variation), .integer(Int64(assignment.bucketVersion)), .real(assignment.hashValue),
+                .real(assignment.assignedAt), .optional(assignment.viewedAt),
+            ])
+    }
+
+    /// Forgets a subject's assignment (it is outside the experiment now).
+    public func removeAssignment(subject: String, experiment: String) throws {
+        try run(
+            "DELETE FROM experiment_assignments WHERE subject = ? AND experiment = ?",
+            [.text(subject), .text(experiment)])
+    }
+
+    /// Marks an assignment used; false when it already was (or there is none).
+    public func markAssignmentViewed(subject: String, experiment: String, at: Double) throws -> Bool {
+        try run(
+            "UPDATE experiment_assignments SET viewed_at = ? WHERE subject = ? AND experiment = ? AND viewed_at IS NULL",
+            [.real(at), .text(subject), .text(experiment)]) > 0
+    }
+}
