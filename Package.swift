@@ -47,14 +47,14 @@ let package = Package(
 
         // Features, each one module: check plugins, and the Dog Journey.
         .target(name: "CheckPlugins", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
-        .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
+        .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
         // A/B experiments (GrowthBook assignment, sticky) and the walk-through onboarding engine.
         .target(name: "Experiments", dependencies: ["RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
-        .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
+        .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
         // Habit trackers: check-ins through the ingest path, statistics as habit_stat rules.
-        .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "FeatureKit", "CommandKit", "HTTP"]),
+        .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
         // Challenges: solo, community, head-to-head and recurring, progress through the ingest path.
-        .target(name: "Challenges", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
+        .target(name: "Challenges", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
         // The one list of features.
         .target(
             name: "Features",
@@ -146,7 +146,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "HTTP", "Journey", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport",
+                "Server", "HTTP", "Journey", "Features", "FeatureKit", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core",
+                "TestSupport",
             ],
             exclude: ["Cases"]
         ),

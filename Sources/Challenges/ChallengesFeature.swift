@@ -1,5 +1,7 @@
+import Core
 import Engine
 import FeatureKit
+import Foundation
 import RuleEngine
 
 /// Challenges: solo, community, head-to-head and recurring, progress through the ingest path
@@ -23,6 +25,11 @@ public struct ChallengesFeature: Feature {
 
     public var rejectionStatuses: [String: Int] {
         ["unknown_challenge": 404, "challenge_full": 409, "challenge_ended": 409, "challenge_inactive": 409]
+    }
+
+    /// Its routes' part of the OpenAPI document, bundled as `openapi.json`.
+    public func openAPI() throws(OpenAPIDocument.Failure) -> JSON? {
+        try OpenAPIDocument.part(at: Bundle.module.url(forResource: "openapi", withExtension: "json"), feature: name)
     }
 
     public var routes: [FeatureRoute] {

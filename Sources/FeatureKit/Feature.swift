@@ -1,4 +1,5 @@
 import CommandKit
+import Core
 import Engine
 import RuleEngine
 import Store
@@ -27,6 +28,8 @@ public protocol Feature: Sendable {
     var rejectionStatuses: [String: Int] { get }
     /// Its HTTP routes.
     var routes: [FeatureRoute] { get }
+    /// Its part of the OpenAPI document (see ``OpenAPIDocument``): nil for a feature without routes.
+    func openAPI() throws(OpenAPIDocument.Failure) -> JSON?
     /// Its `journey` subcommands.
     var commands: [any Command.Type] { get }
     /// The overview of each command group it adds (`habits` → "Show a user's habit trackers…").
@@ -44,6 +47,7 @@ extension Feature {
     public func prepare(_ evaluator: RuleEvaluator, reader: (any StoreReader)?) {}
     public var rejectionStatuses: [String: Int] { [:] }
     public var routes: [FeatureRoute] { [] }
+    public func openAPI() throws(OpenAPIDocument.Failure) -> JSON? { nil }
     public var commands: [any Command.Type] { [] }
     public var commandGroups: [String: String] { [:] }
     public var jobs: [FeatureJob] { [] }

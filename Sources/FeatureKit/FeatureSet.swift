@@ -1,3 +1,4 @@
+import Core
 import CommandKit
 import Engine
 import Foundation
@@ -66,6 +67,11 @@ public struct FeatureSet: Sendable {
     /// The HTTP status of a refused event, by its rejection code (422 for any other).
     public func status(ofRejection code: String?) -> Int {
         code.flatMap { rejectionStatuses[$0] } ?? 422
+    }
+
+    /// The service's OpenAPI document: `core` (the engine's own routes) with every feature's part.
+    public func openAPI(core: JSON) throws(OpenAPIDocument.Failure) -> JSON {
+        try OpenAPIDocument.merge(core: core, features: features)
     }
 
     public var routes: [FeatureRoute] { features.flatMap(\.routes) }

@@ -1,5 +1,7 @@
+import Core
 import Engine
 import FeatureKit
+import Foundation
 import RuleEngine
 
 /// Habit trackers: trackers, categories and check-ins through the ingest path, the day screen,
@@ -13,6 +15,11 @@ public struct HabitsFeature: Feature {
 
     public var rejectionStatuses: [String: Int] {
         ["unknown_tracker": 404, "unknown_category": 404, "category_in_use": 409]
+    }
+
+    /// Its routes' part of the OpenAPI document, bundled as `openapi.json`.
+    public func openAPI() throws(OpenAPIDocument.Failure) -> JSON? {
+        try OpenAPIDocument.part(at: Bundle.module.url(forResource: "openapi", withExtension: "json"), feature: name)
     }
 
     public var routes: [FeatureRoute] {

@@ -1,7 +1,9 @@
+import Core
 import CheckPlugins
 import CommandKit
 import Engine
 import FeatureKit
+import Foundation
 import RuleEngine
 
 /// The Dog Journey: catalogs and wording, journey maps at registration, the block flow, the
@@ -23,6 +25,11 @@ public struct JourneyFeature: Feature {
     /// The journey builds on registration's effects (it runs after the engine's own consumers).
     public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] {
         [JourneyConsumer(ruleSet: ruleSet, swiftPlugins: swiftPlugins)]
+    }
+
+    /// Its routes' part of the OpenAPI document, bundled as `openapi.json`.
+    public func openAPI() throws(OpenAPIDocument.Failure) -> JSON? {
+        try OpenAPIDocument.part(at: Bundle.module.url(forResource: "openapi", withExtension: "json"), feature: name)
     }
 
     public var routes: [FeatureRoute] {

@@ -1,5 +1,7 @@
+import Core
 import Engine
 import FeatureKit
+import Foundation
 import RuleEngine
 
 /// The walk-through onboarding: flows in `Rules/onboarding`, their triggers as rules, progress
@@ -17,6 +19,11 @@ public struct OnboardingFeature: Feature {
 
     public var rejectionStatuses: [String: Int] {
         ["not_skippable": 409, "not_current": 409, "not_in_progress": 409]
+    }
+
+    /// Its routes' part of the OpenAPI document, bundled as `openapi.json`.
+    public func openAPI() throws(OpenAPIDocument.Failure) -> JSON? {
+        try OpenAPIDocument.part(at: Bundle.module.url(forResource: "openapi", withExtension: "json"), feature: name)
     }
 
     public var routes: [FeatureRoute] {
