@@ -31,11 +31,8 @@ final class IngestReport {
                 rejected += 1
                 codes[result.code ?? "?", default: 0] += 1
             }
-            if json {
-                io.stdout.line(result.json.compactText)
-            } else if !quiet || result.status == .rejected {
-                io.stdout.line(Self.text(result))
-            }
+            guard !quiet || result.status == .rejected else { continue }
+            io.stdout.line(json ? result.json.compactText : Self.text(result))
         }
         if showsProgress, ContinuousClock.now - lastProgress > .milliseconds(100) {
             lastProgress = ContinuousClock.now

@@ -65,6 +65,21 @@ import Testing
         #expect(run.stdout.split(separator: "\n").count == 3, "quiet: the two rejected lines and the summary")
     }
 
+    /// `-q` with `--format json`: only the rejected events' objects (the summary is on stderr).
+    @Test func quietJSONPrintsOnlyRejectedEvents() throws {
+        let files = try TemporaryDirectory()
+        let run = journey(
+            [
+                "ingest", "-", "--db", files.database, "--rules", Repository.rules, "--now", "2026-11-29T12:00:00Z",
+                "-q", "--format", "json",
+            ],
+            stdin: Array(Self.events.utf8))
+        let lines = run.stdout.split(separator: "\n").map { (try? JV.parse(String($0)).json()) ?? .null }
+        #expect(lines.count == 2, "quiet: the two rejected events only: \(run.stdout)")
+        #expect(lines.allSatisfy { $0["status"] == "rejected" }, "\(run.stdout)")
+        #expect(run.stderr.contains("accepted"), "the summary stays on stderr")
+    }
+
     @Test func usageAndMissingFiles() throws {
         #expect(journey("ingest").status == 64)
         #expect(journey("ingest", "a", "b").status == 64)
