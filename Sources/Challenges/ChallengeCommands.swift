@@ -1,4 +1,3 @@
-import Challenges
 import CommandKit
 import Core
 import FeatureKit
@@ -31,20 +30,16 @@ enum ChallengesCommand: Command {
         else {
             return .ruleErrors
         }
-        let view: JSON
-        do {
-            let store = try CommonOptions.existingStore(arguments, spec: spec) ?? SQLiteStore(path: ":memory:")
-            view = try ChallengeViews.list(
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .existingOrEmpty) { store in
+            try ChallengeViews.list(
                 catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, user: arguments.values["user"]?.last,
                 now: now)
-        } catch {
-            io.stderr.line("Error: \(error)")
-            return .failure
+        } text: { view in
+            write(view, io: io)
         }
-        if CommonOptions.isJSON(arguments, spec: spec) {
-            io.stdout.line(view.compactText)
-            return .success
-        }
+    }
+
+    private static func write(_ view: JSON, io: CommandIO) {
         let rows = (view["challenges"]?.arrayValue ?? []).map { item -> [String] in
             let me = item["me"]
             let progress: String =
@@ -62,7 +57,6 @@ enum ChallengesCommand: Command {
         io.stdout.write(
             TextTable.table(
                 header: ["CHALLENGE", "TYPE", "STATUS", "TARGET", "PROGRESS", "PEOPLE", "ENDS"], rows: rows))
-        return .success
     }
 }
 
@@ -101,18 +95,14 @@ enum ChallengeShowCommand: Command {
             io.stderr.line(message + " (see 'journey challenges')")
             return .failure
         }
-        let view: JSON
-        do {
-            let store = try CommonOptions.existingStore(arguments, spec: spec) ?? SQLiteStore(path: ":memory:")
-            view = try ChallengeViews.show(instance, store: store, user: arguments.values["user"]?.last, now: now)
-        } catch {
-            io.stderr.line("Error: \(error)")
-            return .failure
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .existingOrEmpty) { store in
+            try ChallengeViews.show(instance, store: store, user: arguments.values["user"]?.last, now: now)
+        } text: { view in
+            write(view, id: id, io: io)
         }
-        if CommonOptions.isJSON(arguments, spec: spec) {
-            io.stdout.line(view.compactText)
-            return .success
-        }
+    }
+
+    private static func write(_ view: JSON, id: String, io: CommandIO) {
         io.stdout.line(
             "\(view["title"]?.stringValue ?? "") (\(id), \(view["type"]?.stringValue ?? ""), \(view["status"]?.stringValue ?? ""))"
         )
@@ -142,7 +132,6 @@ enum ChallengeShowCommand: Command {
                 "  · \(item["occurred_at"]?.stringValue ?? "") \(item["user_id"]?.stringValue ?? "") \(item["action"]?.stringValue ?? "")\(value)"
             )
         }
-        return .success
     }
 }
 
@@ -167,27 +156,19 @@ enum ChallengeDigestCommand: Command {
         else {
             return .ruleErrors
         }
-        let report: ChallengeDigest.Report
-        do {
-            let store = try CommonOptions.openStore(arguments, spec: spec)
-            report = try ChallengeDigest.run(catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, now: now)
-        } catch {
-            io.stderr.line("Error: \(error)")
-            return .failure
-        }
-        if CommonOptions.isJSON(arguments, spec: spec) {
-            io.stdout.line(
-                JSON.object([
-                    "challenges": .array(report.challenges.map(JSON.string)),
-                    "notifications": .number(Double(report.notifications)),
-                    "completions": .number(Double(report.completions)),
-                ]).compactText)
-        } else {
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .opened) { store in
+            try ChallengeDigest.run(catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, now: now)
+        } json: { report in
+            [
+                "challenges": .array(report.challenges.map(JSON.string)),
+                "notifications": .number(Double(report.notifications)),
+                "completions": .number(Double(report.completions)),
+            ]
+        } text: { report in
             io.stdout.line(
                 "digest: \(report.challenges.count) challenge\(report.challenges.count == 1 ? "" : "s") (\(report.challenges.joined(separator: ", "))), \(report.notifications) notifications, \(report.completions) completions"
             )
         }
-        return .success
     }
 }
 

@@ -1,4 +1,3 @@
-import Challenges
 import Core
 import Engine
 import FeatureKit

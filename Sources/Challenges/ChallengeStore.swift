@@ -7,20 +7,26 @@ extension StoreReader {
     public func challengeParticipations(user: String) throws -> [ChallengeParticipation] {
         var result: [ChallengeParticipation] = []
         try query(
-"SELECT \(ParticipationRow.columns) FROM challenge_progress WHERE user_id = ? AND joined_at IS NOT NULL", [.text(user)]) { result.append(ParticipationRow.make($0)) }
+            "SELECT \(ParticipationRow.columns) FROM challenge_progress WHERE user_id = ? AND joined_at IS NOT NULL",
+            [.text(user)]
+        ) { result.append(ParticipationRow.make($0)) }
         return result
     }
 
     public func challengeParticipation(challenge: String, user: String) throws -> ChallengeParticipation? {
         try first(
-"SELECT \(ParticipationRow.columns) FROM challenge_progress WHERE challenge_id = ? AND user_id = ?", [.text(challenge), .text(user)]) { ParticipationRow.make($0) }
+            "SELECT \(ParticipationRow.columns) FROM challenge_progress WHERE challenge_id = ? AND user_id = ?",
+            [.text(challenge), .text(user)]
+        ) { ParticipationRow.make($0) }
     }
 
     /// A challenge's running totals: everyone (team "") and each head-to-head side.
     public func challengeTotals(challenge: String) throws -> [ChallengeTotal] {
         var totals: [ChallengeTotal] = []
         try query(
-"SELECT team, value, participants, completed_at FROM challenge_totals WHERE challenge_id = ? ORDER BY team", [.text(challenge)]) { row in
+            "SELECT team, value, participants, completed_at FROM challenge_totals WHERE challenge_id = ? ORDER BY team",
+            [.text(challenge)]
+        ) { row in
             totals.append(
                 ChallengeTotal(
                     team: row.text(0) ?? "", value: row.real(1), participants: Int(row.integer(2)),
@@ -34,11 +40,12 @@ extension StoreReader {
         var result: [ChallengeParticipation] = []
         let filter = team == nil ? "" : " AND team = ?"
         try query(
-"""
+            """
             SELECT \(ParticipationRow.columns) FROM challenge_progress
             WHERE challenge_id = ? AND joined_at IS NOT NULL\(filter)
             ORDER BY value DESC, joined_at, user_id LIMIT ?
-            """, [.text(challenge)] + (team.map { [SQLValue.text($0)] } ?? []) + [.integer(Int64(limit))]) {
+            """, [.text(challenge)] + (team.map { [SQLValue.text($0)] } ?? []) + [.integer(Int64(limit))]
+        ) {
             result.append(ParticipationRow.make($0))
         }
         return result
@@ -48,10 +55,11 @@ extension StoreReader {
     public func challengeFeed(challenge: String, limit: Int) throws -> [ChallengeFeedItem] {
         var items: [ChallengeFeedItem] = []
         try query(
-"""
+            """
             SELECT user_id, action, value, occurred_at FROM challenge_feed WHERE challenge_id = ?
             ORDER BY occurred_at DESC, id DESC LIMIT ?
-            """, [.text(challenge), .integer(Int64(limit))]) { row in
+            """, [.text(challenge), .integer(Int64(limit))]
+        ) { row in
             items.append(
                 ChallengeFeedItem(
                     userID: row.text(0) ?? "", action: row.text(1) ?? "", value: row.isNull(2) ? nil : row.real(2),
@@ -110,7 +118,9 @@ extension Store {
             [.text(challenge), .text(date), .real(at)]) > 0
     }
 
-    private func appendFeed(challenge: String, user: String, action: String, value: Double?, at: Double, event: Int64?) throws {
+    private func appendFeed(challenge: String, user: String, action: String, value: Double?, at: Double, event: Int64?)
+        throws
+    {
         try run(
             "INSERT INTO challenge_feed (challenge_id, user_id, action, value, occurred_at, event) VALUES (?, ?, ?, ?, ?, ?)",
             [
@@ -131,7 +141,8 @@ extension Store {
             """, [.text(challenge), .text(user), .real(delta), .real(at)])
         return try first(
             "SELECT value FROM challenge_progress WHERE challenge_id = ? AND user_id = ?",
-            [.text(challenge), .text(user)]) { $0.real(0) } ?? delta
+            [.text(challenge), .text(user)]
+        ) { $0.real(0) } ?? delta
     }
 
     /// Marks a challenge completed for a user; false when it already was.

@@ -1,6 +1,5 @@
 import CommandKit
 import Core
-import Experiments
 import FeatureKit
 import Foundation
 import JQ
@@ -56,19 +55,17 @@ enum AssignCommand: Command {
             io.stderr.line(message + " (see 'journey experiments')")
             return .failure
         }
-        let assignment: Assignment
-        do {
-            let store = try CommonOptions.existingStore(arguments, spec: spec)
-            assignment = try ExperimentAssigner(catalog: catalog, readingFrom: store).assignment(
-                key, subject: subject, now: now)
-        } catch {
-            io.stderr.line("Error: \(error)")
-            return .failure
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .existingOrEmpty) { store in
+            try ExperimentAssigner(catalog: catalog, readingFrom: store).assignment(key, subject: subject, now: now)
+        } json: { assignment in
+            assignment.json
+        } text: { assignment in
+            write(assignment, experiment: experiment, io: io)
         }
-        if CommonOptions.isJSON(arguments, spec: spec) {
-            io.stdout.line(assignment.json.compactText)
-            return .success
-        }
+    }
+
+    private static func write(_ assignment: Assignment, experiment: Experiment, io: CommandIO) {
+        let key = assignment.experiment
         let value = assignment.subjectValue ?? "-"
         io.stdout.line(
             "experiment:  \(key) (\(experiment.hashAttribute) \(value), hash v\(experiment.hashVersion), seed \"\(experiment.seed)\")"
@@ -80,7 +77,6 @@ enum AssignCommand: Command {
         }
         io.stdout.line("why:         \(assignment.reason.explanation)")
         if let at = assignment.assignedAt { io.stdout.line("assigned at: \(Timestamp.format(at))") }
-        return .success
     }
 
     static func format(_ n: Double) -> String {

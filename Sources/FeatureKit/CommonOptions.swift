@@ -89,7 +89,8 @@ public enum CommonOptions {
         -> SQLiteStore?
     {
         guard let store = try existingStore(arguments, spec: spec) else {
-            io.stderr.line("Error: no store at \(arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath)")
+            let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
+            io.stderr.line("Error: no store at \(path) (ingest events first: journey ingest FILE)")
             return nil
         }
         return store

@@ -35,7 +35,8 @@ public enum OpenAPIDocument {
             guard let part = try feature.openAPI()?.objectValue else { continue }
             for tag in part["tags"]?.arrayValue ?? [] {
                 guard !tags.contains(where: { $0["name"] == tag["name"] }) else {
-                    throw Failure(description: "feature \(feature.name): tag \(tag["name"]?.compactText ?? "?") is defined twice")
+                    throw Failure(
+                        description: "feature \(feature.name): tag \(tag["name"]?.compactText ?? "?") is defined twice")
                 }
                 tags.append(tag)
             }

@@ -2,7 +2,6 @@ import CommandKit
 import Core
 import FeatureKit
 import Foundation
-import Habits
 import JQ
 import RuleEngine
 import Store
@@ -31,21 +30,17 @@ enum HabitStatsCommand: Command {
         else {
             return .ruleErrors
         }
-        let stats: JSON
-        do {
-            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io) else { return .failure }
-            stats = try HabitStatistics.json(user: user, store: store, evaluator: evaluator)
-        } catch {
-            io.stderr.line("Error: \(error)")
-            return .failure
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+            try HabitStatistics.json(user: user, store: store, evaluator: evaluator)
+        } text: { stats in
+            write(stats, user: user, io: io)
         }
-        if CommonOptions.isJSON(arguments, spec: spec) {
-            io.stdout.line(stats.compactText)
-            return .success
-        }
+    }
+
+    private static func write(_ stats: JSON, user: String, io: CommandIO) {
         guard stats["has_data"] == true else {
             io.stdout.line("No statistics yet: \(user) has no check-ins.")
-            return .success
+            return
         }
         let labels = [
             "best_period": "Best period", "perfect_days": "Perfect days", "trackers_completed": "Trackers completed",
@@ -60,7 +55,6 @@ enum HabitStatsCommand: Command {
                 : CommonOptions.number(number)
             io.stdout.line("\(label.padding(toLength: 20, withPad: " ", startingAt: 0)) \(text)")
         }
-        return .success
     }
 }
 
@@ -92,19 +86,15 @@ enum HabitDayCommand: Command {
             date = parsed
         }
         let filter = HabitDay.Filter(rawValue: arguments.value("filter", spec: spec) ?? "today") ?? .today
-        let view: JSON
-        do {
-            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io) else { return .failure }
-            view = try HabitDay.json(
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+            try HabitDay.json(
                 user: user, date: date, filter: filter, search: arguments.values["search"]?.last, store: store)
-        } catch {
-            io.stderr.line("Error: \(error)")
-            return .failure
+        } text: { view in
+            write(view, date: date, filter: filter, io: io)
         }
-        if CommonOptions.isJSON(arguments, spec: spec) {
-            io.stdout.line(view.compactText)
-            return .success
-        }
+    }
+
+    private static func write(_ view: JSON, date: CivilDate, filter: HabitDay.Filter, io: CommandIO) {
         let trackers = view["trackers"]?.arrayValue ?? []
         io.stdout.line(
             "\(date) (\(date.weekday)), \(filter.rawValue): \(trackers.count) tracker\(trackers.count == 1 ? "" : "s")")
@@ -116,6 +106,5 @@ enum HabitDayCommand: Command {
                 "\(mark) \(emoji)\(tracker["name"]?.stringValue ?? "")\(pin) · \(tracker["schedule_text"]?.stringValue ?? "")"
             )
         }
-        return .success
     }
 }

@@ -3,7 +3,6 @@ import Engine
 import FeatureKit
 import Foundation
 import HTTP
-import Habits
 import JQ
 import RuleEngine
 import Store

@@ -8,10 +8,11 @@ extension StoreReader {
         var trackers: [HabitTracker] = []
         var index: [String: Int] = [:]
         try query(
-"""
+            """
             SELECT tracker_id, name, kind, category_id, emoji, color, pinned, created_on, created_at
             FROM habit_trackers WHERE user_id = ? ORDER BY created_at, tracker_id
-            """, [.text(user)]) { row in
+            """, [.text(user)]
+        ) { row in
             let id = row.text(0) ?? ""
             index[id] = trackers.count
             trackers.append(
@@ -21,7 +22,9 @@ extension StoreReader {
                     createdOn: row.text(7) ?? "", createdAt: row.real(8)))
         }
         try query(
-"SELECT tracker_id, from_date, days FROM habit_schedules WHERE user_id = ? ORDER BY tracker_id, from_date", [.text(user)]) { row in
+            "SELECT tracker_id, from_date, days FROM habit_schedules WHERE user_id = ? ORDER BY tracker_id, from_date",
+            [.text(user)]
+        ) { row in
             guard let position = index[row.text(0) ?? ""] else { return }
             let days = (row.text(2) ?? "").split(separator: ",").map(String.init)
             trackers[position].schedules.append(HabitSchedule(fromDate: row.text(1) ?? "", days: days))
@@ -32,7 +35,9 @@ extension StoreReader {
     public func habitCategories(user: String) throws -> [HabitCategory] {
         var categories: [HabitCategory] = []
         try query(
-"SELECT category_id, name FROM habit_categories WHERE user_id = ? ORDER BY created_at, category_id", [.text(user)]) { row in categories.append(HabitCategory(id: row.text(0) ?? "", name: row.text(1) ?? ""))
+            "SELECT category_id, name FROM habit_categories WHERE user_id = ? ORDER BY created_at, category_id",
+            [.text(user)]
+        ) { row in categories.append(HabitCategory(id: row.text(0) ?? "", name: row.text(1) ?? ""))
         }
         return categories
     }
@@ -41,7 +46,8 @@ extension StoreReader {
     public func habitCheckins(user: String) throws -> [HabitCheckin] {
         var checkins: [HabitCheckin] = []
         try query(
-"SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? ORDER BY date, tracker_id", [.text(user)]) { row in
+            "SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? ORDER BY date, tracker_id", [.text(user)]
+        ) { row in
             checkins.append(HabitCheckin(trackerID: row.text(0) ?? "", date: row.text(1) ?? ""))
         }
         return checkins

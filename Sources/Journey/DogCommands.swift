@@ -3,7 +3,6 @@ import Core
 import FeatureKit
 import Foundation
 import JQ
-import Journey
 import RuleEngine
 import Store
 
@@ -51,29 +50,17 @@ extension DogViewCommand {
             }
             now = seconds
         }
-        let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
-        guard FileManager.default.fileExists(atPath: path) else {
-            io.stderr.line("Error: no store at \(path) (ingest events first: journey ingest FILE)")
-            return .failure
-        }
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
             let evaluator = loaded.evaluator
         else {
             return .ruleErrors
         }
-        do {
-            let store = try SQLiteStore(path: path)
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
             engine.prepare(evaluator, store: store)
             let views = JourneyViews(store: store, evaluator: evaluator, now: now)
-            let view = try json(views, dog: arguments.positionals[0], target: arguments.positionals.dropFirst().first)
-            io.stdout.write(CommonOptions.isJSON(arguments, spec: spec) ? view.compactText + "\n" : text(view))
-            return .success
-        } catch let error as JourneyViewError {
-            io.stderr.line("Error: \(error.message) [\(error.code.rawValue)]")
-            return .failure
-        } catch {
-            io.stderr.line("Error: \(error)")
-            return .failure
+            return try json(views, dog: arguments.positionals[0], target: arguments.positionals.dropFirst().first)
+        } text: { view in
+            io.stdout.write(text(view))
         }
     }
 }

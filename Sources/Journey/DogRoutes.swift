@@ -4,7 +4,6 @@ import FeatureKit
 import Foundation
 import HTTP
 import JQ
-import Journey
 import RuleEngine
 import Store
 

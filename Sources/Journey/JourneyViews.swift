@@ -12,7 +12,8 @@ public struct JourneyViewError: Error, Sendable, CustomStringConvertible {
     }
     public var code: Code
     public var message: String
-    public var description: String { message }
+    /// The message with its code: `no dog q-9 [unknown_dog]`.
+    public var description: String { "\(message) [\(code.rawValue)]" }
 }
 
 /// The Dog Journey's screens, derived on read from what is stored: Today, the Journey

@@ -3,7 +3,6 @@ import Core
 import FeatureKit
 import Foundation
 import JQ
-import Onboarding
 import RuleEngine
 import Store
 
@@ -99,18 +98,16 @@ enum FunnelCommand: Command {
                 return .failure
             }
         }
-        let funnels: [OnboardingFunnel]
-        do {
-            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io) else { return .failure }
-            funnels = try flows.map { try OnboardingFunnel(flow: $0, store: store) }
-        } catch {
-            io.stderr.line("Error: \(error)")
-            return .failure
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+            try flows.map { try OnboardingFunnel(flow: $0, store: store) }
+        } json: { funnels in
+            ["funnels": .array(funnels.map(\.json))]
+        } text: { funnels in
+            write(funnels, io: io)
         }
-        if CommonOptions.isJSON(arguments, spec: spec) {
-            io.stdout.line(JSON.object(["funnels": .array(funnels.map(\.json))]).compactText)
-            return .success
-        }
+    }
+
+    private static func write(_ funnels: [OnboardingFunnel], io: CommandIO) {
         for funnel in funnels {
             for variant in funnel.variants {
                 io.stdout.line(
@@ -130,6 +127,5 @@ enum FunnelCommand: Command {
                 io.stdout.line("")
             }
         }
-        return .success
     }
 }

@@ -4,7 +4,6 @@ import FeatureKit
 import Foundation
 import HTTP
 import JQ
-import Onboarding
 import RuleEngine
 
 /// A user's onboarding: the step to render now, and skipping it.
