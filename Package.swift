@@ -25,7 +25,7 @@ let package = Package(
 
         // Swift wrappers, one per C library.
         .target(name: "JQ", dependencies: ["CJQ", "Core"]),
-        .target(name: "YAML", dependencies: ["CYAML"]),
+        .target(name: "YAML", dependencies: ["CYAML", "Core"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Core"]),
 
@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Store", "SQLite", "YAML", "Core"], path: "Tests/TestSupport"),
 
         .testTarget(name: "JQTests", dependencies: ["JQ", "Core", "TestSupport"]),
-        .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML", "Core"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core", "TestSupport"]),
