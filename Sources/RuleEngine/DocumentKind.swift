@@ -1,3 +1,4 @@
+import Core
 import JQ
 import YAML
 
@@ -67,6 +68,17 @@ public final class DocumentFile {
     /// is not a mapping.
     public func fields(_ node: YAMLNode, what: String, allowed: [String]) -> YAMLFields? {
         YAMLFields(node, file: path, what: what, allowed: allowed, collector: collector)
+    }
+
+    /// `node` as JSON, by the one strict conversion (``YAML/YAMLNode/json(path:)``); nil, with
+    /// the problem reported as `invalid_value` at its line and column, when it cannot be JSON.
+    public func json(_ node: YAMLNode, path: String = ".") -> JSON? {
+        do {
+            return try node.json(path: path)
+        } catch {
+            collector.error("invalid_value", error.message, at: SourceLocation(file: self.path, error.mark))
+            return nil
+        }
     }
 
     public func error(_ code: String, _ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = []) {

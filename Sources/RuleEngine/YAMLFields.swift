@@ -185,11 +185,12 @@ public struct YAMLFields {
         return makeExpression(scalar, node: value, file: file, lines: lines)
     }
 
-    /// Any value as JSON.
+    /// Any value as JSON, by the one strict conversion (``YAML/YAMLNode/json(path:)``); a
+    /// problem is reported with its path from this mapping (`.input.a`).
     public func json(_ key: String) -> JSON? {
         guard let value = values[key] else { return nil }
         do {
-            return try value.toJSON()
+            return try value.json(path: "." + key)
         } catch {
             collector.error("invalid_value", error.message, at: SourceLocation(file: file, error.mark))
             return nil
@@ -230,36 +231,4 @@ func makeExpression(_ scalar: YAMLScalar, node: YAMLNode, file: String, lines: [
         break
     }
     return Expression(source: scalar.value, start: start, isBlock: scalar.isBlock, contentColumn: contentColumn)
-}
-
-extension YAMLNode {
-    /// The node as JSON: scalars by the YAML 1.2 core schema, mapping keys as text.
-    public func toJSON() throws(YAMLError) -> JSON {
-        switch content {
-        case .scalar:
-            switch try resolvedScalar() {
-            case .null?, nil: return .null
-            case .bool(let b)?: return .bool(b)
-            case .number(let n)?: return .number(n)
-            case .string(let s)?: return .string(s)
-            }
-        case .sequence(let items):
-            var elements: [JSON] = []
-            elements.reserveCapacity(items.count)
-            for item in items { elements.append(try item.toJSON()) }
-            return .array(elements)
-        case .mapping(let pairs):
-            var object = JSONObject()
-            for pair in pairs {
-                guard let key = pair.key.scalar?.value else {
-                    throw YAMLError("JSON object keys must be text, found a \(pair.key.kindName)", at: pair.key.start)
-                }
-                guard object[key] == nil else {
-                    throw YAMLError("key `\(key)` is given twice", at: pair.key.start)
-                }
-                object[key] = try pair.value.toJSON()
-            }
-            return .object(object)
-        }
-    }
 }
