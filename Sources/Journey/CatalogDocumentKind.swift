@@ -51,7 +51,7 @@ public struct CatalogDocumentKind: DocumentKind {
         } else {
             fields.missing("branches")
         }
-        guard let json = try? root.toJSONValue() else { return nil }
+        guard let json = file.json(root) else { return nil }
         let text = json.compactText
         let catalog = Catalog(
             id: id, title: title, ageRanges: ranges, metrics: metrics, branches: branches, location: fields.start,
@@ -139,10 +139,12 @@ public struct CatalogDocumentKind: DocumentKind {
             _ = preview.string("learn", required: true)
             _ = preview.string("why", required: true)
         }
-        guard let checkNode = fields.values["check"], let actionNode = fields.values["action"],
-            let check = try? checkNode.toJSONValue(), let checkType = check["type"]?.stringValue
+        // A check that cannot be JSON is reported once, by the conversion of the whole catalog.
+        let check = fields.values["check"].flatMap { try? $0.json() }
+        guard let checkNode = fields.values["check"], let actionNode = fields.values["action"], let check,
+            let checkType = check["type"]?.stringValue
         else {
-            if let node = fields.values["check"] {
+            if let node = fields.values["check"], check != nil {
                 file.error("missing_field", "a check needs a `type` (its plugin)", at: file.location(node))
             }
             return nil
@@ -239,26 +241,6 @@ struct TextReader {
             for item in items { collect(item, file: file, branch: branch, block: block) }
         case .mapping(let pairs):
             for pair in pairs { collect(pair.value, file: file, branch: branch, block: block) }
-        }
-    }
-}
-
-extension YAMLNode {
-    /// The node as JSON (core schema), for documents kept whole.
-    func toJSONValue() throws -> JSON {
-        switch content {
-        case .scalar:
-            switch try resolvedScalar() {
-            case .null?, nil: return .null
-            case .bool(let b)?: return .bool(b)
-            case .number(let n)?: return .number(n)
-            case .string(let s)?: return .string(s)
-            }
-        case .sequence(let items): return .array(try items.map { try $0.toJSONValue() })
-        case .mapping(let pairs):
-            var object = JSONObject()
-            for pair in pairs { object[pair.key.scalar?.value ?? ""] = try pair.value.toJSONValue() }
-            return .object(object)
         }
     }
 }
