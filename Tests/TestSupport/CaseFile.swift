@@ -2,7 +2,8 @@ import Core
 import Foundation
 import YAML
 
-/// A YAML file of test cases, usually in a test target's `Cases/` folder, read strictly as JSON.
+/// A YAML file of test cases, usually in a test target's `Cases/` folder, read strictly as JSON
+/// (``YAML/YAMLNode/json(path:)``: keys are text and given once, numbers finite).
 ///
 /// `try CaseFile("ingest.yaml").cases()` reads `Tests/<Target>/Cases/ingest.yaml` of the
 /// calling test target; every problem is a ``CaseFileError`` naming the file and the line.
@@ -45,12 +46,14 @@ public struct CaseFile: Sendable {
                 "the file must be a mapping (`key: value`), found a \(root.kindName)", in: path, at: root.start)
         }
         self.root = root
-        document = try CaseJSON.convert(root, in: path)
+        document = try Self.json(root, at: ".", in: path)
     }
 
     /// The list under `key`, each item as JSON.
     public func list(_ key: String) throws(CaseFileError) -> [JSON] {
-        try items(key).map { item throws(CaseFileError) in try CaseJSON.convert(item, in: path) }
+        try items(key).enumerated().map { index, item throws(CaseFileError) in
+            try Self.json(item, at: ".\(key)[\(index)]", in: path)
+        }
     }
 
     /// The list under `key` (by default `cases`): each item a mapping with a text `name`, the
@@ -66,7 +69,7 @@ public struct CaseFile: Sendable {
             guard let nameNode = item["name"] else {
                 throw CaseFileError("\(place) has no `name`", in: path, at: item.start)
             }
-            guard case .string(let name) = try CaseJSON.convert(nameNode, in: path) else {
+            guard case .string(let name) = try Self.json(nameNode, at: ".\(key)[\(index)].name", in: path) else {
                 throw CaseFileError("the `name` of \(place) must be text", in: path, at: nameNode.start)
             }
             if let first = lines[name] {
@@ -74,9 +77,18 @@ public struct CaseFile: Sendable {
                     "case name `\(name)` is used twice (first at line \(first))", in: path, at: nameNode.start)
             }
             lines[name] = nameNode.start.line
-            cases.append(NamedCase(name: name, json: try CaseJSON.convert(item, in: path)))
+            cases.append(NamedCase(name: name, json: try Self.json(item, at: ".\(key)[\(index)]", in: path)))
         }
         return cases
+    }
+
+    /// `node` (at `nodePath` in the file) as JSON, by the one strict YAML → JSON conversion.
+    private static func json(_ node: YAMLNode, at nodePath: String, in path: String) throws(CaseFileError) -> JSON {
+        do {
+            return try node.json(path: nodePath)
+        } catch {
+            throw CaseFileError(error.message, in: path, at: error.mark)
+        }
     }
 
     /// The items of the list under `key`.
