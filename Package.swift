@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "CSupport"),
 
         // The pure-Swift core under everything: JSON (strict parser, encoder), timestamps,
-        // durations, SHA-256.
+        // durations, SHA-256, the identifier rule.
         .target(name: "Core"),
 
         // Swift wrappers, one per C library.
@@ -98,6 +98,7 @@ let package = Package(
         // numbers, temporary folders and stores. Low layers only, so every test target can use it.
         .target(name: "TestSupport", dependencies: ["Store", "SQLite", "YAML", "Core"], path: "Tests/TestSupport"),
 
+        .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "JQTests", dependencies: ["JQ", "Core", "TestSupport"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "Core"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
