@@ -4,7 +4,6 @@ import RuleEngine
 
 extension Event {
     static let fields = ["event_id", "user_id", "type", "occurred_at", "dog_id", "payload"]
-    static let maximumIDLength = 128
 
     /// Validates a JSON event; every problem names its field.
     /// - Throws: ``Rejection`` with code `invalid`.
@@ -55,14 +54,10 @@ extension Event {
         return text
     }
 
+    /// A string that is an id by the one rule (``Core/Identifier``).
     private static func identifier(_ object: JSONObject, _ field: String) throws(Rejection) -> String {
         let text = try requiredString(object, field)
-        guard !text.isEmpty, text.utf8.count <= maximumIDLength else {
-            throw Rejection(.invalid, "`\(field)` must have 1 to \(maximumIDLength) bytes, got \(text.utf8.count)")
-        }
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw Rejection(.invalid, "`\(field)` must not contain control characters")
-        }
+        if let problem = Identifier.problem(text) { throw Rejection(.invalid, problem.message(field: field)) }
         return text
     }
 
