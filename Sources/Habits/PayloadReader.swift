@@ -58,11 +58,11 @@ struct PayloadReader {
         }
     }
 
-    /// An id: 1–128 characters, no control characters.
+    /// An id by the one rule (``Core/Identifier``).
     mutating func identifier(_ field: String) throws -> String {
         let value = try string(field)
-        guard !value.isEmpty, value.count <= 128, !value.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw Rejection(.invalid, "`payload.\(field)` must be an id of 1 to 128 characters")
+        if let problem = Identifier.problem(value) {
+            throw Rejection(.invalid, problem.message(field: "payload.\(field)"))
         }
         return value
     }

@@ -73,6 +73,29 @@ struct HabitsTests {
                 "2026-11-02 has not begun for the user (it is 2026-11-01 where the event was sent)") == true)
     }
 
+    static let trackerIDs: [(String, String?)] = [
+        ("walk", nil),
+        (String(repeating: "é", count: 64), nil),
+        (String(repeating: "é", count: 65), "`payload.tracker_id` must have 1 to 128 bytes, got 130"),
+        ("", "`payload.tracker_id` must have 1 to 128 bytes, got 0"),
+        ("walk\u{7F}", "`payload.tracker_id` must not contain control characters"),
+        ("walk\u{85}", "`payload.tracker_id` must not contain control characters"),
+    ]
+
+    /// Payload ids follow the one identifier rule: bytes, not characters; no control character.
+    @Test(arguments: trackerIDs)
+    func trackerIDsFollowTheOneIdentifierRule(_ id: String, _ refusal: String?) throws {
+        let harness = try HabitsHarness()
+        let result = harness.send(
+            "u1", "tracker_created", ["tracker_id": .string(id), "name": "Walk", "schedule": ["mon"]],
+            at: "2026-11-01T08:00:00Z")
+        if let refusal {
+            #expect(result.code == "invalid" && result.message == refusal, "\(result.json)")
+        } else {
+            #expect(result.status == .accepted, "\(result.json)")
+        }
+    }
+
     /// A name is counted in characters as people see them: 38 emoji fit.
     @Test func namesCountCharactersNotBytes() throws {
         let harness = try HabitsHarness()
