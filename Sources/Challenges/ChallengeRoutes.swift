@@ -100,9 +100,9 @@ enum ChallengeRoutes {
     {
         let challenge = try p.require("challenge")
         var fields = Fields(try RequestBody.object(request))
-        let user = fields.requiredString("user_id")
+        let user = fields.requiredIdentifier("user_id")
         let team = fields.string("team", maxLength: 64)
-        let eventID = fields.string("event_id")
+        let eventID = fields.identifier("event_id")
         let occurredAt = fields.string("occurred_at")
         try fields.check()
         var payload: JSONObject = ["challenge_id": .string(challenge)]

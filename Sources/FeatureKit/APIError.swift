@@ -114,6 +114,31 @@ public struct Fields {
         string(field, required: true, maxLength: maxLength) ?? ""
     }
 
+    /// An id by the one rule (``Core/Identifier``: 1 to 128 bytes, no control characters).
+    public mutating func identifier(_ field: String, required: Bool = false) -> String? {
+        known.insert(field)
+        switch object[field] {
+        case nil, .null?:
+            if required { problem(field, "is required (a string)") }
+            return nil
+        case .string(let text)?:
+            if let refusal = Identifier.problem(text) {
+                problem(field, refusal.requirement)
+                return nil
+            }
+            return text
+        case let other?:
+            problem(field, "must be a string, not \(other.typeName)")
+            return nil
+        }
+    }
+
+    /// An id that must be there; "" (with the problem kept) when it is not, as
+    /// ``requiredString(_:maxLength:)``.
+    public mutating func requiredIdentifier(_ field: String) -> String {
+        identifier(field, required: true) ?? ""
+    }
+
     public mutating func object(_ field: String, required: Bool = false) -> JSONObject? {
         known.insert(field)
         switch object[field] {

@@ -1,3 +1,4 @@
+import Core
 import HTTP
 
 /// One HTTP route a feature serves: `GET /v1/users/{user}/habits/day`.
@@ -29,11 +30,15 @@ public struct RouteParameters: Sendable {
         self.values = values
     }
 
-    /// The value of `{name}`; a route that names no such parameter is a programming error,
-    /// answered `500 route_parameter` rather than a crash.
+    /// The value of `{name}`, an id by the one rule (``Core/Identifier``): a value that is not
+    /// one names nothing, `404 not_found`. A route that names no such parameter is a
+    /// programming error, answered `500 route_parameter` rather than a crash.
     public func require(_ name: String) throws(APIError) -> String {
         guard let value = values[name] else {
             throw APIError(500, "route_parameter", "the route has no {\(name)} parameter")
+        }
+        if let problem = Identifier.problem(value) {
+            throw APIError.notFound("not_found", "{\(name)} is not an id: it \(problem.requirement)")
         }
         return value
     }

@@ -95,10 +95,10 @@ enum HabitRoutes {
     {
         let user = try p.require("user")
         var fields = Fields(try RequestBody.object(request))
-        let tracker = fields.requiredString("tracker_id")
+        let tracker = fields.requiredIdentifier("tracker_id")
         let date = fields.string("date")
         let done = fields.bool("done") ?? true
-        let eventID = fields.string("event_id")
+        let eventID = fields.identifier("event_id")
         let occurredAt = fields.string("occurred_at")
         try fields.check()
         var payload: JSONObject = ["tracker_id": .string(tracker)]

@@ -23,9 +23,9 @@ enum DogRoutes {
     {
         var body = try RequestBody.object(request)
         var fields = Fields(body)
-        let dogID = fields.requiredString("dog_id")
-        let userID = fields.requiredString("user_id")
-        let eventID = fields.string("event_id")
+        let dogID = fields.requiredIdentifier("dog_id")
+        let userID = fields.requiredIdentifier("user_id")
+        let eventID = fields.identifier("event_id")
         let occurredAt = fields.string("occurred_at")
         try fields.check(allowingUnknown: true)
         for key in ["dog_id", "user_id", "event_id", "occurred_at"] { body[key] = nil }
@@ -106,7 +106,7 @@ enum DogRoutes {
         let dogID = try p.require("dog")
         let blockID = try p.require("block")
         var fields = Fields(try RequestBody.object(request, optional: true))
-        let eventID = fields.string("event_id")
+        let eventID = fields.identifier("event_id")
         let occurredAt = fields.string("occurred_at")
         var type: String
         var payload: JSONObject = ["block_id": .string(blockID)]

@@ -26,7 +26,7 @@ enum OnboardingRoutes {
         var fields = Fields(try RequestBody.object(request))
         let step = fields.requiredString("step_id")
         let requestedFlow = fields.string("flow")
-        let eventID = fields.string("event_id")
+        let eventID = fields.identifier("event_id")
         let occurredAt = fields.string("occurred_at")
         try fields.check()
         let flow: String
