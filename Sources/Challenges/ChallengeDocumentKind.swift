@@ -17,10 +17,10 @@ public struct ChallengeDocumentKind: DocumentKind {
 
     public func decode(_ root: YAMLNode, in file: DocumentFile) -> DecodedDocument? {
         guard let fields = file.fields(root, what: "challenge", allowed: Self.fields),
-            let id = fields.string("challenge", required: true)?.value
+            let id = fields.identifier("challenge", required: true)?.value
         else { return nil }
         var ok = true
-        if id.contains("@") || id.isEmpty {
+        if id.contains("@") {
             file.error(
                 "invalid_value", "a challenge id must not contain `@` (it separates recurring instances)",
                 at: fields.start)

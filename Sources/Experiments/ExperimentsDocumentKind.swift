@@ -42,7 +42,7 @@ public struct ExperimentsDocumentKind: DocumentKind {
 
     private func decodeExperiment(_ node: YAMLNode, file: DocumentFile) -> Experiment? {
         guard let fields = file.fields(node, what: "experiment", allowed: Self.fields) else { return nil }
-        guard let key = fields.string("key", required: true)?.value else { return nil }
+        guard let key = fields.identifier("key", required: true)?.value else { return nil }
         var ok = true
         var variations: [String] = []
         if let list = fields.strings("variations") {

@@ -26,7 +26,7 @@ public struct CatalogDocumentKind: DocumentKind {
                 root, what: "catalog", allowed: ["catalog", "title", "age_ranges", "metrics", "branches"])
         else { return nil }
         var reader = TextReader(file: file)
-        guard let id = fields.string("catalog", required: true)?.value,
+        guard let id = fields.identifier("catalog", required: true)?.value,
             let title = fields.string("title", required: true)?.value
         else { return nil }
         var ranges: [AgeRange] = []
@@ -92,7 +92,7 @@ public struct CatalogDocumentKind: DocumentKind {
 
     private func decodeBranch(_ node: YAMLNode, file: DocumentFile, reader: inout TextReader) -> Catalog.Branch? {
         guard let fields = file.fields(node, what: "branch", allowed: ["id", "title", "blocks"]),
-            let id = fields.string("id", required: true)?.value,
+            let id = fields.identifier("id", required: true)?.value,
             let title = fields.string("title", required: true)?.value
         else { return nil }
         reader.add(title, at: fields.start, branch: id, block: nil)
@@ -108,7 +108,7 @@ public struct CatalogDocumentKind: DocumentKind {
         .Block?
     {
         guard let fields = file.fields(node, what: "block", allowed: Self.blockFields),
-            let id = fields.string("id", required: true)?.value
+            let id = fields.identifier("id", required: true)?.value
         else { return nil }
         // Every text of the block, for the wording rules.
         reader.collect(node, file: file, branch: branch, block: id)

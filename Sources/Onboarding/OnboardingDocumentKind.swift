@@ -18,7 +18,7 @@ public struct OnboardingDocumentKind: DocumentKind {
 
     public func decode(_ root: YAMLNode, in file: DocumentFile) -> DecodedDocument? {
         guard let fields = file.fields(root, what: "onboarding flow", allowed: Self.flowFields),
-            let id = fields.string("flow", required: true)?.value
+            let id = fields.identifier("flow", required: true)?.value
         else { return nil }
         var ok = true
         var version = "1.0"
@@ -118,7 +118,7 @@ public struct OnboardingDocumentKind: DocumentKind {
         guard let fields = file.fields(node, what: "onboarding step", allowed: Self.stepFields) else { return nil }
         // Every problem of the step is reported in one pass.
         var ok = true
-        let id = fields.string("id", required: true)?.value
+        let id = fields.identifier("id", required: true)?.value
         let target = fields.string("target_element_id", required: true)?.value
         var shape = OnboardingStep.Shape.rectangle
         var radius = 0.0

@@ -55,6 +55,10 @@ struct RuleFileDecoder {
                 "invalid_value",
                 "rule id `\(value)` must start with a letter or digit and use only lowercase letters, digits, `_`, `-` and `.`",
                 at: fields.location(idNode))
+        } else if let (value, idNode) = id, let problem = Identifier.problem(value) {
+            // Its letters are fine; it must also be an id by the one rule (routes and slots name it).
+            collector.error(
+                "invalid_value", "\(problem.message(field: "rule")) (it is an id)", at: fields.location(idNode))
         }
         let ruleID = id?.value
         let kind = decodeKind(fields, rule: ruleID)

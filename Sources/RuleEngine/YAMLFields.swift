@@ -76,6 +76,17 @@ public struct YAMLFields {
         return (scalar.value, value)
     }
 
+    /// A text field that is an id by the one rule (``Core/Identifier``: 1 to 128 bytes, no
+    /// control characters), as the events and routes that will name it are read.
+    public func identifier(_ key: String, required: Bool = false) -> (value: String, node: YAMLNode)? {
+        guard let (text, node) = string(key, required: required) else { return nil }
+        if let problem = Identifier.problem(text) {
+            collector.error("invalid_value", "\(problem.message(field: key)) (it is an id)", at: location(node))
+            return nil
+        }
+        return (text, node)
+    }
+
     /// A boolean field.
     public func bool(_ key: String) -> Bool? {
         guard let value = values[key] else { return nil }
