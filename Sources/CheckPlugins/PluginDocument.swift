@@ -1,3 +1,4 @@
+import Core
 import JQ
 import RuleEngine
 import YAML
@@ -30,7 +31,7 @@ public struct PluginDocumentKind: DocumentKind {
             return nil
         }
         guard let (type, typeNode) = fields.string("plugin", required: true) else { return nil }
-        guard type.wholeMatch(of: #/[a-z][a-z0-9_]{0,39}/#) != nil else {
+        guard SnakeCaseName.matches(type, maximumBytes: 40) else {
             file.error("invalid_value", "a check type is snake_case, got `\(type)`", at: fields.location(typeNode))
             return nil
         }

@@ -20,7 +20,7 @@ extension Event {
         eventID = try Self.identifier(object, "event_id")
         userID = try Self.identifier(object, "user_id")
         let type = try Self.requiredString(object, "type")
-        guard Self.isEventType(type) else {
+        guard SnakeCaseName.isEventType(type) else {
             throw Rejection(
                 .invalid, "`type` must be snake_case (a–z, 0–9, _; at most 64 characters), got \"\(type.prefix(80))\"")
         }
@@ -59,10 +59,5 @@ extension Event {
         let text = try requiredString(object, field)
         if let problem = Identifier.problem(text) { throw Rejection(.invalid, problem.message(field: field)) }
         return text
-    }
-
-    private static func isEventType(_ text: String) -> Bool {
-        guard let first = text.utf8.first, first >= 0x61, first <= 0x7A, text.utf8.count <= 64 else { return false }
-        return text.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
     }
 }

@@ -111,7 +111,7 @@ struct RuleFileDecoder {
         }
         var types: [String] = []
         for item in items {
-            guard let type = item.scalar?.value, type.wholeMatch(of: #/[a-z][a-z0-9_]{0,63}/#) != nil else {
+            guard let type = item.scalar?.value, SnakeCaseName.isEventType(type) else {
                 collector.error(
                     "invalid_value", "event types are snake_case, found `\(item.scalar?.value ?? item.kindName)`",
                     at: SourceLocation(file: file, item.start), rule: rule)

@@ -63,7 +63,7 @@ public struct DogRegistrationConsumer: EventConsumer {
         case nil, .null?: break
         case .object(let values)?:
             for (metric, value) in values {
-                guard Self.isSnakeCase(metric, maximum: 40) else {
+                guard SnakeCaseName.matches(metric, maximumBytes: 40) else {
                     throw Rejection(.invalid, "metric names are snake_case, got `payload.metrics.\(metric)`")
                 }
                 guard let number = value.numberValue, number >= 0, number <= 100 else {
@@ -118,14 +118,6 @@ public struct DogRegistrationConsumer: EventConsumer {
             return (1...2).contains(digits()) && unit() && bytes.isEmpty
         }
         return unit() && bytes.first == UInt8(ascii: "+") && bytes.count == 1
-    }
-
-    /// Lowercase letter, then lowercase letters, digits and `_`; at most `maximum` bytes.
-    static func isSnakeCase(_ text: String, maximum: Int) -> Bool {
-        guard let first = text.utf8.first, first >= 0x61, first <= 0x7A, text.utf8.count <= maximum else {
-            return false
-        }
-        return text.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
     }
 
     /// IANA time zones, looked up once: Foundation's `TimeZone(identifier:)` reads tzdata each call.
