@@ -71,7 +71,7 @@ public struct ChallengeDocumentKind: DocumentKind {
             if let startsAt, let endsAt, endsAt <= startsAt {
                 file.error(
                     "invalid_value", "`ends_at` must be after `starts_at`",
-                    at: fields.location(fields.values["ends_at"]!))
+                    at: fields.location(of: "ends_at"))
                 ok = false
             }
             if startsAt == nil || endsAt == nil { ok = false }

@@ -50,7 +50,7 @@ public struct ExperimentsDocumentKind: DocumentKind {
             if variations.count < 2 {
                 file.error(
                     "invalid_value", "experiment `\(key)` needs at least two variations (the first is the control)",
-                    at: fields.location(fields.values["variations"]!))
+                    at: fields.location(of: "variations"))
                 ok = false
             }
             var names = Set<String>()
@@ -113,7 +113,7 @@ public struct ExperimentsDocumentKind: DocumentKind {
         let endsAt = fields.timestamp("ends_at")?.value
         if let startsAt, let endsAt, endsAt <= startsAt {
             file.error(
-                "invalid_value", "`ends_at` must be after `starts_at`", at: fields.location(fields.values["ends_at"]!))
+                "invalid_value", "`ends_at` must be after `starts_at`", at: fields.location(of: "ends_at"))
             ok = false
         }
         let bucketVersion = fields.integer("bucket_version", within: 0...1_000_000)?.value ?? 0

@@ -47,10 +47,10 @@ struct CatalogChecks {
             checkCheck(block)
             checkAction(block)
         }
-        if let cycle = findCycle(all) {
+        if let cycle = findCycle(all), let first = cycle.first.flatMap({ all[$0] }) {
             error(
                 "cyclic_needs", "blocks need each other in a circle: \(cycle.joined(separator: " → "))",
-                at: all[cycle[0]]!.location)
+                at: first.location)
         }
     }
 

@@ -54,6 +54,6 @@ public func closestMatch(to word: String, in candidates: [String]) -> String? {
 /// "`a`, `b` or `c`"
 func listing(_ names: [String], conjunction: String = "or") -> String {
     let quoted = names.map { "`\($0)`" }
-    guard quoted.count > 1 else { return quoted.first ?? "" }
-    return quoted.dropLast().joined(separator: ", ") + " \(conjunction) " + quoted.last!
+    guard quoted.count > 1, let last = quoted.last else { return quoted.first ?? "" }
+    return quoted.dropLast().joined(separator: ", ") + " \(conjunction) " + last
 }

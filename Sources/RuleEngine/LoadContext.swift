@@ -205,10 +205,11 @@ final class LoadContext {
             do {
                 _ = try Program(probe, name: "lib/\(module)", libraryDirectory: library)
             } catch {
-                for problem in error.problems where problem.file != nil {
+                for problem in error.problems {
+                    guard let problemFile = problem.file else { continue }
                     collector.error(
                         "jq_compile", displayMessage(problem.message),
-                        at: libraryLocation(problem.file!, line: problem.line))
+                        at: libraryLocation(problemFile, line: problem.line))
                 }
                 if !error.problems.contains(where: { $0.file != nil }) {
                     collector.error(

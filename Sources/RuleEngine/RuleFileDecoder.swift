@@ -125,28 +125,27 @@ struct RuleFileDecoder {
     /// `expr:` gives one variant named `default`; `experiment:` + `variants:` give named ones.
     private func decodeVariants(_ fields: YAMLFields, rule: String?) -> [Variant]? {
         let hasExpr = fields.has("expr")
-        let hasVariants = fields.has("variants")
         let hasExperiment = fields.has("experiment")
-        switch (hasExpr, hasVariants) {
-        case (true, true):
+        switch (hasExpr, fields.values["variants"]) {
+        case (true, _?):
             collector.error(
                 "conflicting_fields", "a rule has either `expr` or `variants`, not both", at: fields.start, rule: rule)
             return nil
-        case (false, false):
+        case (false, nil):
             fields.missing("expr", "give one jq expression in `expr`, or an `experiment` with `variants`")
             return nil
-        case (true, false):
+        case (true, nil):
             if hasExperiment {
                 fields.missing("variants", "a rule with an `experiment` names its variants under `variants`")
                 return nil
             }
             guard let expression = fields.expression("expr", lines: lines) else { return nil }
             return [Variant(name: RuleDefinition.defaultVariantName, expression: expression)]
-        case (false, true):
+        case (false, let node?):
             if !hasExperiment {
                 fields.missing("experiment", "`variants` are chosen by an experiment: name it in `experiment`")
             }
-            return decodeVariantMap(fields.values["variants"]!, rule: rule)
+            return decodeVariantMap(node, rule: rule)
         }
     }
 
@@ -283,7 +282,7 @@ struct RuleFileDecoder {
                 collector.error(
                     "invalid_expectation",
                     "this test can never pass: a \(rule.kind.name) rule cannot give \(value.truncatedText(80)) (\(problem))",
-                    at: fields.location(fields.values["expect"]!), rule: rule.id)
+                    at: fields.location(of: "expect"), rule: rule.id)
                 return nil
             }
             return .value(value)
@@ -292,7 +291,7 @@ struct RuleFileDecoder {
             guard case .array(let outputs) = value else {
                 collector.error(
                     "invalid_type", "`expect_outputs` must be a list of the outputs, in order",
-                    at: fields.location(fields.values["expect_outputs"]!), rule: rule.id)
+                    at: fields.location(of: "expect_outputs"), rule: rule.id)
                 return nil
             }
             return .outputs(outputs)

@@ -54,6 +54,11 @@ public struct YAMLFields {
 
     public var start: SourceLocation { location(node) }
 
+    /// Where the value of the field `key` is; where the mapping starts when it is absent.
+    public func location(of key: String) -> SourceLocation {
+        values[key].map(location) ?? start
+    }
+
     public func has(_ key: String) -> Bool { values[key] != nil }
 
     /// Reports a missing required field.
@@ -214,12 +219,12 @@ public struct YAMLFields {
     }
 
     private func describe(_ node: YAMLNode) -> String {
-        guard node.scalar != nil else { return "a \(node.kindName)" }
+        guard let scalar = node.scalar else { return "a \(node.kindName)" }
         switch try? node.resolvedScalar() {
         case .null?: return "nothing (null)"
         case .bool(let b)?: return "\(b)"
-        case .number?: return "the number \(node.scalar!.value)"
-        default: return "`\(node.scalar!.value)`"
+        case .number?: return "the number \(scalar.value)"
+        default: return "`\(scalar.value)`"
         }
     }
 }

@@ -25,9 +25,9 @@ extension YAMLNode {
         switch tag {
         case "tag:yaml.org,2002:str", "!": return .string(scalar.value)
         case nil: break
-        default:
+        case let tag?:
             guard let resolved = Self.resolvePlain(scalar.value) else {
-                throw YAMLError("`\(scalar.value)` does not match its tag \(tag!)", at: start)
+                throw YAMLError("`\(scalar.value)` does not match its tag \(tag)", at: start)
             }
             return resolved
         }
