@@ -294,8 +294,10 @@ extension String {
     /// Without leading and trailing spaces, tabs and newlines.
     var trimmingSpaces: String {
         let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !" \t\n\r".unicodeScalars.contains($0) }) else { return "" }
-        let last = scalars.lastIndex(where: { !" \t\n\r".unicodeScalars.contains($0) })!
+        let isSpace = { (scalar: Unicode.Scalar) in " \t\n\r".unicodeScalars.contains(scalar) }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

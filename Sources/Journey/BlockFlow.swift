@@ -63,7 +63,7 @@ struct BlockFlow {
     }
 
     private mutating func answerCheck(of block: JourneyMap.Block) throws {
-        guard case .object? = event.payload["answer"] else {
+        guard case .object(let answer)? = event.payload["answer"] else {
             throw Rejection(
                 .invalid, "check_answered needs `payload.answer`, an object with the \(block.checkType) answer")
         }
@@ -76,7 +76,7 @@ struct BlockFlow {
             dog: dog, blockID: block.id, occurredAt: event.occurredAt, occurredAtText: event.occurredAtText,
             localTime: LocalTime.text(event.occurredAt, timezone: dog.timezone))
         let outcome = try plugin.outcome(
-            of: event.payload["answer"]!, content: block.content["check"] ?? [:], context: context, evaluator: evaluator
+            of: .object(answer), content: block.content["check"] ?? [:], context: context, evaluator: evaluator
         )
         complete("started", of: block)
         for record in outcome.records {

@@ -34,9 +34,9 @@ public struct DogRegistrationConsumer: EventConsumer {
                 .invalid,
                 "unknown field `payload.\(key)` in dog_registered; fields: \(Self.fields.joined(separator: ", "))")
         }
-        let name = try text(payload, "name", required: true, maximum: 60)!
-        let birthDate = try text(payload, "birth_date", required: false, maximum: 10)
-        let ageRange = try text(payload, "age_range", required: false, maximum: 16)
+        let name = try requiredText(payload, "name", maximum: 60)
+        let birthDate = try optionalText(payload, "birth_date", maximum: 10)
+        let ageRange = try optionalText(payload, "age_range", maximum: 16)
         guard birthDate != nil || ageRange != nil else {
             throw Rejection(
                 .invalid, "dog_registered needs `payload.birth_date` (YYYY-MM-DD) or `payload.age_range` (e.g. 4-8m)")
@@ -52,8 +52,8 @@ public struct DogRegistrationConsumer: EventConsumer {
         if let ageRange, !Self.isAgeRange(ageRange) {
             throw Rejection(.invalid, "`payload.age_range` must look like 4-8m, 1-3y or 7y+, got \"\(ageRange)\"")
         }
-        let breed = try text(payload, "breed", required: false, maximum: 64)
-        let timezone = try text(payload, "timezone", required: true, maximum: 64)!
+        let breed = try optionalText(payload, "breed", maximum: 64)
+        let timezone = try requiredText(payload, "timezone", maximum: 64)
         guard Self.isTimeZone(timezone) else {
             throw Rejection(
                 .invalid, "`payload.timezone` must be an IANA time zone such as Europe/Berlin, got \"\(timezone)\"")
@@ -81,12 +81,15 @@ public struct DogRegistrationConsumer: EventConsumer {
             timezone: timezone, metrics: metrics, registeredAt: event.occurredAt)
     }
 
-    private func text(_ payload: JSONObject, _ field: String, required: Bool, maximum: Int) throws(Rejection) -> String?
-    {
-        guard let value = payload[field], value != .null else {
-            if required { throw Rejection(.invalid, "dog_registered needs `payload.\(field)`") }
-            return nil
+    private func requiredText(_ payload: JSONObject, _ field: String, maximum: Int) throws(Rejection) -> String {
+        guard let text = try optionalText(payload, field, maximum: maximum) else {
+            throw Rejection(.invalid, "dog_registered needs `payload.\(field)`")
         }
+        return text
+    }
+
+    private func optionalText(_ payload: JSONObject, _ field: String, maximum: Int) throws(Rejection) -> String? {
+        guard let value = payload[field], value != .null else { return nil }
         guard case .string(let text) = value, !text.isEmpty, text.count <= maximum else {
             throw Rejection(
                 .invalid,
