@@ -105,8 +105,8 @@ private struct Reader {
 
     mutating func literal(_ word: StaticString) throws(JSONParseError) {
         let count = word.utf8CodeUnitCount
-        guard position + count <= bytes.count,
-            memcmp(bytes.baseAddress! + position, word.utf8Start, count) == 0
+        guard position + count <= bytes.count, let base = bytes.baseAddress,
+            memcmp(base + position, word.utf8Start, count) == 0
         else { throw error("invalid literal, expected \(word)") }
         position += count
     }
@@ -217,7 +217,9 @@ private struct Reader {
                 } else if (0xDC00...0xDFFF).contains(code) {
                     throw error("lone low surrogate \\u\(hex4(code))")
                 }
-                scalars.append(contentsOf: String(Character(Unicode.Scalar(code)!)).utf8)
+                // Surrogates are joined or refused above, so every code left is a scalar.
+                guard let scalar = Unicode.Scalar(code) else { throw error("invalid escape \\u\(hex4(code))") }
+                scalars.append(contentsOf: String(Character(scalar)).utf8)
             default:
                 position -= 1
                 throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")

@@ -118,15 +118,9 @@ public final class HTTPClient {
 
     private func readResponse() throws(SocketError) -> Response {
         let separator: [UInt8] = [13, 10, 13, 10]
-        var headerEnd: Int?
-        while headerEnd == nil {
-            headerEnd = firstRange(of: separator, in: buffer)
-            if headerEnd == nil, try !fill() {
-                throw SocketError(message: "the connection closed before a response")
-            }
-        }
-        let head = String(decoding: buffer[0..<headerEnd!], as: UTF8.self)
-        buffer.removeFirst(headerEnd! + 4)
+        let headerEnd = try position(of: separator, closing: "the connection closed before a response")
+        let head = String(decoding: buffer[0..<headerEnd], as: UTF8.self)
+        buffer.removeFirst(headerEnd + 4)
         var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
         let statusLine = lines.removeFirst().split(separator: " ")
         guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
@@ -154,20 +148,25 @@ public final class HTTPClient {
     private func readChunked() throws(SocketError) -> [UInt8] {
         var body: [UInt8] = []
         while true {
-            var lineEnd = firstRange(of: [13, 10], in: buffer)
-            while lineEnd == nil {
-                if try !fill() { throw SocketError(message: "the connection closed inside a chunk") }
-                lineEnd = firstRange(of: [13, 10], in: buffer)
-            }
-            let sizeText = String(decoding: buffer[0..<lineEnd!], as: UTF8.self).split(separator: ";").first ?? ""
+            let lineEnd = try position(of: [13, 10], closing: "the connection closed inside a chunk")
+            let sizeText = String(decoding: buffer[0..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
             let size = Int(sizeText.trimmingSpaces, radix: 16) ?? 0
-            buffer.removeFirst(lineEnd! + 2)
+            buffer.removeFirst(lineEnd + 2)
             while buffer.count < size + 2 {
                 if try !fill() { throw SocketError(message: "the connection closed inside a chunk") }
             }
             body += buffer[0..<size]
             buffer.removeFirst(size + 2)
             if size == 0 { return body }
+        }
+    }
+
+    /// Where `separator` starts in the buffer, reading until it arrives; `closing` is the error
+    /// when the connection closes first.
+    private func position(of separator: [UInt8], closing: String) throws(SocketError) -> Int {
+        while true {
+            if let end = firstRange(of: separator, in: buffer) { return end }
+            guard try fill() else { throw SocketError(message: closing) }
         }
     }
 
