@@ -55,10 +55,18 @@ let package = Package(
         .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
         // Challenges: solo, community, head-to-head and recurring, progress through the ingest path.
         .target(name: "Challenges", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
+        // Rule revisions: published rule sets kept in the store, their gates, diffs, activations
+        // and the audit trail; the commands and admin routes that manage them.
+        .target(
+            name: "Revisions",
+            dependencies: ["FeatureKit", "CommandKit", "RuleEngine", "Store", "HTTP", "JQ", "Core"],
+            resources: [.copy("openapi.json")]),
         // The one list of features.
         .target(
             name: "Features",
-            dependencies: ["FeatureKit", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins"]),
+            dependencies: [
+                "FeatureKit", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Revisions",
+            ]),
 
         // The HTTP service: a pure router over the engine, libmicrohttpd as the adapter, and a
         // supervisor with worker processes.
@@ -66,6 +74,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "HTTP", "CSupport", "Features", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "JQ", "Core",
+                "Revisions",
             ],
             resources: [.copy("openapi.json")]
         ),
@@ -104,6 +113,11 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core", "TestSupport"]),
+        .testTarget(
+            name: "RevisionsTests",
+            dependencies: ["Revisions", "Features", "FeatureKit", "Store", "SQLite", "RuleEngine", "Core", "TestSupport"],
+            exclude: ["Cases"]
+        ),
         .testTarget(
             name: "EngineTests",
             dependencies: ["Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport"],
@@ -147,7 +161,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "HTTP", "Journey", "Features", "FeatureKit", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core",
+                "Server", "HTTP", "Journey", "Features", "FeatureKit", "Revisions", "Engine", "RuleEngine", "Store", "SQLite", "JQ",
+                "Core",
                 "TestSupport",
             ],
             exclude: ["Cases"]

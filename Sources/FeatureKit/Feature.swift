@@ -26,6 +26,9 @@ public protocol Feature: Sendable {
     func prepare(_ evaluator: RuleEvaluator, reader: (any StoreReader)?)
     /// The HTTP status of each rejection code its consumers refuse events with.
     var rejectionStatuses: [String: Int] { get }
+    /// What is wrong with changing `parent` (the active revision) into `candidate`, beyond what
+    /// loading `candidate` alone finds (a flow's steps changed without a new version).
+    func checkChange(from parent: RuleSet, to candidate: RuleSet) -> [Diagnostic]
     /// Its HTTP routes.
     var routes: [FeatureRoute] { get }
     /// Its part of the OpenAPI document (see ``OpenAPIDocument``): nil for a feature without routes.
@@ -46,6 +49,7 @@ extension Feature {
     public func prepare(_ evaluator: RuleEvaluator, store: any Store) {}
     public func prepare(_ evaluator: RuleEvaluator, reader: (any StoreReader)?) {}
     public var rejectionStatuses: [String: Int] { [:] }
+    public func checkChange(from parent: RuleSet, to candidate: RuleSet) -> [Diagnostic] { [] }
     public var routes: [FeatureRoute] { [] }
     public func openAPI() throws(OpenAPIDocument.Failure) -> JSON? { nil }
     public var commands: [any Command.Type] { [] }

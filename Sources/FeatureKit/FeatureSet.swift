@@ -69,6 +69,11 @@ public struct FeatureSet: Sendable {
         code.flatMap { rejectionStatuses[$0] } ?? 422
     }
 
+    /// Every feature's findings about changing `parent` into `candidate`.
+    public func checkChange(from parent: RuleSet, to candidate: RuleSet) -> [Diagnostic] {
+        features.flatMap { $0.checkChange(from: parent, to: candidate) }
+    }
+
     /// The service's OpenAPI document: `core` (the engine's own routes) with every feature's part.
     public func openAPI(core: JSON) throws(OpenAPIDocument.Failure) -> JSON {
         try OpenAPIDocument.merge(core: core, features: features)

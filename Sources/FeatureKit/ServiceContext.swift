@@ -9,6 +9,11 @@ import Store
 public protocol ServiceContext: AnyObject {
     /// The worker's store.
     var store: any Store { get }
+    /// The engine's features (what rule sets are loaded and checked with).
+    var features: FeatureSet { get }
+    /// Who an admin request comes from, as the audit trail names them: the admin credential's
+    /// name (one credential today, named `admin`).
+    func adminName(of request: HTTPRequest) -> String
     /// The rule set served for this request.
     var ruleSet: RuleSet { get }
     /// This thread's evaluator of ``ruleSet``.

@@ -5,6 +5,7 @@ import FeatureKit
 import Habits
 import Journey
 import Onboarding
+import Revisions
 
 /// The one place that lists the engine's features, in the order their consumers run: what the
 /// CLI, the service, the benchmarks and every test harness build the engine from.
@@ -18,6 +19,7 @@ public enum Features {
             OnboardingFeature(),
             HabitsFeature(),
             ChallengesFeature(),
+            RevisionsFeature(),
         ])
     }
 

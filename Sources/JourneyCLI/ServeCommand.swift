@@ -19,6 +19,8 @@ enum ServeCommand: Command {
             answers with its fallback until it changes. Rules and plugins are watched and
             reloaded on change, on SIGHUP and on POST /v1/rules/reload; a change whose rules do
             not load or whose tests fail is refused and the last good rules keep serving.
+            Once a revision is published in the store ('journey publish'), every worker serves the
+            active revision instead and follows each activation (see --rules-from).
             Admin endpoints need JOURNEY_ADMIN_TOKEN (or --admin-token-file); without a token
             they are off. The API is described at /openapi.json. SIGTERM stops gracefully.
             """,
@@ -54,6 +56,11 @@ enum ServeCommand: Command {
                 help: "How long a halted evaluation may keep running before its worker is ended.",
                 defaultValue: "1s"),
             OptionSpec(long: "no-watch", help: "Do not watch the rule files (reload on SIGHUP or the admin endpoint)."),
+            OptionSpec(
+                long: "rules-from", valueName: "source",
+                help:
+                    "Serve the store's active revision (store), the folders (folder), or the active revision once one is published (auto; folder when --rules or --plugins is given).",
+                allowedValues: RulesSource.allCases.map(\.rawValue)),
             OptionSpec(
                 long: "no-jobs",
                 help:
@@ -150,6 +157,12 @@ enum ServeCommand: Command {
         configuration.workerMemoryBytes = try size(arguments, "worker-memory", "4GiB")
         configuration.stuckGrace = try duration(arguments, "stuck-grace", "1s")
         configuration.watchFiles = !arguments.flag("no-watch")
+        let explicitFolders = arguments.values["rules"] != nil || arguments.values["plugins"] != nil
+        if let source = arguments.values["rules-from"]?.last {
+            configuration.rulesSource = RulesSource(rawValue: source) ?? .automatic
+        } else if explicitFolders {
+            configuration.rulesSource = .folder
+        }
         configuration.runJobs = !arguments.flag("no-jobs") && !arguments.flag("no-digest")
         if let path = arguments.values["admin-token-file"]?.last {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -179,6 +192,7 @@ enum ServeCommand: Command {
             "--stuck-grace", DurationText.format(configuration.stuckGrace),
         ]
         if !configuration.watchFiles { flags.append("--no-watch") }
+        flags += ["--rules-from", configuration.rulesSource.rawValue]
         if !configuration.runJobs { flags.append("--no-jobs") }
         return flags
     }

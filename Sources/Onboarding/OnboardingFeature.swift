@@ -26,6 +26,11 @@ public struct OnboardingFeature: Feature {
         try OpenAPIDocument.part(at: Bundle.module.url(forResource: "openapi", withExtension: "json"), feature: name)
     }
 
+    /// A flow's steps change only with its version.
+    public func checkChange(from parent: RuleSet, to candidate: RuleSet) -> [Diagnostic] {
+        FlowChangeCheck.diagnostics(from: parent, to: candidate)
+    }
+
     public var routes: [FeatureRoute] {
         [
             FeatureRoute("GET", "/v1/users/{user}/onboarding", OnboardingRoutes.show),

@@ -348,6 +348,8 @@ final class ServiceStatus: @unchecked Sendable {
 
 extension JourneyService: ServiceContext {
     public var store: any Store { database }
+    public var features: FeatureSet { Features.all }
+    public func adminName(of request: HTTPRequest) -> String { "admin" }
     public var ruleSet: RuleSet { generation.ruleSet }
     public var evaluator: RuleEvaluator { generation.evaluator }
     public func now() -> Double { configuration.clock() }

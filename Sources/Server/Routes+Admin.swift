@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import JQ
 import RuleEngine
+import Revisions
 import Store
 
 /// The admin endpoints (behind the bearer token): the rules served, reloading them, evaluating
@@ -84,6 +85,13 @@ enum AdminRoutes {
         let lifted: Int
         do {
             lifted = try service.store.liftQuarantine(rule: rule)
+            if lifted > 0 {
+                try service.store.appendAudit(
+                    AuditEntry(
+                        at: service.now(), actor: service.adminName(of: request), action: "lift_quarantine", subject: rule,
+                        message: request.query("reason") ?? "lifted through the admin API",
+                        detail: ["records": .number(Double(lifted))]))
+            }
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }

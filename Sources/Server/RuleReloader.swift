@@ -1,6 +1,7 @@
 import Features
 import Foundation
 import RuleEngine
+import Revisions
 import Store
 
 /// Loads candidate rule sets for one worker: snapshot the live files, load and compile them,
@@ -63,6 +64,42 @@ final class RuleReloader: @unchecked Sendable {
                     "revision \(snapshot.revision.prefix(12)) crashed a worker while it was tested; change the rules to try again"
                 )
             )
+        }
+        return load(snapshot, trigger: trigger, store: store, started: started, cache: cache)
+    }
+
+    /// Loads the store's active revision; nil when none is published (serve the folders).
+    /// The revision served now is `unchanged` (unless `force`).
+    func loadActive(
+        trigger: String, serving: String?, store: any Store, force: Bool = false, cache: ProgramCache? = nil
+    ) -> (RulesGeneration?, ReloadReport)? {
+        lock.lock()
+        defer { lock.unlock() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        func report(_ outcome: ReloadReport.Outcome, _ revision: String?, _ message: String) -> ReloadReport {
+            ReloadReport(
+                outcome: outcome, trigger: trigger, revision: revision, at: Date().timeIntervalSince1970,
+                seconds: (clock.now - started).seconds, message: message)
+        }
+        let snapshot: RuleSnapshots.Snapshot
+        do {
+            guard let active = try store.activeRevision() else { return nil }
+            if active.revision == serving, !force {
+                return (nil, report(.unchanged, active.revision, "revision \(active.revision.prefix(12)) is served already"))
+            }
+            if snapshots.poisoned.contains(active.revision) {
+                return (
+                    nil,
+                    report(
+                        .refused, active.revision,
+                        "revision \(active.revision.prefix(12)) crashed a worker while it was tested; publish or activate another"
+                    )
+                )
+            }
+            snapshot = try snapshots.keep(try store.ruleRevisionFiles(active.revision))
+        } catch {
+            return (nil, report(.refused, nil, "the active revision cannot be read from the store: \(error)"))
         }
         return load(snapshot, trigger: trigger, store: store, started: started, cache: cache)
     }

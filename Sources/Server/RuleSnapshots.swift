@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import RuleEngine
+import Revisions
 
 /// Immutable copies of the rules and plugins directories, kept in the service's state
 /// directory under their revision: `snapshots/<revision>/Rules` and `…/Plugins`.
@@ -61,7 +62,15 @@ struct RuleSnapshots: Sendable {
                 files.append(("Plugins/" + relative, data))
             }
         }
-        let revision = hasher.finalizeHex()
+        return try keep(files, revision: hasher.finalizeHex())
+    }
+
+    /// Keeps a published revision's files as its snapshot (reused when kept already).
+    func keep(_ revision: RevisionFiles) throws(ServiceError) -> Snapshot {
+        try keep(revision.files.map { ($0.key, Data($0.value.utf8)) }, revision: revision.revision)
+    }
+
+    private func keep(_ files: [(target: String, data: Data)], revision: String) throws(ServiceError) -> Snapshot {
         let final = snapshotsDirectory + "/" + revision
         if FileManager.default.fileExists(atPath: final + "/complete") {
             return Snapshot(revision: revision, directory: final)

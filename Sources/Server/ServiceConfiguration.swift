@@ -32,6 +32,10 @@ public struct ServiceConfiguration: Sendable {
     public var accessLog: String? = "-"
     /// Watch the rules and plugins directories and reload on change.
     public var watchFiles = true
+    /// Where the served rules come from.
+    public var rulesSource = RulesSource.automatic
+    /// How often a worker serving the store's active revision looks for a new activation.
+    public var activationPoll: Duration = .milliseconds(200)
     /// Run the features' periodic jobs (the community challenges' daily digest) from the first
     /// worker.
     public var runJobs = true
@@ -59,4 +63,15 @@ public struct ServiceConfiguration: Sendable {
         let base = databasePath.hasSuffix(".sqlite") ? String(databasePath.dropLast(7)) : databasePath
         return base + ".state"
     }
+}
+
+/// Where `journey serve` takes its rules from.
+public enum RulesSource: String, Sendable, CaseIterable {
+    /// The store's active revision once one is published (`journey publish`); the folders
+    /// until then.
+    case automatic = "auto"
+    /// The store's active revision only (a worker refuses to start without one).
+    case store
+    /// The rules and plugins folders, watched (the development mode).
+    case folder
 }

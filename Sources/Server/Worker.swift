@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import JQ
 import RuleEngine
+import Revisions
 import Store
 
 #if canImport(Glibc)
@@ -73,7 +74,15 @@ public enum Worker {
         let slot = control.slot(index)
         let reloader = RuleReloader(snapshots: snapshots, slot: slot, clock: configuration.clock)
         let status = ServiceStatus()
-        var (generation, report) = reloader.loadLive(trigger: "startup", serving: nil, store: store)
+        let published =
+            configuration.rulesSource == .folder ? nil : reloader.loadActive(trigger: "startup", serving: nil, store: store)
+        if published == nil, configuration.rulesSource == .store {
+            throw StartupRefusal(
+                text:
+                    "journey serve: w\(index): no revision is published in \(configuration.databasePath) (--rules-from store); publish one first: journey publish --db \(configuration.databasePath) --message TEXT"
+            )
+        }
+        var (generation, report) = published ?? reloader.loadLive(trigger: "startup", serving: nil, store: store)
         if generation == nil {
             var text = "journey serve: w\(index): the rules were refused: \(report.message)"
             for diagnostic in report.diagnostics { text += "\n" + diagnostic.description }
@@ -126,8 +135,16 @@ public enum Worker {
         defer { service.reloads.isActive = false }
         @discardableResult
         func reload(_ trigger: String) -> ReloadReport {
-            let (generation, report) = service.reloader.loadLive(
-                trigger: trigger, serving: slot.serving, store: service.database, cache: cache)
+            // The store's active revision, once one is published; else the folders.
+            let published =
+                configuration.rulesSource == .folder
+                ? nil
+                : service.reloader.loadActive(
+                    trigger: trigger, serving: slot.serving, store: service.database, cache: cache)
+            let (generation, report) =
+                published
+                ?? service.reloader.loadLive(
+                    trigger: trigger, serving: slot.serving, store: service.database, cache: cache)
             cacheWarm = true
             if let generation { service.handOff.put(generation) }
             // The files are what is served: a generation still waiting is out of date.
@@ -161,6 +178,20 @@ public enum Worker {
             }
         }
 
+        // Activations made by any process on this store, seen within one poll.
+        var polledAt = ContinuousClock.now
+        var refusedRevision: String?
+        func followActivations() {
+            guard configuration.rulesSource != .folder, ContinuousClock.now - polledAt >= configuration.activationPoll
+            else { return }
+            polledAt = .now
+            guard let active = try? quarantineStore.activeRevision()?.revision, active != slot.serving,
+                active != refusedRevision
+            else { return }
+            let report = reload("revision activated")
+            refusedRevision = report.outcome == .refused ? active : nil
+        }
+
         while true {
             SignalReader.wait([signals.descriptor] + (watcher.map { [$0.descriptor] } ?? []), milliseconds: 50)
             var stop = false
@@ -183,6 +214,7 @@ public enum Worker {
                 service.reloader.warm(cache, revision: slot.serving)
                 cacheWarm = true
             }
+            followActivations()
             storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
             service.accessLog?.flush()
             runDueJobs()
@@ -203,6 +235,10 @@ public enum Worker {
         for record in records {
             do {
                 try store.quarantine(record)
+                try? store.appendAudit(
+                    AuditEntry(
+                        at: record.quarantinedAt, actor: "service (\(worker))", action: "quarantine", subject: record.ruleID,
+                        message: record.reason, detail: ["detail": .string(record.detail), "rule_digest": .string(record.ruleDigest)]))
                 logLine("journey serve: \(worker): quarantined rule `\(record.ruleID)`: \(record.detail)")
             } catch {
                 failed.append(record)

@@ -247,5 +247,39 @@ enum Schema {
                     PRIMARY KEY (challenge_id, date)
                 );
                 """),
+        Migration(
+            version: 7, name: "rule revisions, their files, activations and the audit trail",
+            sql: """
+                CREATE TABLE rule_revisions (
+                    revision   TEXT PRIMARY KEY,
+                    parent     TEXT,
+                    author     TEXT NOT NULL,
+                    message    TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    gates      TEXT NOT NULL
+                );
+                CREATE TABLE rule_revision_files (
+                    revision TEXT NOT NULL REFERENCES rule_revisions (revision) ON DELETE CASCADE,
+                    path     TEXT NOT NULL,
+                    content  TEXT NOT NULL,
+                    PRIMARY KEY (revision, path)
+                );
+                CREATE TABLE rule_activations (
+                    id           INTEGER PRIMARY KEY,
+                    revision     TEXT NOT NULL REFERENCES rule_revisions (revision),
+                    author       TEXT NOT NULL,
+                    message      TEXT NOT NULL,
+                    activated_at REAL NOT NULL
+                );
+                CREATE TABLE audit_log (
+                    id      INTEGER PRIMARY KEY,
+                    at      REAL NOT NULL,
+                    actor   TEXT NOT NULL,
+                    action  TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    detail  TEXT NOT NULL
+                );
+                """),
     ]
 }

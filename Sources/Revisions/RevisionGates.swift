@@ -1,0 +1,121 @@
+import Core
+import FeatureKit
+import Foundation
+import RuleEngine
+
+/// The gates a revision passes before it is stored and activated: it loads (every check of
+/// `journey check`), every rule test passes, and the change from the active revision is
+/// allowed (``FeatureSet/checkChange(from:to:)``). Nothing is written to the store here.
+public struct RevisionGates {
+    public var engine: FeatureSet
+    /// Budget of each rule test.
+    public var testBudget: Duration
+
+    public init(engine: FeatureSet, testBudget: Duration = .seconds(5)) {
+        self.engine = engine
+        self.testBudget = testBudget
+    }
+
+    /// Runs every gate on `files`, against `parent` (the active revision's files) when given;
+    /// without `tests`, all but the rule tests (what an editor asks as the text changes).
+    public func run(_ files: RevisionFiles, parent: RevisionFiles? = nil, tests: Bool = true) -> GateReport {
+        let revision = files.revision
+        var report = GateReport(revision: revision, parent: parent?.revision)
+        guard let loaded = load(files, into: &report) else { return report }
+        report.loaded = true
+        report.rules = loaded.ruleSet.rules.count
+        for rule in loaded.ruleSet.rules { report.ruleDigests[rule.id] = loaded.ruleSet.digest(of: rule.id) }
+        if tests {
+            let outcomes = RuleTestRunner(evaluator: loaded.evaluator, timeout: testBudget).run()
+            report.testsRun = outcomes.count
+            report.failedTests = outcomes.filter { $0.status == .failed }
+        }
+        if let parent, parent.revision != revision {
+            var ignored = GateReport(revision: parent.revision, parent: nil)
+            if let before = load(parent, into: &ignored) {
+                report.diagnostics += engine.checkChange(from: before.ruleSet, to: loaded.ruleSet)
+            }
+        }
+        return report
+    }
+
+    /// Loads `files` as the loader loads a folder, naming files `Rules/…` and `Plugins/…`;
+    /// the diagnostics go into `report`.
+    public func load(_ files: RevisionFiles, into report: inout GateReport) -> (
+        ruleSet: RuleSet, evaluator: RuleEvaluator
+    )? {
+        let directory = FileManager.default.temporaryDirectory.path + "/journey-revision-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try files.write(to: directory)
+        } catch {
+            report.diagnostics.append(
+                Diagnostic(
+                    code: "io_error",
+                    "cannot write the revision's files to \(directory): \(error.localizedDescription)",
+                    at: SourceLocation(file: "Rules", line: 1, column: 1)))
+            return nil
+        }
+        var loader = engine.loader(rulesDirectory: directory + "/Rules", pluginsDirectory: directory + "/Plugins")
+        loader.displayNames = ("Rules", "Plugins")
+        let result = loader.load()
+        report.diagnostics += result.diagnostics
+        guard let ruleSet = result.ruleSet, let evaluator = result.evaluator else { return nil }
+        return (ruleSet, evaluator)
+    }
+}
+
+/// What the gates found about one revision.
+public struct GateReport: Sendable {
+    public var revision: String
+    public var parent: String?
+    /// Every diagnostic: the load's and the change checks'.
+    public var diagnostics: [Diagnostic] = []
+    public var rules = 0
+    /// Each rule's digest (what decides its behaviour), by id: per-rule diffs need no load.
+    public var ruleDigests: [String: String] = [:]
+    public var testsRun = 0
+    public var failedTests: [TestOutcome] = []
+
+    public init(revision: String, parent: String?) {
+        self.revision = revision
+        self.parent = parent
+    }
+
+    /// Whether the files loaded (the tests ran).
+    public var loaded = false
+
+    /// Whether the revision may be stored and activated.
+    public var passed: Bool { loaded && !diagnostics.hasErrors && failedTests.isEmpty }
+
+    /// One line: `passed: 31 rules, 85 tests` or the first reason it did not.
+    public var summary: String {
+        let errors = diagnostics.filter { $0.severity == .error }
+        if let first = errors.first {
+            return
+                "refused: \(errors.count) error\(errors.count == 1 ? "" : "s"), first \(first.location): \(first.message)"
+        }
+        if let first = failedTests.first {
+            return
+                "refused: \(failedTests.count) failing test\(failedTests.count == 1 ? "" : "s"), first \(first.fullName) at \(first.location)"
+        }
+        return "passed: \(rules) rules, \(testsRun) tests"
+    }
+
+    public var json: JSON {
+        [
+            "revision": .string(revision), "parent": parent.map(JSON.string) ?? .null, "passed": .bool(passed),
+            "summary": .string(summary), "rules": .number(Double(rules)), "tests_run": .number(Double(testsRun)),
+            "failed_tests": .array(
+                failedTests.map {
+                    [
+                        "test": .string($0.fullName), "location": .string($0.location.description),
+                        "message": .string($0.message ?? ""),
+                    ]
+                }),
+            "diagnostics": .array(diagnostics.map(\.json)),
+            "rule_digests": .object(
+                JSONObject(ruleDigests.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+        ]
+    }
+}

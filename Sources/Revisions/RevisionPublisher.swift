@@ -1,0 +1,124 @@
+import Core
+import FeatureKit
+import RuleEngine
+import Store
+
+/// Publishes, activates and rolls back rule revisions in a store, recording each in the audit
+/// trail. A revision is stored and activated only when its gates pass.
+public struct RevisionPublisher {
+    public var store: any Store
+    public var gates: RevisionGates
+    public var now: () -> Double
+
+    public init(store: any Store, engine: FeatureSet, now: @escaping () -> Double) {
+        self.store = store
+        self.gates = RevisionGates(engine: engine)
+        self.now = now
+    }
+
+    /// What a publish did.
+    public struct Outcome: Sendable {
+        public var report: GateReport
+        /// The revision, when the gates passed.
+        public var revision: RuleRevision?
+        /// False when the files are the active revision already (nothing changed).
+        public var activated: Bool
+
+        public var json: JSON {
+            [
+                "revision": revision?.json ?? .null, "activated": .bool(activated), "gates": report.json,
+            ]
+        }
+    }
+
+    /// Runs the gates on `files` against the active revision; when they pass, keeps the
+    /// revision (once per content) and makes it active.
+    public func publish(_ files: RevisionFiles, author: String, message: String) throws -> Outcome {
+        let author = try Self.required(author, "an author")
+        let message = try Self.required(message, "a message")
+        let active = try store.activeRevision().map { try store.ruleRevision($0.revision) }
+        let parentFiles = try active.map { try store.ruleRevisionFiles($0.id) }
+        let report = gates.run(files, parent: parentFiles)
+        guard report.passed else { return Outcome(report: report, revision: nil, activated: false) }
+        let id = report.revision
+        if active?.id == id {
+            return Outcome(report: report, revision: active, activated: false)
+        }
+        let at = now()
+        let summary: JSON =
+            if let active, let parentFiles {
+                RevisionDiff(from: parentFiles, to: files, digests: (Self.digests(active), report.ruleDigests)).summary
+            } else {
+                ["files": .number(Double(files.files.count)), "first": true]
+            }
+        let revision = try store.transaction {
+            () throws -> RuleRevision in
+            let candidate = RuleRevision(
+                id: id, parent: active?.id, author: author, message: message, createdAt: at, gates: report.json)
+            try store.insertRuleRevision(candidate, files: files)
+            try store.activateRuleRevision(id, author: author, message: message, at: at)
+            try store.appendAudit(
+                AuditEntry(at: at, actor: author, action: "publish", subject: id, message: message, detail: summary))
+            return try store.ruleRevision(id)
+        }
+        return Outcome(report: report, revision: revision, activated: true)
+    }
+
+    /// Makes a kept revision active again (`action` is `activate` or `rollback`); returns it.
+    @discardableResult
+    public func activate(_ id: String, author: String, message: String, action: String = "activate") throws
+        -> RuleRevision
+    {
+        let author = try Self.required(author, "an author")
+        let message = try Self.required(message, "a message")
+        let revision = try store.ruleRevision(id)
+        let active = try store.activeRevision().map { try store.ruleRevision($0.revision) }
+        var summary: JSON = ["from": active.map { .string($0.id) } ?? .null]
+        if let active { summary = try diff(active, revision).summary.merging(["from": .string(active.id)]) }
+        let at = now()
+        try store.transaction {
+            try store.activateRuleRevision(revision.id, author: author, message: message, at: at)
+            try store.appendAudit(
+                AuditEntry(
+                    at: at, actor: author, action: action, subject: revision.id, message: message, detail: summary))
+        }
+        return revision
+    }
+
+    /// The diff of two kept revisions, per file and per rule (from their gate reports' digests).
+    public func diff(_ from: RuleRevision, _ to: RuleRevision) throws -> RevisionDiff {
+        RevisionDiff(
+            from: try store.ruleRevisionFiles(from.id), to: try store.ruleRevisionFiles(to.id),
+            digests: (Self.digests(from), Self.digests(to)))
+    }
+
+    /// A kept revision's rule digests, by rule id.
+    static func digests(_ revision: RuleRevision) -> [String: String] {
+        var digests: [String: String] = [:]
+        for (id, digest) in revision.gates["rule_digests"]?.objectValue ?? [:] { digests[id] = digest.stringValue }
+        return digests
+    }
+
+    private static func required(_ text: String, _ what: String) throws(PublishError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 2_000 else {
+            throw PublishError(message: "give \(what) (1 to 2000 characters)")
+        }
+        return trimmed
+    }
+}
+
+/// A publish or activation refused before any gate ran.
+public struct PublishError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+extension JSON {
+    /// An object with `other`'s members added (other wins); other values unchanged.
+    func merging(_ other: JSONObject) -> JSON {
+        guard case .object(var object) = self else { return self }
+        for (key, value) in other { object[key] = value }
+        return .object(object)
+    }
+}

@@ -1,0 +1,192 @@
+import Core
+import FeatureKit
+import HTTP
+import RuleEngine
+import Store
+
+/// The admin API of rule revisions: list, upload (publish), read, diff, activate, check a
+/// draft, and the audit trail.
+enum RevisionRoutes {
+    static let routes: [FeatureRoute] = [
+        FeatureRoute("GET", "/v1/rules/revisions", admin: true, list),
+        FeatureRoute("POST", "/v1/rules/revisions", admin: true, publish),
+        FeatureRoute("GET", "/v1/rules/revisions/{revision}", admin: true, show),
+        FeatureRoute("GET", "/v1/rules/revisions/{from}/diff/{to}", admin: true, diff),
+        FeatureRoute("POST", "/v1/rules/revisions/{revision}/activate", admin: true, activate),
+        FeatureRoute("POST", "/v1/rules/check", admin: true, check),
+        FeatureRoute("GET", "/v1/audit", admin: true, audit),
+    ]
+
+    static func list(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let limit = try limit(request)
+        return try answer {
+            [
+                "active": try service.store.activeRevision().map { .string($0.revision) } ?? .null,
+                "revisions": .array(try service.store.ruleRevisions(limit: limit).map(\.json)),
+            ]
+        }
+    }
+
+    /// `{files: {path: text|null}, message, base?}`: 201 with the gate report when it passes
+    /// (200 when it is the active revision already), 422 with every diagnostic when not.
+    static func publish(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        var fields = Fields(try RequestBody.object(request))
+        let message = fields.requiredString("message", maxLength: 2_000)
+        let draft = try Draft(&fields)
+        try fields.check()
+        let publisher = RevisionPublisher(store: service.store, engine: service.features, now: service.now)
+        let outcome: RevisionPublisher.Outcome = try answer {
+            try publisher.publish(
+                try draft.files(in: service.store), author: service.adminName(of: request), message: message)
+        }
+        guard outcome.report.passed else { throw refusal(outcome.report) }
+        return .json(outcome.json, status: outcome.activated ? 201 : 200)
+    }
+
+    static func show(_ service: any ServiceContext, _ request: HTTPRequest, _ parameters: RouteParameters)
+        throws(APIError) -> HTTPResponse
+    {
+        let id = try parameters.require("revision")
+        return try answer {
+            let revision = try service.store.ruleRevision(id)
+            let files = try service.store.ruleRevisionFiles(revision.id)
+            guard case .object(var object) = revision.json else { return revision.json }
+            object["active"] = .bool(try service.store.activeRevision()?.revision == revision.id)
+            object["files"] = .object(
+                JSONObject(files.files.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+            return .object(object)
+        }
+    }
+
+    static func diff(_ service: any ServiceContext, _ request: HTTPRequest, _ parameters: RouteParameters)
+        throws(APIError) -> HTTPResponse
+    {
+        let from = try parameters.require("from")
+        let to = try parameters.require("to")
+        return try answer {
+            try RevisionPublisher(store: service.store, engine: service.features, now: service.now).diff(
+                try service.store.ruleRevision(from), try service.store.ruleRevision(to)
+            ).json
+        }
+    }
+
+    /// `{message}`: makes a kept revision active (a rollback when it is an earlier one).
+    static func activate(_ service: any ServiceContext, _ request: HTTPRequest, _ parameters: RouteParameters)
+        throws(APIError) -> HTTPResponse
+    {
+        let id = try parameters.require("revision")
+        var fields = Fields(try RequestBody.object(request))
+        let message = fields.requiredString("message", maxLength: 2_000)
+        try fields.check()
+        return try answer {
+            let revision = try RevisionPublisher(store: service.store, engine: service.features, now: service.now)
+                .activate(id, author: service.adminName(of: request), message: message)
+            return ["active": revision.json]
+        }
+    }
+
+    /// `{files, base?, tests?}`: the gate report of a draft, stored nowhere (200 either way;
+    /// `passed` says whether it would publish). Tests run only with `tests: true`.
+    static func check(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        var fields = Fields(try RequestBody.object(request))
+        let draft = try Draft(&fields)
+        let runTests = fields.bool("tests") ?? false
+        try fields.check()
+        return try answer {
+            let files = try draft.files(in: service.store)
+            let parent = try service.store.activeRevision().map { try service.store.ruleRevisionFiles($0.revision) }
+            return RevisionGates(engine: service.features).run(files, parent: parent, tests: runTests).json
+        }
+    }
+
+    static func audit(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let limit = try limit(request)
+        return try answer { ["audit": .array(try service.store.auditEntries(limit: limit).map(\.json))] }
+    }
+
+    // MARK: Helpers
+
+    private static func limit(_ request: HTTPRequest) throws(APIError) -> Int {
+        guard let text = request.query("limit") else { return 50 }
+        guard let n = Int(text), (1...1_000).contains(n) else {
+            throw APIError(400, "invalid_query", "limit must be a number from 1 to 1000")
+        }
+        return n
+    }
+
+    /// Runs `body`, answering its value as JSON; errors become the API's.
+    private static func answer(_ body: () throws -> JSON) throws(APIError) -> HTTPResponse {
+        .json(try answer(body) as JSON)
+    }
+
+    private static func answer<T>(_ body: () throws -> T) throws(APIError) -> T {
+        do {
+            return try body()
+        } catch let error as APIError {
+            throw error
+        } catch let error as RevisionError {
+            switch error {
+            case .invalidFiles(let problems):
+                throw APIError(
+                    422, error.code, "the files cannot be a revision",
+                    errors: problems.map { ["field": .string("files.\($0.path)"), "message": .string($0.message)] })
+            case .unknown, .ambiguous:
+                throw APIError(404, error.code, error.description)
+            }
+        } catch let error as PublishError {
+            throw APIError(422, "invalid_value", error.message)
+        } catch {
+            throw APIError(503, "store_unavailable", "the store could not be read or written: \(error)")
+        }
+    }
+
+    private static func refusal(_ report: GateReport) -> APIError {
+        let tests: [JSON] = report.failedTests.map {
+            [
+                "code": "test_failed", "message": .string("\($0.fullName): \($0.message ?? "")"),
+                "location": .string($0.location.description),
+            ]
+        }
+        return APIError(422, "gates_refused", report.summary, errors: report.diagnostics.map(\.json) + tests)
+    }
+}
+
+/// The files a request sends: `files` (path → text, or null to delete a file of the base) over
+/// `base` (`active` or a revision id; none: the files are the whole revision).
+struct Draft {
+    var files: [String: String?]
+    var base: String?
+
+    init(_ fields: inout Fields) throws(APIError) {
+        base = fields.string("base", maxLength: 64)
+        var files: [String: String?] = [:]
+        for (path, value) in fields.object("files", required: true) ?? [:] {
+            switch value {
+            case .string(let text): files[path] = .some(text)
+            case .null: files[path] = .some(nil)
+            default: fields.problem("files.\(path)", "must be the file's text (a string), or null to remove it")
+            }
+        }
+        self.files = files
+    }
+
+    /// The whole set of files: the base's with these over them.
+    func files(in store: any StoreReader) throws -> RevisionFiles {
+        var result: [String: String] = [:]
+        if let base {
+            let id = base == "active" ? try store.activeRevision()?.revision : try store.ruleRevision(base).id
+            guard let id else { throw PublishError(message: "base `active`: no revision is active yet") }
+            result = try store.ruleRevisionFiles(id).files
+        }
+        for (path, text) in files { result[path] = text }
+        return try RevisionFiles(result)
+    }
+}

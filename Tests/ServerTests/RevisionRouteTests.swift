@@ -1,0 +1,80 @@
+import Core
+import Foundation
+import Revisions
+import TestSupport
+import Testing
+
+/// The admin API of rule revisions through the router: publish, read, check a draft, refuse,
+/// diff, activate, audit.
+@Suite struct RevisionRouteTests {
+    static func filesJSON(_ files: [String: String]) -> JSON {
+        .object(JSONObject(files.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
+    }
+
+    @Test func publishReadCheckRefuseDiffActivateAudit() throws {
+        let harness = try ServiceHarness(seed: false)
+        let bundled = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
+
+        #expect(harness.send("GET", "/v1/rules/revisions").status == 401, "admin only")
+        let noBase = harness.send(
+            "POST", "/v1/rules/revisions", json: ["message": "x", "base": "active", "files": [:]], admin: true)
+        #expect(noBase.status == 422, "\(noBase.text)")
+
+        let published = harness.send(
+            "POST", "/v1/rules/revisions",
+            json: ["message": "the bundled rules", "files": Self.filesJSON(bundled.files)],
+            admin: true)
+        #expect(published.status == 201, "\(published.text.prefix(500))")
+        #expect(published.json["revision"]?["revision"]?.stringValue == bundled.revision)
+        #expect(published.json["revision"]?["author"] == "admin")
+
+        let again = harness.send(
+            "POST", "/v1/rules/revisions", json: ["message": "again", "base": "active", "files": [:]], admin: true)
+        #expect(again.status == 200 && again.json["activated"] == false, "\(again.text.prefix(300))")
+
+        // A draft with a YAML error: diagnostics at file, line and column; nothing stored.
+        let draft: JSON = ["base": "active", "files": ["Rules/broken.yaml": "rule: [oops"]]
+        let checked = harness.send("POST", "/v1/rules/check", json: draft, admin: true)
+        #expect(checked.status == 200 && checked.json["passed"] == false)
+        let diagnostic = checked.json["diagnostics"]?[0]
+        #expect(diagnostic?["file"] == "Rules/broken.yaml" && diagnostic?["line"] == 2, "\(checked.text.prefix(400))")
+        let refused = harness.send(
+            "POST", "/v1/rules/revisions",
+            json: ["message": "broken", "base": "active", "files": draft["files"] ?? [:]],
+            admin: true)
+        #expect(refused.status == 422 && refused.json["code"] == "gates_refused", "\(refused.text.prefix(300))")
+        #expect(refused.json["errors"]?[0]?["file"] == "Rules/broken.yaml")
+
+        // A second revision over the first: only the changed file is sent.
+        let flow = "Rules/onboarding/first_launch.yaml"
+        let edited = (bundled.files[flow] ?? "").replacingOccurrences(
+            of: "Every day you check a habit, your streak grows.", with: "Each day counts.")
+        let second = harness.send(
+            "POST", "/v1/rules/revisions",
+            json: ["message": "shorter tooltip", "base": "active", "files": [flow: .string(edited)]], admin: true)
+        #expect(second.status == 201, "\(second.text.prefix(300))")
+        let secondID = second.json["revision"]?["revision"]?.stringValue ?? ""
+        #expect(second.json["revision"]?["parent"]?.stringValue == bundled.revision)
+
+        let list = harness.send("GET", "/v1/rules/revisions", admin: true).json
+        #expect(list["active"]?.stringValue == secondID)
+        #expect(list["revisions"]?.arrayValue?.count == 2)
+        let shown = harness.send("GET", "/v1/rules/revisions/\(secondID.prefix(10))", admin: true)
+        #expect(shown.json["files"]?[flow]?.stringValue == edited && shown.json["active"] == true)
+        let diff = harness.send(
+            "GET", "/v1/rules/revisions/\(bundled.revision.prefix(12))/diff/\(secondID.prefix(12))", admin: true)
+        #expect(diff.json["files"]?[0]?["path"]?.stringValue == flow, "\(diff.text.prefix(300))")
+
+        #expect(
+            harness.send("POST", "/v1/rules/revisions/abcdef12/activate", json: ["message": "x"], admin: true).status
+                == 404)
+        let activated = harness.send(
+            "POST", "/v1/rules/revisions/\(bundled.revision.prefix(12))/activate", json: ["message": "undo"],
+            admin: true)
+        #expect(activated.status == 200 && activated.json["active"]?["revision"]?.stringValue == bundled.revision)
+
+        let audit = harness.send("GET", "/v1/audit", admin: true).json["audit"]?.arrayValue ?? []
+        #expect(audit.map { $0["action"]?.stringValue ?? "" } == ["activate", "publish", "publish"])
+        #expect(audit.allSatisfy { $0["actor"] == "admin" })
+    }
+}
