@@ -86,8 +86,15 @@ enum DogRoutes {
     ) throws(APIError) -> HTTPResponse {
         try service.dogView(dog: dog, key: key) { () throws(APIError) -> HTTPResponse in
             let views = JourneyViews(store: service.store, evaluator: service.evaluator, now: service.now())
+            // Provenance: the revision and the rules (with their variants) this answer came from.
+            let log = DecisionLog()
+            service.evaluator.decisionLog = log
+            defer { service.evaluator.decisionLog = nil }
             do {
-                return HTTPResponse.json(try compute(views))
+                let view = try compute(views)
+                guard case .object(var object) = view else { return HTTPResponse.json(view) }
+                object["decision"] = log.json(revision: service.ruleSet.revision)
+                return HTTPResponse.json(.object(object))
             } catch let error as JourneyViewError {
                 throw APIError.notFound(error.code.rawValue, error.message)
             } catch {

@@ -111,6 +111,8 @@ public final class RuleEvaluator {
     public weak var observer: (any EvaluationObserver)?
     /// Chooses the variant of rules with an experiment, for evaluations that name a subject.
     public var variantChooser: (any VariantChooser)?
+    /// Told about every evaluation while set (one answer's provenance).
+    public var decisionLog: DecisionLog?
 
     /// An evaluator that compiles each program the first time it is needed.
     public convenience init(ruleSet: RuleSet) {
@@ -140,6 +142,20 @@ public final class RuleEvaluator {
     /// Evaluates `rule` on `input`.
     public func evaluate(
         _ rule: RuleDefinition, input: JV, options: EvaluationOptions = .init()
+    ) throws(RuleError) -> RuleResult {
+        guard let log = decisionLog else { return try evaluateUnlogged(rule, input: input, options: options) }
+        do {
+            let result = try evaluateUnlogged(rule, input: input, options: options)
+            log.record(rule, variant: result.variant, error: nil)
+            return result
+        } catch {
+            log.record(rule, variant: nil, error: error)
+            throw error
+        }
+    }
+
+    private func evaluateUnlogged(
+        _ rule: RuleDefinition, input: JV, options: EvaluationOptions
     ) throws(RuleError) -> RuleResult {
         let compiledRule = compiledRule(rule)
         if options.useFallback {

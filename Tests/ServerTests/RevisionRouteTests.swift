@@ -78,3 +78,21 @@ import Testing
         #expect(audit.allSatisfy { $0["actor"] == "admin" })
     }
 }
+
+/// Every dog view says which revision and rules (with their variants) it came from.
+@Suite struct DecisionTests {
+    @Test(arguments: ["today", "journey", "branches/health", "map", "blocks/vaccination-record/preview"])
+    func aDogViewCarriesItsDecision(view: String) throws {
+        let harness = try ServiceHarness()
+        let response = harness.send("GET", "/v1/dogs/q-123/\(view)")
+        #expect(response.status == 200, "\(response.text.prefix(300))")
+        let decision = response.json["decision"]
+        #expect(decision?["revision"]?.stringValue == harness.service.ruleSet.revision)
+        #expect(decision?["rules"]?.arrayValue != nil)
+        if view == "today" {
+            let recommendation = decision?["rules"]?.arrayValue?.first { $0["rule"] == "recommendation" }
+            #expect(recommendation?["experiment"] == "recommendation-v2", "\(decision?.compactText ?? "")")
+            #expect(recommendation?["variant"]?.stringValue != nil)
+        }
+    }
+}
