@@ -201,7 +201,7 @@ enum EvalCommand: Command {
                 let result = try evaluator.evaluate(rule, input: input, options: evaluationOptions)
                 let printed = result.value.map { [$0] } ?? result.outputs
                 for value in printed { io.stdout.line(value.compactText) }
-                if options.trace { io.stderr.write(TraceText.result(result)) }
+                if options.trace { io.stderr.write(TraceText.result(result, of: rule)) }
             } catch {
                 io.stderr.line("Error: \(error.message) [\(error.code.rawValue)]")
                 if let output = error.output { io.stderr.line("  output: \(output.truncatedText(300))") }

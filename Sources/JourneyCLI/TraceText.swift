@@ -7,11 +7,9 @@ enum TraceText {
     static func header(rule: RuleDefinition, options: EvalCommand.Options, input: JV) -> String {
         var text = "rule:     \(rule.id) (kind \(rule.kind.name))\n"
         text += "file:     \(rule.location)\n"
-        let variant = options.fallback ? "fallback" : (options.variant ?? rule.defaultVariant.name)
-        if let experiment = rule.experiment {
-            text +=
-                "variant:  \(variant) (experiment \(experiment); variants: \(rule.variants.map(\.name).joined(separator: ", ")))\n"
-        } else if options.fallback {
+        // A rule with an experiment: the variant evaluated is printed with the result (the
+        // assignment of --user/--dog may choose one other than the default).
+        if rule.experiment == nil, options.fallback {
             text += "variant:  fallback\n"
         }
         text += common(options: options, input: input)
@@ -33,8 +31,12 @@ enum TraceText {
         return text
     }
 
-    static func result(_ result: RuleResult) -> String {
+    static func result(_ result: RuleResult, of rule: RuleDefinition) -> String {
         var text = ""
+        if let experiment = rule.experiment {
+            text +=
+                "variant:  \(result.variant) (experiment \(experiment); variants: \(rule.variants.map(\.name).joined(separator: ", ")))\n"
+        }
         for output in result.outputs { text += "output:   \(output.truncatedText(300))\n" }
         if let value = result.value { text += "result:   \(value.truncatedText(300))\n" }
         if let error = result.primaryError { text += "fallback: used because \(error.message)\n" }

@@ -48,6 +48,19 @@ import Testing
         #expect(unknown.stderr.contains("its variants: `control` and `by-branch`"))
     }
 
+    /// `--user` picks the variant by the user's assignment: the trace names the variant that was
+    /// evaluated (it used to name the default while another one ran). u1 gets `by-branch`, u2
+    /// `control` (GrowthBook's hash of the key and user, no store: nothing kept).
+    @Test(arguments: [("u1", "by-branch"), ("u2", "control")])
+    func traceNamesTheVariantTheAssignmentChose(user: String, variant: String) {
+        let run = journey(
+            "eval", "recommendation", "--rules", Repository.rules, "--plugins", Repository.plugins, "--input",
+            Repository.q123, "--user", user, "--trace", "--now", "2026-11-29T12:00:00Z", "--db", "/nonexistent.sqlite")
+        #expect(run.stderr.contains("assignment: \(variant) (assigned"), "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").filter { $0.hasPrefix("variant:") }
+        #expect(lines.count == 1 && lines[0].hasPrefix("variant:  \(variant) "), "\(run.stderr)")
+    }
+
     @Test func traceGoesToStderr() {
         let run = journey(
             "eval", "recommendation", "--rules", Repository.rules, "--input", Repository.q123, "--trace", "--now",
