@@ -52,7 +52,7 @@ public struct JourneyFeature: Feature {
     public var commands: [any Command.Type] {
         [
             DogTodayCommand.self, DogJourneyCommand.self, DogPathCommand.self, DogPreviewCommand.self,
-            DogMapCommand.self,
+            DogMapCommand.self, ExplainCommand.self,
         ]
     }
 

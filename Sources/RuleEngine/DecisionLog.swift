@@ -1,4 +1,5 @@
 import Core
+import JQ
 
 /// The rules an answer was decided by, in the order they were evaluated: what a view's
 /// `decision` shows (and `journey explain` details). Set one on an evaluator for the span of
@@ -13,17 +14,39 @@ public final class DecisionLog {
         public var experiment: String?
         /// The error's code when the evaluation failed.
         public var error: String?
+        /// With ``detailed``: what the rule was given, gave, and printed (`debug`, `stderr`),
+        /// the error's message, and for whom and when it ran.
+        public var input: JSON?
+        public var outputs: [JSON] = []
+        public var trace: [TraceEntry] = []
+        public var message: String?
+        public var subject: ExperimentSubject?
+        public var now: Double?
     }
 
+    /// Whether entries keep their input, outputs and trace (`journey explain`), not only names.
+    public let detailed: Bool
     public private(set) var entries: [Entry] = []
 
-    public init() {}
+    public init(detailed: Bool = false) {
+        self.detailed = detailed
+    }
 
-    func record(_ rule: RuleDefinition, variant: String?, error: RuleError?) {
-        entries.append(
-            Entry(
-                rule: rule.id, variant: variant ?? "-", experiment: rule.experiment,
-                error: error.map { $0.code.rawValue }))
+    func record(
+        _ rule: RuleDefinition, variant: String?, error: RuleError?, input: JV, result: RuleResult?,
+        options: EvaluationOptions
+    ) {
+        var entry = Entry(
+            rule: rule.id, variant: variant ?? "-", experiment: rule.experiment, error: error.map { $0.code.rawValue })
+        if detailed {
+            entry.input = try? input.json()
+            entry.outputs = result?.outputs ?? []
+            entry.trace = result?.trace ?? []
+            entry.message = error?.message ?? result?.primaryError?.message
+            entry.subject = options.subject
+            entry.now = options.now
+        }
+        entries.append(entry)
     }
 
     /// `{revision, rules: [{rule, variant, experiment?, error?}]}`, each rule once (its last

@@ -146,10 +146,10 @@ public final class RuleEvaluator {
         guard let log = decisionLog else { return try evaluateUnlogged(rule, input: input, options: options) }
         do {
             let result = try evaluateUnlogged(rule, input: input, options: options)
-            log.record(rule, variant: result.variant, error: nil)
+            log.record(rule, variant: result.variant, error: nil, input: input, result: result, options: options)
             return result
         } catch {
-            log.record(rule, variant: nil, error: error)
+            log.record(rule, variant: nil, error: error, input: input, result: nil, options: options)
             throw error
         }
     }

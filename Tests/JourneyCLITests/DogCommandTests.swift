@@ -24,6 +24,32 @@ import Testing
         }
     }
 
+    /// `journey explain today` reproduces `journey dog today` exactly, and says which variant of
+    /// the recommendation ran and why (Q's owner is kept in `by-branch`).
+    @Test func explainTodayReproducesTheAnswerWithItsVariant() throws {
+        let store = Store()
+        let common = [
+            "--db", store.path, "--rules", Repository.rules, "--plugins", Repository.plugins, "--now",
+            "2026-11-29T12:00:00Z", "--format", "json",
+        ]
+        let explained = journey(["explain", "today", "q-123"] + common)
+        #expect(explained.status == 0, "\(explained.stderr)")
+        let explanation = try JV.parse(explained.stdout).json()
+        let today = try JV.parse(store.dog("today", "q-123", "--format", "json").stdout).json()
+        #expect(explanation["answer"] == today)
+        let recommendation = explanation["evaluations"]?.arrayValue?.first { $0["rule"] == "recommendation" }
+        #expect(recommendation?["variant"] == "by-branch")
+        #expect(recommendation?["assignment"]?.stringValue?.hasPrefix("by-branch (sticky") == true)
+        #expect(recommendation?["input"]?.stringValue?.hasPrefix("object, ") == true, "a summary without --full")
+        let full = try JV.parse(journey(["explain", "today", "q-123", "--full"] + common).stdout).json()
+        #expect(full["evaluations"]?[0]?["input"]?["dog"] != nil, "--full: the whole input")
+
+        #expect(journey(["explain", "tomorrow", "q-123"] + common).status == 64)
+        #expect(journey(["explain", "path", "q-123"] + common).status == 64, "path needs a branch")
+        let unknown = journey(["explain", "today", "nobody"] + common)
+        #expect(unknown.status == 1 && unknown.stderr.contains("unknown_dog"), "\(unknown.stderr)")
+    }
+
     @Test func todayTextAndJSON() throws {
         let store = Store()
         let text = store.dog("today", "q-123")

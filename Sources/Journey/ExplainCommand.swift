@@ -1,0 +1,179 @@
+import CommandKit
+import Core
+import FeatureKit
+import Foundation
+import RuleEngine
+
+/// `journey explain VIEW DOG [TARGET]`: what a dog's screen shows right now and why — each
+/// rule evaluated, its variant and the assignment that chose it, what it was given and gave —
+/// then the answer itself, exactly as `journey dog VIEW` gives it.
+enum ExplainCommand: Command {
+    /// A view it explains: its name, the argument after the dog (if any), how it is computed.
+    struct View {
+        var view: String
+        var target: ArgumentSpec?
+        var json: (JourneyViews, String, String?) throws -> JSON
+    }
+
+    static var views: [View] {
+        [
+            View(view: DogTodayCommand.view, target: DogTodayCommand.target, json: DogTodayCommand.json),
+            View(view: DogJourneyCommand.view, target: DogJourneyCommand.target, json: DogJourneyCommand.json),
+            View(view: DogPathCommand.view, target: DogPathCommand.target, json: DogPathCommand.json),
+            View(view: DogPreviewCommand.view, target: DogPreviewCommand.target, json: DogPreviewCommand.json),
+            View(view: DogMapCommand.view, target: DogMapCommand.target, json: DogMapCommand.json),
+        ]
+    }
+
+    static let spec = CommandSpec(
+        name: "journey explain",
+        overview: "Explain a dog's screen: the rules it evaluated, their variants and assignments, inputs and outputs.",
+        discussion: """
+            VIEW is one of today, journey, path, map, preview (path takes a BRANCH, preview a
+            BLOCK). For a real dog in the store: each rule the view evaluated, in order, with the
+            variant it ran (and, for a rule in an experiment, the assignment and why), a summary of
+            the input the engine built (--full: all of it), its outputs and debug lines; then the
+            view's answer, the same as 'journey dog VIEW DOG --format json'.
+            """,
+        arguments: [
+            ArgumentSpec(name: "view", help: "today, journey, path, preview or map."),
+            ArgumentSpec(name: "dog", help: "The dog's id."),
+            ArgumentSpec(name: "target", help: "The branch (path) or block (preview)."),
+        ],
+        options: [
+            CommonOptions.database, CommonOptions.rules, CommonOptions.plugins,
+            OptionSpec(long: "now", valueName: "iso8601", help: "What time it is (default: the clock)."),
+            OptionSpec(long: "full", help: "Print each rule's whole input, not a summary."),
+            CommonOptions.format,
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ExitCode
+    {
+        let given = arguments.positionals
+        guard let name = given.first else { throw UsageError(message: "Missing the view", command: spec) }
+        guard let view = views.first(where: { $0.view == name }) else {
+            throw UsageError(
+                message: "Unknown view '\(name)'; views: \(views.map(\.view).joined(separator: ", "))", command: spec)
+        }
+        let expected = view.target == nil ? 2 : 3
+        guard given.count == expected else {
+            throw UsageError(
+                message: given.count < expected
+                    ? "Missing \(given.count == 1 ? "the dog's id" : "the \(view.target?.name ?? "") id")"
+                    : "Unexpected argument '\(given[expected])'",
+                command: spec)
+        }
+        let now = try CommonOptions.now(arguments, spec: spec)
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let evaluator = loaded.evaluator
+        else {
+            return .ruleErrors
+        }
+        let full = arguments.flag("full")
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+            engine.prepare(evaluator, reader: store)
+            let log = DecisionLog(detailed: true)
+            evaluator.decisionLog = log
+            defer { evaluator.decisionLog = nil }
+            let answer = try view.json(
+                JourneyViews(store: store, evaluator: evaluator, now: now), given[1], given.count > 2 ? given[2] : nil)
+            return Explanation(
+                view: name, dog: given[1], revision: evaluator.ruleSet.revision, answer: answer,
+                entries: log.entries.map { step($0, evaluator: evaluator, now: now) })
+        } json: { explanation in
+            explanation.json(full: full)
+        } text: { explanation in
+            io.stdout.write(explanation.text(full: full))
+        }
+    }
+}
+
+extension ExplainCommand {
+    /// One evaluation with where its rule is and, for a rule in an experiment, its assignment.
+    fileprivate static func step(_ entry: DecisionLog.Entry, evaluator: RuleEvaluator, now: Double) -> Explanation.Step
+    {
+        var assignment: String?
+        if let experiment = entry.experiment, let subject = entry.subject, let chooser = evaluator.variantChooser {
+            assignment = (try? chooser.explanation(of: experiment, subject: subject, now: entry.now ?? now)) ?? nil
+        }
+        return Explanation.Step(
+            entry: entry, location: evaluator.ruleSet.rule(entry.rule)?.location.description, assignment: assignment)
+    }
+}
+
+/// What `journey explain` found: the rules in evaluation order, then the answer.
+struct Explanation {
+    struct Step {
+        var entry: DecisionLog.Entry
+        var location: String?
+        /// For a rule in an experiment: the variation and why (`by-branch (assigned, hash 0.91)`).
+        var assignment: String?
+    }
+
+    var view: String
+    var dog: String
+    var revision: String
+    var answer: JSON
+    var entries: [Step]
+
+    func json(full: Bool) -> JSON {
+        [
+            "view": .string(view), "dog": .string(dog), "revision": .string(revision),
+            "evaluations": .array(
+                entries.map { step in
+                    let entry = step.entry
+                    return [
+                        "rule": .string(entry.rule), "file": step.location.map(JSON.string) ?? .null,
+                        "variant": .string(entry.variant), "experiment": entry.experiment.map(JSON.string) ?? .null,
+                        "assignment": step.assignment.map(JSON.string) ?? .null,
+                        "input": full ? (entry.input ?? .null) : .string(Self.summary(entry.input)),
+                        "outputs": .array(entry.outputs), "error": entry.message.map(JSON.string) ?? .null,
+                        "trace": .array(entry.trace.map { ["kind": .string($0.kind.rawValue), "value": $0.value] }),
+                    ]
+                }),
+            "answer": answer,
+        ]
+    }
+
+    func text(full: Bool) -> String {
+        var text =
+            "\(view) for \(dog), rules revision \(revision.prefix(12)): \(entries.count) evaluation\(entries.count == 1 ? "" : "s")\n"
+        for (index, step) in entries.enumerated() {
+            let entry = step.entry
+            text += "\n\(index + 1). \(entry.rule)\(step.location.map { " (\($0))" } ?? "")\n"
+            var variant = entry.variant
+            if let experiment = entry.experiment {
+                variant += " — experiment \(experiment): \(step.assignment ?? "no subject, the default")"
+            }
+            text += "   variant:  \(variant)\n"
+            if full, let input = entry.input {
+                text += "   input:\n" + input.prettyText.split(separator: "\n").map { "     \($0)\n" }.joined()
+            } else {
+                text += "   input:    \(Self.summary(entry.input))\n"
+            }
+            for output in entry.outputs { text += "   output:   \(Self.clip(output.compactText))\n" }
+            if entry.outputs.isEmpty, entry.error == nil { text += "   output:   (none)\n" }
+            if let message = entry.message { text += "   error:    \(message)\n" }
+            for line in entry.trace {
+                text += "   \(line.kind.rawValue):    ".prefix(13) + Self.clip(line.value.compactText) + "\n"
+            }
+        }
+        text += "\nanswer:\n\(answer.prettyText)\n"
+        return text
+    }
+
+    /// `object, 13.2 KiB: dog, branches, blocks` — the shape and size of an input.
+    static func summary(_ value: JSON?) -> String {
+        guard let value else { return "-" }
+        let size = value.compactText.utf8.count
+        let bytes = size < 1024 ? "\(size) B" : String(format: "%.1f KiB", Double(size) / 1024)
+        switch value {
+        case .object(let object): return "object, \(bytes): " + object.keys.joined(separator: ", ")
+        case .array(let array): return "array of \(array.count), \(bytes)"
+        default: return clip(value.compactText)
+        }
+    }
+
+    static func clip(_ text: String) -> String { text.count > 300 ? String(text.prefix(300)) + "…" : text }
+}
