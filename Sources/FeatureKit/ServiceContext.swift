@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Engine
 import HTTP
 import RuleEngine
@@ -23,4 +24,14 @@ public protocol ServiceContext: AnyObject {
     /// changed (the dog's data, the rules, the quarantine), else computed and kept.
     func dogView(dog: String, key: String, compute: () throws(APIError) -> HTTPResponse) throws(APIError)
         -> HTTPResponse
+    /// Writes one line to the service's log: a problem a request worked around.
+    func log(_ line: String)
+}
+
+extension ServiceContext {
+    /// The service's log is its standard error: one write per line, as `journey serve` logs.
+    public func log(_ line: String) {
+        let bytes = Array(("journey serve: " + line + "\n").utf8)
+        bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
 }

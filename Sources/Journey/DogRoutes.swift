@@ -85,7 +85,8 @@ enum DogRoutes {
         _ service: any ServiceContext, dog: String, key: String, _ compute: (JourneyViews) throws -> JSON
     ) throws(APIError) -> HTTPResponse {
         try service.dogView(dog: dog, key: key) { () throws(APIError) -> HTTPResponse in
-            let views = JourneyViews(store: service.store, evaluator: service.evaluator, now: service.now())
+            let views = JourneyViews(
+                store: service.store, evaluator: service.evaluator, now: service.now(), log: service.log)
             do {
                 return HTTPResponse.json(try compute(views))
             } catch let error as JourneyViewError {
@@ -148,7 +149,7 @@ enum DogRoutes {
         var extra: JSONObject = [:]
         if result.status != .rejected {
             let views = JourneyViews(
-                store: service.store, evaluator: service.evaluator, now: service.now())
+                store: service.store, evaluator: service.evaluator, now: service.now(), log: service.log)
             extra["block"] = (try? views.preview(dogID, block: blockID)) ?? .null
         }
         return service.respond(result, extra: extra)
