@@ -134,6 +134,7 @@ public struct ExperimentsDocumentKind: DocumentKind {
                 of: key, against: rule.variants.map(\.name), what: "rule `\(rule.id)`", at: rule.location,
                 catalog: catalog, context: context, rule: rule.id)
         }
+        ExperimentReferenceChecks.run(catalog, in: context)
     }
 
     /// Reports when experiment `key` is missing or its variations are not exactly `names` with
