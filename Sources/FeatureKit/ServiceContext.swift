@@ -1,6 +1,6 @@
 import Core
-import Foundation
 import Engine
+import Foundation
 import HTTP
 import RuleEngine
 import Store

@@ -63,7 +63,8 @@ public struct JourneyState: Sendable {
         recommendationProblem = nil
         let result: RuleResult
         do {
-            result = try evaluator.evaluate(JourneyRules.recommendation, input: JV(recommendationInput), options: options)
+            result = try evaluator.evaluate(
+                JourneyRules.recommendation, input: JV(recommendationInput), options: options)
         } catch {
             guard error.code == .unknownReference else { throw error }
             recommendationProblem = RecommendationProblem(dogID: map.dog.id, error: error, usedFallback: false)

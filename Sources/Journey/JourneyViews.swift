@@ -27,7 +27,9 @@ public struct JourneyViews {
     /// dog's journey lacks (``RecommendationProblem``).
     public let log: (String) -> Void
 
-    public init(store: any StoreReader, evaluator: RuleEvaluator, now: Double, log: @escaping (String) -> Void = { _ in }) {
+    public init(
+        store: any StoreReader, evaluator: RuleEvaluator, now: Double, log: @escaping (String) -> Void = { _ in }
+    ) {
         self.store = store
         self.evaluator = evaluator
         self.now = now

@@ -46,7 +46,9 @@ struct LiteralReferenceChecks {
             case .result:
                 if outputsBlock { check(literal, isBlock: blocks) }
             case .arrayElement(let array):
-                if outputsBlock { arrays["\(literal.rule.id)\u{0}\(literal.variant)\u{0}\(array)", default: []].append(literal) }
+                if outputsBlock {
+                    arrays["\(literal.rule.id)\u{0}\(literal.variant)\u{0}\(array)", default: []].append(literal)
+                }
             }
         }
         for key in arrays.keys.sorted() {

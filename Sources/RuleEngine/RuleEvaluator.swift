@@ -324,7 +324,8 @@ public final class RuleEvaluator {
             if let check = options.outputCheck, let value, let problem = check(value) {
                 let subject = RuleError.subject(rule: rule.id, variant: variantName)
                 throw RuleError(
-                    .unknownReference, "\(subject) returned \(problem)", rule: rule.id, variant: variantName, output: value)
+                    .unknownReference, "\(subject) returned \(problem)", rule: rule.id, variant: variantName,
+                    output: value)
             }
         } catch {
             observer?.didEvaluate(rule, variant: variantName, input: input, duration: duration, error: error)

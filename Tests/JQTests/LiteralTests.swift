@@ -14,9 +14,12 @@ import Testing
         (#".id == "a" + "b""#, []),
         (#"$picked == "later""#, []),
         // Object values, not keys nor computed values.
-        (#"[{type: "block_step_completed", block_id: "growth-check", step: ("a" + "b")}]"#, [
-            "block_step_completed objectValue(key: \"type\")", "growth-check objectValue(key: \"block_id\")",
-        ]),
+        (
+            #"[{type: "block_step_completed", block_id: "growth-check", step: ("a" + "b")}]"#,
+            [
+                "block_step_completed objectValue(key: \"type\")", "growth-check objectValue(key: \"block_id\")",
+            ]
+        ),
         (#"{"catalog": "puppy-4-8m"}"#, [#"puppy-4-8m objectValue(key: "catalog")"#]),
         // Results: the program, the last stage, `//`, `,`, if branches, parentheses.
         (#""dental-check""#, ["dental-check result"]),
@@ -27,9 +30,12 @@ import Testing
         (#""a" as $x | $x"#, []),
         (#"try "a" catch "b""#, []),
         // Arrays of literals only; indexes are not arrays.
-        (#"["a", "b"] as $first | $m["c"] | index(["d"])"#, [
-            "a arrayElement(array: 1)", "b arrayElement(array: 1)", "d arrayElement(array: 2)",
-        ]),
+        (
+            #"["a", "b"] as $first | $m["c"] | index(["d"])"#,
+            [
+                "a arrayElement(array: 1)", "b arrayElement(array: 1)", "d arrayElement(array: 2)",
+            ]
+        ),
         (#"["a", .b]"#, []),
         // Interpolations are not looked into.
         (#""\(.id == "x")""#, []),
