@@ -86,12 +86,13 @@ public struct ExperimentsDocumentKind: DocumentKind {
                         at: file.location(node))
                     ok = false
                 }
-                let total = values.reduce(0, +)
-                if values.count == items.count, !(total >= 0.99 && total <= 1.01) {
-                    file.warning(
+                if values.count == items.count, !ExperimentWeights.sumToOne(values) {
+                    // GrowthBook would silently split equally: refuse, saying what to write.
+                    file.error(
                         "weights_not_normalized",
-                        "the weights of `\(key)` sum to \(total), not 1: GrowthBook then uses equal weights",
+                        "the weights of `\(key)` sum to \(ExperimentWeights.sumText(values)), not 1: GrowthBook would split equally instead; write weights that sum to 1, such as \(ExperimentWeights.text(ExperimentWeights.normalized(values)))",
                         at: file.location(node))
+                    ok = false
                 }
                 weights = values
             } else {
@@ -133,6 +134,7 @@ public struct ExperimentsDocumentKind: DocumentKind {
                 of: key, against: rule.variants.map(\.name), what: "rule `\(rule.id)`", at: rule.location,
                 catalog: catalog, context: context, rule: rule.id)
         }
+        ExperimentReferenceChecks.run(catalog, in: context)
     }
 
     /// Reports when experiment `key` is missing or its variations are not exactly `names` with

@@ -47,14 +47,20 @@ public enum GrowthBook {
         let equal = Array(repeating: 1 / Double(count), count: count)
         var weights = weights ?? equal
         if weights.count != count { weights = equal }
-        let total = weights.reduce(0, +)
-        if !(total >= 0.99 && total <= 1.01) { weights = equal }
+        if !weightsSumToOne(weights) { weights = equal }
         var cumulative = 0.0
         return weights.map { weight in
             let start = cumulative
             cumulative += weight
             return BucketRange(start, start + coverage * weight)
         }
+    }
+
+    /// Whether `weights` sum to 1 within GrowthBook's tolerance (0.99…1.01): outside it,
+    /// ``bucketRanges(count:coverage:weights:)`` uses equal weights.
+    public static func weightsSumToOne(_ weights: [Double]) -> Bool {
+        let total = weights.reduce(0, +)
+        return total >= 0.99 && total <= 1.01
     }
 
     /// The index of the range holding `n` (half-open), or nil when none does.

@@ -1,5 +1,6 @@
 import Core
 import Engine
+import Foundation
 import HTTP
 import RuleEngine
 import Store
@@ -28,4 +29,14 @@ public protocol ServiceContext: AnyObject {
     /// changed (the dog's data, the rules, the quarantine), else computed and kept.
     func dogView(dog: String, key: String, compute: () throws(APIError) -> HTTPResponse) throws(APIError)
         -> HTTPResponse
+    /// Writes one line to the service's log: a problem a request worked around.
+    func log(_ line: String)
+}
+
+extension ServiceContext {
+    /// The service's log is its standard error: one write per line, as `journey serve` logs.
+    public func log(_ line: String) {
+        let bytes = Array(("journey serve: " + line + "\n").utf8)
+        bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
 }

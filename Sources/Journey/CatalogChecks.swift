@@ -35,12 +35,14 @@ struct CatalogChecks {
             }
             for need in block.needs where all[need] == nil {
                 error(
-                    "invalid_value", "block `\(block.id)` needs `\(need)`, which is not a block of this catalog",
+                    "invalid_value",
+                    "block `\(block.id)` needs `\(need)`, which is not a block of this catalog\(suggestion(need))",
                     at: block.location)
             }
             if let target = block.reminderBlock, all[target] == nil {
                 error(
-                    "invalid_value", "block `\(block.id)`'s reminder leads to `\(target)`, which is not a block",
+                    "invalid_value",
+                    "block `\(block.id)`'s reminder leads to `\(target)`, which is not a block\(suggestion(target))",
                     at: block.location)
             }
             earlier.insert(block.id)
@@ -54,11 +56,16 @@ struct CatalogChecks {
         }
     }
 
+    /// "; did you mean `x`?" for a block id close to `id`, else nothing.
+    private func suggestion(_ id: String, in names: [String]? = nil) -> String {
+        closestMatch(to: id, in: names ?? catalog.blocks.map(\.id)).map { "; did you mean `\($0)`?" } ?? ""
+    }
+
     private func checkCheck(_ block: Catalog.Block) {
         guard let plugin = registry.plugin(block.checkType) else {
             error(
                 "unknown_check_type",
-                "block `\(block.id)` has a check of type `\(block.checkType)`, which no plugin provides; types: \(registry.types.joined(separator: ", "))",
+                "block `\(block.id)` has a check of type `\(block.checkType)`, which no plugin provides; types: \(registry.types.joined(separator: ", "))\(suggestion(block.checkType, in: registry.types))",
                 at: block.checkLocation)
             return
         }
@@ -72,7 +79,8 @@ struct CatalogChecks {
         guard let id = block.autoComplete else { return }
         guard let rule = context.ruleSet.rule(id) else {
             error(
-                "invalid_value", "block `\(block.id)`'s action auto-completes with rule `\(id)`, which does not exist",
+                "invalid_value",
+                "block `\(block.id)`'s action auto-completes with rule `\(id)`, which does not exist\(suggestion(id, in: context.ruleSet.rules.filter { $0.kind.name == "auto_complete" }.map(\.id)))",
                 at: block.actionLocation)
             return
         }

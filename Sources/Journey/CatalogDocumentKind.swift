@@ -207,6 +207,8 @@ public struct CatalogDocumentKind: DocumentKind {
 
     public func check(_ documents: [LoadedDocument], in context: DocumentCheckContext) {
         let registry = CheckPluginRegistry(ruleSet: context.ruleSet, swiftPlugins: swiftPlugins)
+        let catalogs = documents.compactMap { $0.value as? Catalog }
+        LiteralReferenceChecks(catalogs: catalogs, registry: registry, context: context).run()
         var seen: [String: SourceLocation] = [:]
         for case let catalog as Catalog in documents.map(\.value) {
             if let first = seen[catalog.id] {

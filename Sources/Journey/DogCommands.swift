@@ -57,7 +57,7 @@ extension DogViewCommand {
         }
         return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
             engine.prepare(evaluator, store: store)
-            let views = JourneyViews(store: store, evaluator: evaluator, now: now)
+            let views = JourneyViews(store: store, evaluator: evaluator, now: now) { io.stderr.line("warning: \($0)") }
             return try json(views, dog: arguments.positionals[0], target: arguments.positionals.dropFirst().first)
         } text: { view in
             io.stdout.write(text(view))

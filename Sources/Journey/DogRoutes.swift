@@ -85,7 +85,8 @@ enum DogRoutes {
         _ service: any ServiceContext, dog: String, key: String, _ compute: (JourneyViews) throws -> JSON
     ) throws(APIError) -> HTTPResponse {
         try service.dogView(dog: dog, key: key) { () throws(APIError) -> HTTPResponse in
-            let views = JourneyViews(store: service.store, evaluator: service.evaluator, now: service.now())
+            let views = JourneyViews(
+                store: service.store, evaluator: service.evaluator, now: service.now(), log: service.log)
             // Provenance: the revision and the rules (with their variants) this answer came from.
             let log = DecisionLog()
             service.evaluator.decisionLog = log
@@ -155,7 +156,7 @@ enum DogRoutes {
         var extra: JSONObject = [:]
         if result.status != .rejected {
             let views = JourneyViews(
-                store: service.store, evaluator: service.evaluator, now: service.now())
+                store: service.store, evaluator: service.evaluator, now: service.now(), log: service.log)
             extra["block"] = (try? views.preview(dogID, block: blockID)) ?? .null
         }
         return service.respond(result, extra: extra)

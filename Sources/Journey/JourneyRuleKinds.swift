@@ -8,7 +8,7 @@ extension RuleKind {
         summary: "Picks the block to recommend now.",
         inputDescription: "{dog, branches, blocks} with each block's computed status",
         requiredMembers: [Member("dog", .object), Member("blocks", .array)], inputIsObject: true,
-        outputDescription: "a block id (string) or null; no output means null",
+        outputDescription: "a block id of `.blocks` (string) or null; no output means null",
         cardinality: .atMostOne(whenEmpty: .null),
         checkOutput: { output in
             switch output {
@@ -16,7 +16,8 @@ extension RuleKind {
             case .string(let id) where !id.isEmpty: nil
             default: "expected a block id (non-empty string) or null"
             }
-        })
+        },
+        checkOutputAgainstInput: UnknownBlock.checkRecommendation)
 
     public static let autoComplete = RuleKind(
         name: "auto_complete",

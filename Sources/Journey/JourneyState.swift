@@ -24,6 +24,8 @@ public struct JourneyState: Sendable {
     public let startedAt: [String: Double]
     /// The recommended block, if any is available.
     public private(set) var recommended: String?
+    /// Set when the recommendation rule named a block this journey lacks, and what answered.
+    public private(set) var recommendationProblem: RecommendationProblem?
 
     /// The steps a block needs to be completed.
     public static let completingSteps: Set<String> = ["theory", "check", "action"]
@@ -46,18 +48,43 @@ public struct JourneyState: Sendable {
         self.steps = byBlock
         self.startedAt = started
         self.recommended = nil
+        self.recommendationProblem = nil
     }
 
-    /// Evaluates the recommendation rule (its fallback if it fails) on the state.
+    /// Evaluates the recommendation rule (its fallback if it fails) on the state. A result naming
+    /// a block this journey lacks is a failure answered by the fallback; when no fallback
+    /// answers, nothing is recommended. Either way ``recommendationProblem`` says so.
     public mutating func recommend(evaluator: RuleEvaluator, now: Double) throws {
-        let result = try evaluator.evaluate(
-            JourneyRules.recommendation, input: JV(recommendationInput),
-            options: EvaluationOptions(
-                variant: nil, now: now, fallbackOnError: true,
-                subject: ExperimentSubject(userID: map.dog.userID, dogID: map.dog.id)))
+        let map = self.map
+        let options = EvaluationOptions(
+            variant: nil, now: now, fallbackOnError: true,
+            subject: ExperimentSubject(userID: map.dog.userID, dogID: map.dog.id),
+            outputCheck: { output in Self.unknownBlock(output, in: map) })
+        recommendationProblem = nil
+        let result: RuleResult
+        do {
+            result = try evaluator.evaluate(
+                JourneyRules.recommendation, input: JV(recommendationInput), options: options)
+        } catch {
+            guard error.code == .unknownReference else { throw error }
+            recommendationProblem = RecommendationProblem(dogID: map.dog.id, error: error, usedFallback: false)
+            recommended = nil
+            return
+        }
         let pick = result.value?.stringValue
+        if let error = result.primaryError, error.code == .unknownReference {
+            recommendationProblem = RecommendationProblem(
+                dogID: map.dog.id, error: error, usedFallback: true, fallbackAnswer: pick)
+        }
         // Only an available block can be recommended; a rule picking another is ignored.
         recommended = pick.flatMap { id in baseStatus(of: id) == .available ? id : nil }
+    }
+
+    /// Nil when `output` is null or a block of `map`, else the block id described.
+    static func unknownBlock(_ output: JSON, in map: JourneyMap) -> String? {
+        guard case .string(let id) = output, map.block(id) == nil else { return nil }
+        return UnknownBlock.describe(
+            id, notIn: "\(map.dog.name)'s journey", known: map.blocks.map(\.id))
     }
 
     /// The state with `steps` applied on top (what an event will have done), same map.

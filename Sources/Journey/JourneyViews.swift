@@ -23,11 +23,17 @@ public struct JourneyViews {
     public let evaluator: RuleEvaluator
     /// What time it is (for rules that read `now`).
     public let now: Double
+    /// Told, one line each, what a view worked around: a recommendation naming a block the
+    /// dog's journey lacks (``RecommendationProblem``).
+    public let log: (String) -> Void
 
-    public init(store: any StoreReader, evaluator: RuleEvaluator, now: Double) {
+    public init(
+        store: any StoreReader, evaluator: RuleEvaluator, now: Double, log: @escaping (String) -> Void = { _ in }
+    ) {
         self.store = store
         self.evaluator = evaluator
         self.now = now
+        self.log = log
     }
 
     /// The journey of `dogID` now.
@@ -38,6 +44,7 @@ public struct JourneyViews {
         guard let state = try JourneyLoader.state(of: dog, store: store, evaluator: evaluator, now: now) else {
             throw JourneyViewError(code: .noJourney, message: "dog \(dogID) has no journey (no catalog covers its age)")
         }
+        if let problem = state.recommendationProblem { log(problem.description) }
         return state
     }
 

@@ -260,6 +260,7 @@ public struct OnboardingDocumentKind: DocumentKind {
     public func check(_ documents: [LoadedDocument], in context: DocumentCheckContext) {
         let flows = documents.compactMap { $0.value as? OnboardingFlow }
         let experiments = ExperimentCatalog(context.documents(of: ExperimentList.self).flatMap(\.experiments))
+        StepReferenceChecks.run(flows, in: context)
         var seen: [String: SourceLocation] = [:]
         for flow in flows {
             if seen[flow.id] != nil {
@@ -273,8 +274,9 @@ public struct OnboardingDocumentKind: DocumentKind {
             }
             if let after = flow.after {
                 if !flows.contains(where: { $0.id == after }) {
+                    let meant = closestMatch(to: after, in: flows.map(\.id)).map { "; did you mean `\($0)`?" } ?? ""
                     context.error(
-                        "unknown_flow", "flow `\(flow.id)` comes after `\(after)`, which is not a flow",
+                        "unknown_flow", "flow `\(flow.id)` comes after `\(after)`, which is not a flow\(meant)",
                         at: flow.location)
                 } else {
                     var chain = [flow.id]

@@ -19,6 +19,9 @@ public struct RuleError: Error, Sendable, Equatable, CustomStringConvertible {
         case quarantined = "quarantined"
         /// The experiment assignment choosing the variant could not be read or kept.
         case assignmentFailed = "assignment_failed"
+        /// The result names something that does not exist (a block id the dog's journey lacks):
+        /// it failed ``EvaluationOptions/outputCheck``.
+        case unknownReference = "unknown_reference"
     }
 
     public var code: Code

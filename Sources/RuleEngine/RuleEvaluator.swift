@@ -17,10 +17,19 @@ public struct EvaluationOptions: Sendable {
     /// Who the evaluation is for: with a ``VariantChooser`` on the evaluator, a rule with an
     /// experiment evaluates the variant this subject is assigned (when `variant` is nil).
     public var subject: ExperimentSubject?
+    /// A check of the result beyond the kind's contract, by a caller who knows what exists (the
+    /// blocks of the dog's journey): nil when the result is fine, else the name it gives that
+    /// does not exist, described ("block id `x`, which is not a block of …"). A result
+    /// that fails it is an `unknown_reference` error (answered by the fallback with
+    /// ``fallbackOnError``), told to the observer like any failure.
+    public var outputCheck: OutputCheck?
+
+    /// Nil when a result (the kind's value) names only what exists, else the name that does not.
+    public typealias OutputCheck = @Sendable (JSON) -> String?
 
     public init(
         variant: String? = nil, now: Double? = nil, timeout: Duration? = nil, useFallback: Bool = false,
-        fallbackOnError: Bool = false, subject: ExperimentSubject? = nil
+        fallbackOnError: Bool = false, subject: ExperimentSubject? = nil, outputCheck: OutputCheck? = nil
     ) {
         self.variant = variant
         self.now = now
@@ -28,6 +37,7 @@ public struct EvaluationOptions: Sendable {
         self.useFallback = useFallback
         self.fallbackOnError = fallbackOnError
         self.subject = subject
+        self.outputCheck = outputCheck
     }
 }
 
@@ -325,8 +335,14 @@ public final class RuleEvaluator {
         }
         let duration = clock.now - started
         let value: JSON?
-        do {
+        do throws(RuleError) {
             value = try checkContract(rule, outputs: outputs, variant: variantName)
+            if let check = options.outputCheck, let value, let problem = check(value) {
+                let subject = RuleError.subject(rule: rule.id, variant: variantName)
+                throw RuleError(
+                    .unknownReference, "\(subject) returned \(problem)", rule: rule.id, variant: variantName,
+                    output: value)
+            }
         } catch {
             observer?.didEvaluate(rule, variant: variantName, input: input, duration: duration, error: error)
             throw error

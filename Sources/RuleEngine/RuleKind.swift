@@ -43,11 +43,18 @@ public struct RuleKind: Sendable {
     /// For kinds whose input is (or holds) an app event: the path of the event's type, so a
     /// rule can name the `events` it reacts to and skip the others without being evaluated.
     public var eventTypePath: [String]? = nil
+    /// For kinds whose output names something of the input (a recommendation names one of
+    /// `.blocks`): nil when `output` names something `input` has, else the name that `input`
+    /// lacks, described ("block id `x`, which is not a block of its input"). Inline
+    /// tests apply it to every result and expectation; at run time the caller, who knows what
+    /// exists, passes its own ``EvaluationOptions/outputCheck``.
+    public var checkOutputAgainstInput: (@Sendable (_ output: JSON, _ input: JSON) -> String?)? = nil
 
     public init(
         name: String, summary: String, inputDescription: String, requiredMembers: [Member], inputIsObject: Bool,
         outputDescription: String, cardinality: Cardinality, checkOutput: @escaping @Sendable (JSON) -> String?,
-        eventTypePath: [String]? = nil
+        eventTypePath: [String]? = nil,
+        checkOutputAgainstInput: (@Sendable (_ output: JSON, _ input: JSON) -> String?)? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -58,6 +65,7 @@ public struct RuleKind: Sendable {
         self.cardinality = cardinality
         self.checkOutput = checkOutput
         self.eventTypePath = eventTypePath
+        self.checkOutputAgainstInput = checkOutputAgainstInput
     }
 
     /// Nil when `input` fits the contract, else what is wrong with it.

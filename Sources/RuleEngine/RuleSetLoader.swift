@@ -132,6 +132,7 @@ public struct RuleSetLoader {
         let duplicates = rules.filter { rule in !unique.contains { $0.location == rule.location } }
         _ = context.compile(duplicates)
         rules = unique
+        context.checkExpectationsAgainstInputs(rules)
         let libraryHash = libraryHasher.finalizeHex()
         let digests = Dictionary(
             rules.map { ($0.id, $0.digest(libraryHash: libraryHash)) }, uniquingKeysWith: { first, _ in first })

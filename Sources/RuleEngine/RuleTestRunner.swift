@@ -60,8 +60,13 @@ public struct RuleTestRunner {
         var outcome = TestOutcome(
             rule: rule.id, test: test.name, location: test.location, status: .failed, message: nil, expected: nil,
             actual: nil, duration: .zero, trace: [])
-        let options = EvaluationOptions(
+        // A result must name only what the test's input has (a recommendation, one of its blocks).
+        var options = EvaluationOptions(
             variant: test.variant, now: test.now, timeout: timeout, useFallback: test.usesFallback)
+        if let check = rule.kind.checkOutputAgainstInput {
+            let input = test.input
+            options.outputCheck = { output in check(output, input) }
+        }
         let clock = ContinuousClock()
         let started = clock.now
         let result: Result<RuleResult, RuleError>

@@ -20,13 +20,16 @@ struct CheckTests {
             let file = want["file"]!.stringValue!
             let line = Int(want["line"]!.numberValue!)
             let message = want["message"]!.stringValue!
+            // The column is checked where the case gives one.
+            let column = want["column"]?.numberValue.map(Int.init)
             let found = diagnostics.contains {
                 $0.code == code && $0.location.file.hasSuffix("/" + file) && $0.location.line == line
+                    && (column == nil || $0.location.column == column)
                     && (message.isEmpty || $0.message.contains(message))
             }
             #expect(
                 found,
-                "\(name): expected \(code) at \(file):\(line) containing \"\(message)\"; got:\n\(diagnostics.map(\.description).joined(separator: "\n"))"
+                "\(name): expected \(code) at \(file):\(line)\(column.map { ":\($0)" } ?? "") containing \"\(message)\"; got:\n\(diagnostics.map(\.description).joined(separator: "\n"))"
             )
         }
         #expect(

@@ -51,6 +51,33 @@ import Testing
         #expect(result.outputs == [1])
     }
 
+    /// A result the caller's output check refuses is an `unknown_reference` failure, answered by
+    /// the fallback (also checked) and told to the observer like any failure.
+    @Test func aResultNamingWhatDoesNotExistIsAFailure() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", "rule: r\nkind: personal_note\nexpr: '\"gone\"'\nfallback: '\"here\"'\n")
+        let evaluator = try #require(
+            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+                .evaluator)
+        let observer = FailureRecorder()
+        evaluator.observer = observer
+        let exists: EvaluationOptions.OutputCheck = { output in
+            output == "here" ? nil : "thing `\(output.compactText)`, which does not exist"
+        }
+        #expect {
+            try evaluator.evaluate("r", input: JV(["dog": [:]]), options: .init(outputCheck: exists))
+        } throws: { error in
+            let error = error as! RuleError
+            return error.code == .unknownReference
+                && error.message == "rule `r` returned thing `\"gone\"`, which does not exist"
+        }
+        let answered = try evaluator.evaluate(
+            "r", input: JV(["dog": [:]]), options: .init(fallbackOnError: true, outputCheck: exists))
+        #expect(answered.usedFallback)
+        #expect(answered.primaryError?.code == .unknownReference)
+        #expect(observer.failures == ["default: unknown_reference", "default: unknown_reference", "fallback: -"])
+    }
+
     @Test func unknownRuleSuggestsTheClosest() throws {
         let directory = try TemporaryDirectory()
         try directory.write("r.yaml", "rule: recommendation\nkind: value\nexpr: 1\n")
@@ -70,5 +97,14 @@ import Testing
                 .ruleSet)
         let evaluator = RuleEvaluator(ruleSet: ruleSet)
         #expect(try evaluator.evaluate("r", input: JV(21)).outputs == [42])
+    }
+}
+
+/// Records each evaluation's variant and failure code.
+final class FailureRecorder: EvaluationObserver {
+    var failures: [String] = []
+    func willEvaluate(_ rule: RuleDefinition, variant: String) {}
+    func didEvaluate(_ rule: RuleDefinition, variant: String, input: JV, duration: Duration, error: RuleError?) {
+        failures.append("\(variant): \(error?.code.rawValue ?? "-")")
     }
 }

@@ -20,11 +20,15 @@ final class ServiceHarness {
     /// - Parameters:
     ///   - token: the admin token (nil: admin off).
     ///   - seed: ingest examples/events.jsonl first.
-    init(token: String? = ServiceHarness.token, viewCache: Double = 10, seed: Bool = true) throws {
+    ///   - files: files written over the copy of the rules (path inside `Rules/` → text).
+    init(
+        token: String? = ServiceHarness.token, viewCache: Double = 10, seed: Bool = true, files: [String: String] = [:]
+    ) throws {
         folder = try TemporaryDirectory()
         var configuration = ServiceConfiguration()
         configuration.databasePath = folder.file("journey.sqlite")
         configuration.rulesDirectory = try folder.copy(Repository.rules, to: "Rules")
+        for (relative, text) in files { try folder.write("Rules/" + relative, text) }
         configuration.pluginsDirectory = try folder.copy(Repository.plugins, to: "Plugins")
         configuration.adminToken = token
         configuration.accessLog = nil
