@@ -34,6 +34,7 @@ public struct RevisionGates {
             var ignored = GateReport(revision: parent.revision, parent: nil)
             if let before = load(parent, into: &ignored) {
                 report.diagnostics += engine.checkChange(from: before.ruleSet, to: loaded.ruleSet)
+                report.diagnostics += UnchangedTestsCheck.diagnostics(from: before.ruleSet, to: loaded.ruleSet)
             }
         }
         return report

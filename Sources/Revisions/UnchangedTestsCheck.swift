@@ -1,0 +1,36 @@
+import Core
+import RuleEngine
+
+/// A rule whose behaviour changed while its tests stayed the same is tested only for what it
+/// did before: a warning names the rule and its tests (which all still pass, or the gates
+/// would have refused), so that the author adds one for the change.
+enum UnchangedTestsCheck {
+    static func diagnostics(from parent: RuleSet, to candidate: RuleSet) -> [Diagnostic] {
+        candidate.rules.compactMap { rule in
+            guard let before = parent.rule(rule.id), let digest = candidate.digest(of: rule.id),
+                parent.digest(of: rule.id) != digest, outline(before.tests) == outline(rule.tests)
+            else { return nil }
+            let message =
+                rule.tests.isEmpty
+                ? "rule `\(rule.id)` changed and has no tests: add one for what it does now"
+                : "rule `\(rule.id)` changed but its tests did not; they still pass (\(rule.tests.map { "`\($0.name)`" }.joined(separator: ", "))): add a test for what changed"
+            return Diagnostic(.warning, code: "tests_unchanged", message, at: rule.location, rule: rule.id)
+        }
+    }
+
+    /// What a test checks, without where it is written.
+    private static func outline(_ tests: [RuleTest]) -> [JSON] {
+        tests.map { test in
+            let expectation: JSON =
+                switch test.expectation {
+                case .value(let value): ["value": value]
+                case .outputs(let outputs): ["outputs": .array(outputs)]
+                case .error(let text): ["error": .string(text)]
+                }
+            return [
+                "name": .string(test.name), "input": test.input, "variant": test.variant.map(JSON.string) ?? .null,
+                "now": test.now.map(JSON.number) ?? .null, "expect": expectation, "fallback": .bool(test.usesFallback),
+            ]
+        }
+    }
+}
