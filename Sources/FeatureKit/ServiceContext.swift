@@ -15,6 +15,8 @@ public protocol ServiceContext: AnyObject {
     /// Who an admin request comes from, as the audit trail names them: the admin credential's
     /// name (one credential today, named `admin`).
     func adminName(of request: HTTPRequest) -> String
+    /// Nil when `request` carries the admin credential; else the refusal to answer with.
+    func adminRefusal(_ request: HTTPRequest) -> APIError?
     /// The rule set served for this request.
     var ruleSet: RuleSet { get }
     /// This thread's evaluator of ``ruleSet``.

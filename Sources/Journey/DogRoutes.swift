@@ -48,59 +48,78 @@ enum DogRoutes {
         -> HTTPResponse
     {
         let dog = try p.require("dog")
-        return try view(service, dog: dog, key: "today") { try $0.today(dog) }
+        return try view(service, request, dog: dog, key: "today") { try $0.today(dog) }
     }
 
     static func journey(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let dog = try p.require("dog")
-        return try view(service, dog: dog, key: "journey") { try $0.journey(dog) }
+        return try view(service, request, dog: dog, key: "journey") { try $0.journey(dog) }
     }
 
     static func branch(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let (dog, branch) = (try p.require("dog"), try p.require("branch"))
-        return try view(service, dog: dog, key: "branch|" + branch) { try $0.path(dog, branch: branch) }
+        return try view(service, request, dog: dog, key: "branch|" + branch) { try $0.path(dog, branch: branch) }
     }
 
     static func preview(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let (dog, block) = (try p.require("dog"), try p.require("block"))
-        return try view(service, dog: dog, key: "preview|" + block) { try $0.preview(dog, block: block) }
+        return try view(service, request, dog: dog, key: "preview|" + block) { try $0.preview(dog, block: block) }
     }
 
     static func map(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let dog = try p.require("dog")
-        return try view(service, dog: dog, key: "map") { try $0.map(dog) }
+        return try view(service, request, dog: dog, key: "map") { try $0.map(dog) }
     }
 
     /// A journey view of `dog`, kept by the service while the dog's data, the rules and the
-    /// quarantine stay the same.
+    /// quarantine stay the same. With `?explain=true` (admin only), computed afresh with every
+    /// rule's variant, assignment, input and outputs under `explain`.
     private static func view(
-        _ service: any ServiceContext, dog: String, key: String, _ compute: (JourneyViews) throws -> JSON
+        _ service: any ServiceContext, _ request: HTTPRequest, dog: String, key: String,
+        _ compute: (JourneyViews) throws -> JSON
     ) throws(APIError) -> HTTPResponse {
-        try service.dogView(dog: dog, key: key) { () throws(APIError) -> HTTPResponse in
-            let views = JourneyViews(
-                store: service.store, evaluator: service.evaluator, now: service.now(), log: service.log)
-            // Provenance: the revision and the rules (with their variants) this answer came from.
-            let log = DecisionLog()
-            service.evaluator.decisionLog = log
-            defer { service.evaluator.decisionLog = nil }
-            do {
-                let view = try compute(views)
-                guard case .object(var object) = view else { return HTTPResponse.json(view) }
-                object["decision"] = log.json(revision: service.ruleSet.revision)
-                return HTTPResponse.json(.object(object))
-            } catch let error as JourneyViewError {
-                throw APIError.notFound(error.code.rawValue, error.message)
-            } catch {
-                throw APIError(500, "view_failed", "the view could not be computed: \(error)")
+        if let explain = request.query("explain"), explain != "false" {
+            guard explain == "true" else { throw APIError(400, "invalid_query", "explain must be true or false") }
+            if let refusal = service.adminRefusal(request) { throw refusal }
+            return try answer(service, compute, explain: true)
+        }
+        return try service.dogView(dog: dog, key: key) { () throws(APIError) -> HTTPResponse in
+            try answer(service, compute, explain: false)
+        }
+    }
+
+    /// The view with its decision (the revision and the rules with their variants it came
+    /// from); with `explain`, each evaluation in detail too.
+    private static func answer(_ service: any ServiceContext, _ compute: (JourneyViews) throws -> JSON, explain: Bool)
+        throws(APIError) -> HTTPResponse
+    {
+        let views = JourneyViews(
+            store: service.store, evaluator: service.evaluator, now: service.now(), log: service.log)
+        let log = DecisionLog(detailed: explain)
+        service.evaluator.decisionLog = log
+        defer { service.evaluator.decisionLog = nil }
+        do {
+            let view = try compute(views)
+            guard case .object(var object) = view else { return HTTPResponse.json(view) }
+            object["decision"] = log.json(revision: service.ruleSet.revision)
+            if explain {
+                object["explain"] = Explanation.evaluations(
+                    log.entries.map { ExplainCommand.step($0, evaluator: service.evaluator, now: service.now()) },
+                    full: true)
             }
+            return HTTPResponse.json(.object(object))
+        } catch let error as JourneyViewError {
+            throw APIError.notFound(error.code.rawValue, error.message)
+        } catch {
+            throw APIError(500, "view_failed", "the view could not be computed: \(error)")
         }
     }
 

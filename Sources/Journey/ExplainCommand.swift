@@ -91,8 +91,7 @@ enum ExplainCommand: Command {
 
 extension ExplainCommand {
     /// One evaluation with where its rule is and, for a rule in an experiment, its assignment.
-    fileprivate static func step(_ entry: DecisionLog.Entry, evaluator: RuleEvaluator, now: Double) -> Explanation.Step
-    {
+    static func step(_ entry: DecisionLog.Entry, evaluator: RuleEvaluator, now: Double) -> Explanation.Step {
         var assignment: String?
         if let experiment = entry.experiment, let subject = entry.subject, let chooser = evaluator.variantChooser {
             assignment = (try? chooser.explanation(of: experiment, subject: subject, now: entry.now ?? now)) ?? nil
@@ -120,20 +119,25 @@ struct Explanation {
     func json(full: Bool) -> JSON {
         [
             "view": .string(view), "dog": .string(dog), "revision": .string(revision),
-            "evaluations": .array(
-                entries.map { step in
-                    let entry = step.entry
-                    return [
-                        "rule": .string(entry.rule), "file": step.location.map(JSON.string) ?? .null,
-                        "variant": .string(entry.variant), "experiment": entry.experiment.map(JSON.string) ?? .null,
-                        "assignment": step.assignment.map(JSON.string) ?? .null,
-                        "input": full ? (entry.input ?? .null) : .string(Self.summary(entry.input)),
-                        "outputs": .array(entry.outputs), "error": entry.message.map(JSON.string) ?? .null,
-                        "trace": .array(entry.trace.map { ["kind": .string($0.kind.rawValue), "value": $0.value] }),
-                    ]
-                }),
-            "answer": answer,
+            "evaluations": Self.evaluations(entries, full: full), "answer": answer,
         ]
+    }
+
+    /// Each evaluation: rule, file, variant, experiment and assignment, input (a summary
+    /// unless `full`), outputs, error, trace.
+    static func evaluations(_ entries: [Step], full: Bool) -> JSON {
+        .array(
+            entries.map { step in
+                let entry = step.entry
+                return [
+                    "rule": .string(entry.rule), "file": step.location.map(JSON.string) ?? .null,
+                    "variant": .string(entry.variant), "experiment": entry.experiment.map(JSON.string) ?? .null,
+                    "assignment": step.assignment.map(JSON.string) ?? .null,
+                    "input": full ? (entry.input ?? .null) : .string(Self.summary(entry.input)),
+                    "outputs": .array(entry.outputs), "error": entry.message.map(JSON.string) ?? .null,
+                    "trace": .array(entry.trace.map { ["kind": .string($0.kind.rawValue), "value": $0.value] }),
+                ]
+            })
     }
 
     func text(full: Bool) -> String {

@@ -350,6 +350,9 @@ extension JourneyService: ServiceContext {
     public var store: any Store { database }
     public var features: FeatureSet { Features.all }
     public func adminName(of request: HTTPRequest) -> String { "admin" }
+    public func adminRefusal(_ request: HTTPRequest) -> APIError? {
+        AdminAuth.refusal(request, token: configuration.adminToken)
+    }
     public var ruleSet: RuleSet { generation.ruleSet }
     public var evaluator: RuleEvaluator { generation.evaluator }
     public func now() -> Double { configuration.clock() }

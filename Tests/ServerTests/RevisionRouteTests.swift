@@ -96,3 +96,19 @@ import Testing
         }
     }
 }
+
+/// `?explain=true` on a dog view: admin only, computed afresh, each evaluation in detail.
+@Suite struct ExplainRouteTests {
+    @Test func explainIsForAdminsAndDetailsEachEvaluation() throws {
+        let harness = try ServiceHarness()
+        #expect(harness.send("GET", "/v1/dogs/q-123/today?explain=true").status == 401)
+        #expect(harness.send("GET", "/v1/dogs/q-123/today?explain=maybe", admin: true).status == 400)
+        let plain = harness.send("GET", "/v1/dogs/q-123/today").json
+        let explained = harness.send("GET", "/v1/dogs/q-123/today?explain=true", admin: true).json
+        #expect(explained["recommended"] == plain["recommended"], "the same answer")
+        let recommendation = explained["explain"]?.arrayValue?.first { $0["rule"] == "recommendation" }
+        #expect(recommendation?["variant"] == plain["decision"]?["rules"]?[0]?["variant"])
+        #expect(recommendation?["input"]?["blocks"] != nil, "the input the engine built")
+        #expect(recommendation?["outputs"]?.arrayValue?.count == 1)
+    }
+}
