@@ -1,7 +1,7 @@
 import Features
 import Foundation
-import RuleEngine
 import Revisions
+import RuleEngine
 import Store
 
 /// Loads candidate rule sets for one worker: snapshot the live files, load and compile them,
@@ -38,40 +38,36 @@ final class RuleReloader: @unchecked Sendable {
     func loadLive(
         trigger: String, serving: String?, store: any Store, force: Bool = false, cache: ProgramCache? = nil
     ) -> (RulesGeneration?, ReloadReport) {
-        lock.lock()
-        defer { lock.unlock() }
-        let clock = ContinuousClock()
-        let started = clock.now
-        func report(_ outcome: ReloadReport.Outcome, _ revision: String?, _ message: String) -> ReloadReport {
+        candidate(
+            trigger: trigger, serving: serving, store: store, force: force, cache: cache,
+            unchanged: "the files are the revision already served", retry: "change the rules to try again"
+        ) { try snapshots.capture() } ?? (
+            nil,
             ReloadReport(
-                outcome: outcome, trigger: trigger, revision: revision, at: Date().timeIntervalSince1970,
-                seconds: (clock.now - started).seconds, message: message)
-        }
-        let snapshot: RuleSnapshots.Snapshot
-        do {
-            snapshot = try snapshots.capture()
-        } catch {
-            return (nil, report(.refused, nil, error.message))
-        }
-        if snapshot.revision == serving, !force {
-            return (nil, report(.unchanged, snapshot.revision, "the files are the revision already served"))
-        }
-        if snapshots.poisoned.contains(snapshot.revision) {
-            return (
-                nil,
-                report(
-                    .refused, snapshot.revision,
-                    "revision \(snapshot.revision.prefix(12)) crashed a worker while it was tested; change the rules to try again"
-                )
-            )
-        }
-        return load(snapshot, trigger: trigger, store: store, started: started, cache: cache)
+                outcome: .refused, trigger: trigger, revision: nil, at: Date().timeIntervalSince1970, seconds: 0,
+                message: "no rules to load")
+        )
     }
 
     /// Loads the store's active revision; nil when none is published (serve the folders).
     /// The revision served now is `unchanged` (unless `force`).
     func loadActive(
         trigger: String, serving: String?, store: any Store, force: Bool = false, cache: ProgramCache? = nil
+    ) -> (RulesGeneration?, ReloadReport)? {
+        candidate(
+            trigger: trigger, serving: serving, store: store, force: force, cache: cache,
+            unchanged: "the active revision is served already", retry: "publish or activate another"
+        ) {
+            guard let active = try store.activeRevision() else { return nil }
+            return try snapshots.keep(try store.ruleRevisionFiles(active.revision))
+        }
+    }
+
+    /// Loads the snapshot `snapshot` makes (nil: nothing to load), unless it is the revision
+    /// served (`unchanged`) or one that crashed a worker (refused, saying to `retry`).
+    private func candidate(
+        trigger: String, serving: String?, store: any Store, force: Bool, cache: ProgramCache?, unchanged: String,
+        retry: String, _ snapshot: () throws -> RuleSnapshots.Snapshot?
     ) -> (RulesGeneration?, ReloadReport)? {
         lock.lock()
         defer { lock.unlock() }
@@ -82,26 +78,25 @@ final class RuleReloader: @unchecked Sendable {
                 outcome: outcome, trigger: trigger, revision: revision, at: Date().timeIntervalSince1970,
                 seconds: (clock.now - started).seconds, message: message)
         }
-        let snapshot: RuleSnapshots.Snapshot
+        let candidate: RuleSnapshots.Snapshot
         do {
-            guard let active = try store.activeRevision() else { return nil }
-            if active.revision == serving, !force {
-                return (nil, report(.unchanged, active.revision, "revision \(active.revision.prefix(12)) is served already"))
-            }
-            if snapshots.poisoned.contains(active.revision) {
-                return (
-                    nil,
-                    report(
-                        .refused, active.revision,
-                        "revision \(active.revision.prefix(12)) crashed a worker while it was tested; publish or activate another"
-                    )
-                )
-            }
-            snapshot = try snapshots.keep(try store.ruleRevisionFiles(active.revision))
+            guard let made = try snapshot() else { return nil }
+            candidate = made
         } catch {
-            return (nil, report(.refused, nil, "the active revision cannot be read from the store: \(error)"))
+            return (nil, report(.refused, nil, "\(error)"))
         }
-        return load(snapshot, trigger: trigger, store: store, started: started, cache: cache)
+        if candidate.revision == serving, !force {
+            return (nil, report(.unchanged, candidate.revision, unchanged))
+        }
+        if snapshots.poisoned.contains(candidate.revision) {
+            return (
+                nil,
+                report(
+                    .refused, candidate.revision,
+                    "revision \(candidate.revision.prefix(12)) crashed a worker while it was tested; \(retry)")
+            )
+        }
+        return load(candidate, trigger: trigger, store: store, started: started, cache: cache)
     }
 
     /// Compiles the programs of revision `revision` into `cache` (after startup, so that the
