@@ -130,7 +130,7 @@ enum ServeCommand: Command {
         io.stderr.flush()
         let code = supervisor.run { address in
             logLine(
-                "journey serve: listening on \(address) (\(configuration.workers) worker\(configuration.workers == 1 ? "" : "s"), rules \(configuration.rulesDirectory), store \(configuration.databasePath))"
+                "journey serve: listening on \(address) (\(configuration.workers) worker\(configuration.workers == 1 ? "" : "s"), \(configuration.rulesDescription), store \(configuration.databasePath))"
             )
         }
         return code == 0 ? .success : code == Worker.configurationExitCode ? .ruleErrors : .failure

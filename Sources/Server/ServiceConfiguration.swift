@@ -1,5 +1,7 @@
 import Core
 import Foundation
+import Revisions
+import Store
 
 /// How `journey serve` runs. The defaults are the embedded setup: loopback, the bundled rules
 /// and plugins, an SQLite file in the working directory.
@@ -74,4 +76,18 @@ public enum RulesSource: String, Sendable, CaseIterable {
     case store
     /// The rules and plugins folders, watched (the development mode).
     case folder
+}
+
+extension ServiceConfiguration {
+    /// Where the rules served come from, as the start-up line says it: the store's active
+    /// revision (followed), or the folders.
+    public var rulesDescription: String {
+        let folders = "rules \(rulesDirectory)"
+        guard rulesSource != .folder else { return folders }
+        let active =
+            FileManager.default.fileExists(atPath: databasePath)
+            ? (try? SQLiteStore(path: databasePath, migrate: false)).flatMap { try? $0.activeRevision() } : nil
+        guard let active else { return rulesSource == .store ? "rules: no revision published" : folders }
+        return "rules: the store's active revision \(active.revision.prefix(12)), followed"
+    }
 }
