@@ -74,6 +74,19 @@ public struct FeatureSet: Sendable {
         features.flatMap { $0.checkChange(from: parent, to: candidate) }
     }
 
+    /// Every feature's decisions for `dog` (see ``Feature/previewDecisions(dog:store:evaluator:now:)``).
+    public func previewDecisions(dog: String, store: any StoreReader, evaluator: RuleEvaluator, now: Double) throws
+        -> JSONObject
+    {
+        var decisions: JSONObject = [:]
+        for feature in features {
+            for (key, value) in try feature.previewDecisions(dog: dog, store: store, evaluator: evaluator, now: now) {
+                decisions[key] = value
+            }
+        }
+        return decisions
+    }
+
     /// The service's OpenAPI document: `core` (the engine's own routes) with every feature's part.
     public func openAPI(core: JSON) throws(OpenAPIDocument.Failure) -> JSON {
         try OpenAPIDocument.merge(core: core, features: features)

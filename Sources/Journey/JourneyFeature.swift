@@ -5,6 +5,7 @@ import Engine
 import FeatureKit
 import Foundation
 import RuleEngine
+import Store
 
 /// The Dog Journey: catalogs and wording, journey maps at registration, the block flow, the
 /// dog's screens (`/v1/dogs/…`, `journey dog …`).
@@ -47,6 +48,13 @@ public struct JourneyFeature: Feature {
                     try DogRoutes.blockStep(step, service, request, parameters)
                 }
             }
+    }
+
+    /// Today's recommendation, offer and continue card, and each path's Now node.
+    public func previewDecisions(dog: String, store: any StoreReader, evaluator: RuleEvaluator, now: Double) throws
+        -> JSONObject
+    {
+        try JourneyPreviewDecisions.decisions(dog: dog, store: store, evaluator: evaluator, now: now)
     }
 
     public var commands: [any Command.Type] {

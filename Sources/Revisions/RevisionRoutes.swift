@@ -13,6 +13,7 @@ enum RevisionRoutes {
         FeatureRoute("GET", "/v1/rules/revisions/{revision}", admin: true, show),
         FeatureRoute("GET", "/v1/rules/revisions/{from}/diff/{to}", admin: true, diff),
         FeatureRoute("POST", "/v1/rules/revisions/{revision}/activate", admin: true, activate),
+        FeatureRoute("POST", "/v1/rules/revisions/{revision}/preview", admin: true, preview),
         FeatureRoute("POST", "/v1/rules/check", admin: true, check),
         FeatureRoute("GET", "/v1/audit", admin: true, audit),
     ]
@@ -102,6 +103,30 @@ enum RevisionRoutes {
             let files = try draft.files(in: service.store)
             let parent = try service.store.activeRevision().map { try service.store.ruleRevisionFiles($0.revision) }
             return RevisionGates(engine: service.features).run(files, parent: parent, tests: runTests).json
+        }
+    }
+
+    /// `{days?}`: what a kept revision would change for the dogs active in the last `days` (7),
+    /// against the active one; nothing is written.
+    static func preview(_ service: any ServiceContext, _ request: HTTPRequest, _ parameters: RouteParameters)
+        throws(APIError) -> HTTPResponse
+    {
+        let id = try parameters.require("revision")
+        var fields = Fields(try RequestBody.object(request, optional: true))
+        let days = fields.integer("days", in: 1...366) ?? 7
+        try fields.check()
+        return try answer {
+            let gates = RevisionGates(engine: service.features)
+            let candidate = try service.store.ruleRevision(id)
+            var report = GateReport(revision: candidate.id, parent: nil)
+            guard let after = gates.load(try service.store.ruleRevisionFiles(candidate.id), into: &report) else {
+                throw APIError(422, "candidate_refused", report.summary, errors: report.diagnostics.map(\.json))
+            }
+            let now = service.now()
+            return try ImpactPreview(store: service.store, engine: service.features).run(
+                active: RuleEvaluator(ruleSet: service.ruleSet), candidate: after.evaluator,
+                since: now - Double(days) * 86_400, now: now
+            ).json
         }
     }
 

@@ -19,7 +19,7 @@ public struct RevisionsFeature: Feature {
     public var commands: [any Command.Type] {
         [
             PublishCommand.self, RevisionsCommand.self, ShowRevisionCommand.self, DiffRevisionsCommand.self,
-            RollbackCommand.self, AuditCommand.self,
+            RollbackCommand.self, AuditCommand.self, PreviewCommand.self,
         ]
     }
 }

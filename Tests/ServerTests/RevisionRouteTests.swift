@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func publishReadCheckRefuseDiffActivateAudit() throws {
-        let harness = try ServiceHarness(seed: false)
+        let harness = try ServiceHarness()
         let bundled = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
 
         #expect(harness.send("GET", "/v1/rules/revisions").status == 401, "admin only")
@@ -65,6 +65,11 @@ import Testing
             "GET", "/v1/rules/revisions/\(bundled.revision.prefix(12))/diff/\(secondID.prefix(12))", admin: true)
         #expect(diff.json["files"]?[0]?["path"]?.stringValue == flow, "\(diff.text.prefix(300))")
 
+        // A tooltip decides nothing a preview compares: the first revision against the second.
+        let preview = harness.send(
+            "POST", "/v1/rules/revisions/\(bundled.revision.prefix(12))/preview", json: ["days": 30], admin: true)
+        #expect(preview.status == 200 && preview.json["changed"] == 0, "\(preview.text.prefix(300))")
+        #expect(preview.json["candidate"]?.stringValue == bundled.revision && preview.json["dogs"] == 2)
         #expect(
             harness.send("POST", "/v1/rules/revisions/abcdef12/activate", json: ["message": "x"], admin: true).status
                 == 404)

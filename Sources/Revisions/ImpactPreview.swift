@@ -1,0 +1,121 @@
+import Core
+import FeatureKit
+import Foundation
+import RuleEngine
+import Store
+
+/// What a candidate rule set would change, before it is published: for every dog active in a
+/// window, what its screens decide under the active rules and under the candidate (both read
+/// the store; nothing is written), compared decision by decision.
+public struct ImpactPreview {
+    public var store: any StoreReader
+    public var engine: FeatureSet
+    /// At most this many examples per decision.
+    public var examples = 5
+
+    public init(store: any StoreReader, engine: FeatureSet) {
+        self.store = store
+        self.engine = engine
+    }
+
+    /// Compares `active` with `candidate` for the dogs with an event since `since`.
+    public func run(active: RuleEvaluator, candidate: RuleEvaluator, since: Double, now: Double) throws -> ImpactReport
+    {
+        let started = ContinuousClock.now
+        engine.prepare(active, reader: store)
+        engine.prepare(candidate, reader: store)
+        let dogs = try store.rows(
+            "SELECT DISTINCT dog_id FROM events WHERE dog_id IS NOT NULL AND occurred_at >= ? ORDER BY dog_id",
+            [.real(since)]
+        ) { $0.text(0) ?? "" }
+        var report = ImpactReport(
+            active: active.ruleSet.revision, candidate: candidate.ruleSet.revision, dogs: dogs.count)
+        for dog in dogs {
+            let before = try engine.previewDecisions(dog: dog, store: store, evaluator: active, now: now)
+            let after = try engine.previewDecisions(dog: dog, store: store, evaluator: candidate, now: now)
+            for key in Set(before.keys).union(after.keys) {
+                report.decisions += 1
+                let (old, new) = (before[key] ?? .null, after[key] ?? .null)
+                guard old != new else { continue }
+                report.changed[key, default: ImpactReport.Change()].count += 1
+                if report.changed[key, default: ImpactReport.Change()].examples.count < examples {
+                    report.changed[key, default: ImpactReport.Change()].examples.append(
+                        ImpactReport.Example(dog: dog, before: old, after: new))
+                }
+            }
+        }
+        report.seconds = (ContinuousClock.now - started).seconds
+        return report
+    }
+}
+
+/// What ``ImpactPreview`` found.
+public struct ImpactReport: Sendable {
+    public struct Example: Sendable {
+        public var dog: String
+        public var before: JSON
+        public var after: JSON
+    }
+
+    public struct Change: Sendable {
+        public var count = 0
+        public var examples: [Example] = []
+    }
+
+    public var active: String
+    public var candidate: String
+    /// Dogs evaluated (active in the window).
+    public var dogs: Int
+    /// Decisions compared (every key of every dog).
+    public var decisions = 0
+    /// By decision key (`today.recommended`): how many dogs it changes for, with examples.
+    public var changed: [String: Change] = [:]
+    public var seconds = 0.0
+
+    /// Decisions that differ, over all keys.
+    public var changedCount: Int { changed.values.reduce(0) { $0 + $1.count } }
+
+    public var json: JSON {
+        [
+            "active": .string(active), "candidate": .string(candidate), "dogs": .number(Double(dogs)),
+            "decisions": .number(Double(decisions)), "changed": .number(Double(changedCount)),
+            "seconds": .number((seconds * 1000).rounded() / 1000),
+            "by_decision": .object(
+                JSONObject(
+                    changed.sorted { $0.key < $1.key }.map { key, change in
+                        (
+                            key,
+                            [
+                                "changed": .number(Double(change.count)),
+                                "share": .number(
+                                    dogs == 0 ? 0 : (Double(change.count) / Double(dogs) * 1000).rounded() / 1000),
+                                "examples": .array(
+                                    change.examples.map {
+                                        ["dog": .string($0.dog), "before": $0.before, "after": $0.after]
+                                    }),
+                            ]
+                        )
+                    })),
+        ]
+    }
+
+    public var text: String {
+        var text =
+            "revision \(active.prefix(12)) → \(candidate.prefix(12)): \(dogs) dog\(dogs == 1 ? "" : "s") active in the window, \(decisions) decisions, \(changedCount) changed (\(String(format: "%.2f", seconds)) s)\n"
+        for (key, change) in changed.sorted(by: { $0.key < $1.key }) {
+            let share = dogs == 0 ? 0 : Double(change.count) / Double(dogs) * 100
+            text += "\n\(key): \(change.count) dog\(change.count == 1 ? "" : "s") (\(String(format: "%.1f", share))%)\n"
+            for example in change.examples {
+                text += "  \(example.dog): \(example.before.compactText) → \(example.after.compactText)\n"
+            }
+        }
+        return text
+    }
+}
+
+extension Duration {
+    fileprivate var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

@@ -1,0 +1,54 @@
+import Core
+import Foundation
+import JQ
+import TestSupport
+import Testing
+
+/// `journey preview` on the sample store (examples/events.jsonl: Q and Miso, both active in
+/// the week before 2026-11-29): an unchanged candidate changes nothing; a candidate whose
+/// `by-branch` variant (Q's owner's) picks the other end changes exactly Q's recommendation and
+/// the offer that came with it; a candidate that does not load is refused.
+@Suite struct PreviewCommandTests {
+    static let now = ["--now", "2026-11-29T12:00:00Z"]
+
+    func preview(_ folder: TemporaryDirectory, _ database: String) throws -> (CLIRun, JSON) {
+        let run = journey(
+            [
+                "preview", "--candidate", folder.path + "/Rules", "--candidate-plugins", Repository.plugins, "--db",
+                database, "--rules", Repository.rules, "--plugins", Repository.plugins, "--format", "json",
+            ] + Self.now)
+        return (run, (try? JV.parse(run.stdout).json()) ?? .null)
+    }
+
+    @Test func unchangedChangedAndBrokenCandidates() throws {
+        let database = TemporaryDatabaseFile()
+        let ingest = journey(
+            ["ingest", Repository.examples + "/events.jsonl", "--db", database.path, "--rules", Repository.rules, "-q"]
+                + Self.now)
+        try #require(ingest.status == 0, "\(ingest.stderr)")
+        let folder = try TemporaryDirectory()
+        try folder.copy(Repository.rules, to: "Rules")
+
+        let (same, unchanged) = try preview(folder, database.path)
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(unchanged["dogs"] == 2 && unchanged["changed"] == 0, "\(same.stdout)")
+
+        let file = folder.path + "/Rules/journey/recommendation.yaml"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try #require(text.contains("    | min_by([-($progress"))
+        try text.replacingOccurrences(of: "    | min_by([-($progress", with: "    | max_by([-($progress")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let (changedRun, changed) = try preview(folder, database.path)
+        #expect(changedRun.status == 0, "\(changedRun.stderr)")
+        #expect(changed["changed"] == 2, "\(changedRun.stdout)")
+        let recommended = changed["by_decision"]?["today.recommended"]
+        #expect(recommended?["changed"] == 1)
+        #expect(recommended?["examples"]?[0]?["dog"] == "q-123")
+        #expect(recommended?["examples"]?[0]?["before"] == "vaccination-record")
+        #expect(changed["by_decision"]?["today.offer"]?["changed"] == 1)
+
+        try "rule: [x".write(toFile: folder.path + "/Rules/broken.yaml", atomically: true, encoding: .utf8)
+        let (broken, _) = try preview(folder, database.path)
+        #expect(broken.status == 2 && broken.stderr.contains("yaml_syntax"), "\(broken.stderr)")
+    }
+}
