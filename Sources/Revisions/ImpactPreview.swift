@@ -31,8 +31,17 @@ public struct ImpactPreview {
         var report = ImpactReport(
             active: active.ruleSet.revision, candidate: candidate.ruleSet.revision, dogs: dogs.count)
         for dog in dogs {
-            let before = try engine.previewDecisions(dog: dog, store: store, evaluator: active, now: now)
-            let after = try engine.previewDecisions(dog: dog, store: store, evaluator: candidate, now: now)
+            let (before, beforeLog) = try decisions(dog, active, now: now)
+            let (after, afterLog) = try decisions(dog, candidate, now: now)
+            // The rules whose variant or outputs differ made the difference.
+            var differing: Set<String> = []
+            for entry in afterLog
+            where !beforeLog.contains(where: {
+                $0.rule == entry.rule && $0.variant == entry.variant && $0.outputs == entry.outputs
+            }) {
+                differing.insert("\(entry.rule) (\(entry.variant))")
+            }
+            for key in differing { report.rules[key, default: 0] += 1 }
             for key in Set(before.keys).union(after.keys) {
                 report.decisions += 1
                 let (old, new) = (before[key] ?? .null, after[key] ?? .null)
@@ -46,6 +55,17 @@ public struct ImpactPreview {
         }
         report.seconds = (ContinuousClock.now - started).seconds
         return report
+    }
+
+    /// `dog`'s decisions under `evaluator`, with the evaluations that made them.
+    private func decisions(_ dog: String, _ evaluator: RuleEvaluator, now: Double) throws -> (
+        JSONObject, [DecisionLog.Entry]
+    ) {
+        let log = DecisionLog(detailed: true, keepsInputs: false)
+        evaluator.decisionLog = log
+        defer { evaluator.decisionLog = nil }
+        let decisions = try engine.previewDecisions(dog: dog, store: store, evaluator: evaluator, now: now)
+        return (decisions, log.entries)
     }
 }
 
@@ -70,6 +90,8 @@ public struct ImpactReport: Sendable {
     public var decisions = 0
     /// By decision key (`today.recommended`): how many dogs it changes for, with examples.
     public var changed: [String: Change] = [:]
+    /// By rule and variant (`recommendation (by-branch)`): for how many dogs its outputs differ.
+    public var rules: [String: Int] = [:]
     public var seconds = 0.0
 
     /// Decisions that differ, over all keys.
@@ -80,6 +102,8 @@ public struct ImpactReport: Sendable {
             "active": .string(active), "candidate": .string(candidate), "dogs": .number(Double(dogs)),
             "decisions": .number(Double(decisions)), "changed": .number(Double(changedCount)),
             "seconds": .number((seconds * 1000).rounded() / 1000),
+            "by_rule": .object(
+                JSONObject(rules.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) })),
             "by_decision": .object(
                 JSONObject(
                     changed.sorted { $0.key < $1.key }.map { key, change in
@@ -102,6 +126,9 @@ public struct ImpactReport: Sendable {
     public var text: String {
         var text =
             "revision \(active.prefix(12)) → \(candidate.prefix(12)): \(dogs) dog\(dogs == 1 ? "" : "s") active in the window, \(decisions) decisions, \(changedCount) changed (\(String(format: "%.2f", seconds)) s)\n"
+        for (rule, dogs) in rules.sorted(by: { $0.key < $1.key }) {
+            text += "rule \(rule): its outputs differ for \(dogs) dog\(dogs == 1 ? "" : "s")\n"
+        }
         for (key, change) in changed.sorted(by: { $0.key < $1.key }) {
             let share = dogs == 0 ? 0 : Double(change.count) / Double(dogs) * 100
             text += "\n\(key): \(change.count) dog\(change.count == 1 ? "" : "s") (\(String(format: "%.1f", share))%)\n"

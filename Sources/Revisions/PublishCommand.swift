@@ -3,6 +3,7 @@ import Core
 import FeatureKit
 import Foundation
 import RuleEngine
+import Store
 
 /// `journey publish`: run the gates on a rules folder and, when they pass, store and activate it.
 enum PublishCommand: Command {
@@ -18,7 +19,14 @@ enum PublishCommand: Command {
             """,
         options: [
             CommonOptions.rules, CommonOptions.plugins, CommonOptions.database, RevisionOptions.message,
-            RevisionOptions.author, CommonOptions.format,
+            RevisionOptions.author,
+            OptionSpec(
+                long: "max-changed", valueName: "percent",
+                help:
+                    "Refuse when the impact preview (the dogs active in the last 7 days) changes more than this share of decisions, e.g. 10%."
+            ),
+            OptionSpec(long: "now", valueName: "iso8601", help: "What time it is, for --max-changed's window."),
+            CommonOptions.format,
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
@@ -26,12 +34,20 @@ enum PublishCommand: Command {
     {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let message = try CommonOptions.required("message", arguments, spec: spec)
+        let maxChanged = try maximumChanged(arguments)
+        let now = try CommonOptions.now(arguments, spec: spec)
         let outcome: RevisionPublisher.Outcome
         do {
             let files = try RevisionFiles(
                 rulesDirectory: arguments.value("rules", spec: spec) ?? "./Rules",
                 pluginsDirectory: arguments.value("plugins", spec: spec) ?? "./Plugins")
             let store = try CommonOptions.openStore(arguments, spec: spec)
+            if let maxChanged,
+                let refusal = try impactRefusal(files, store: store, engine: engine, limit: maxChanged, now: now)
+            {
+                io.stderr.line("Error: not published: \(refusal)")
+                return .ruleErrors
+            }
             outcome = try RevisionPublisher(store: store, engine: engine, now: { Date().timeIntervalSince1970 })
                 .publish(files, author: RevisionOptions.author(arguments, spec: spec), message: message)
         } catch {
@@ -44,6 +60,38 @@ enum PublishCommand: Command {
             write(outcome, io: io)
         }
         return outcome.report.passed ? .success : .ruleErrors
+    }
+
+    /// `--max-changed 10%` as a share from 0 to 1.
+    private static func maximumChanged(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
+        guard let text = arguments.value("max-changed", spec: spec) else { return nil }
+        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let percent = Double(number), (0...100).contains(percent) else {
+            throw UsageError(
+                message: "The value '\(text)' for '--max-changed <percent>' is not a percentage from 0 to 100",
+                command: spec)
+        }
+        return percent / 100
+    }
+
+    /// Why the impact of `files` against the active revision is over `limit`; nil when within
+    /// it (or when nothing is published yet, so there is nothing to compare with).
+    private static func impactRefusal(
+        _ files: RevisionFiles, store: any Store, engine: FeatureSet, limit: Double, now: Double
+    ) throws -> String? {
+        guard let active = try store.activeRevision() else { return nil }
+        let gates = RevisionGates(engine: engine)
+        var ignored = GateReport(revision: files.revision, parent: nil)
+        guard let after = gates.load(files, into: &ignored),
+            let before = gates.load(try store.ruleRevisionFiles(active.revision), into: &ignored)
+        else { return nil }  // the gates report a candidate that does not load
+        let report = try ImpactPreview(store: store, engine: engine).run(
+            active: before.evaluator, candidate: after.evaluator, since: now - 7 * 86_400, now: now)
+        let share = report.decisions == 0 ? 0 : Double(report.changedCount) / Double(report.decisions)
+        guard share > limit else { return nil }
+        return String(
+            format: "the impact preview changes %d of %d decisions (%.1f%%), more than --max-changed %.1f%%",
+            report.changedCount, report.decisions, share * 100, limit * 100)
     }
 
     private static func write(_ outcome: RevisionPublisher.Outcome, io: CommandIO) {

@@ -28,8 +28,12 @@ public final class DecisionLog {
     public let detailed: Bool
     public private(set) var entries: [Entry] = []
 
-    public init(detailed: Bool = false) {
+    /// Whether detailed entries keep their input too (it costs a conversion per evaluation).
+    public let keepsInputs: Bool
+
+    public init(detailed: Bool = false, keepsInputs: Bool = true) {
         self.detailed = detailed
+        self.keepsInputs = keepsInputs
     }
 
     func record(
@@ -39,7 +43,7 @@ public final class DecisionLog {
         var entry = Entry(
             rule: rule.id, variant: variant ?? "-", experiment: rule.experiment, error: error.map { $0.code.rawValue })
         if detailed {
-            entry.input = try? input.json()
+            if keepsInputs { entry.input = try? input.json() }
             entry.outputs = result?.outputs ?? []
             entry.trace = result?.trace ?? []
             entry.message = error?.message ?? result?.primaryError?.message

@@ -46,6 +46,29 @@ import Testing
         #expect(recommended?["examples"]?[0]?["dog"] == "q-123")
         #expect(recommended?["examples"]?[0]?["before"] == "vaccination-record")
         #expect(changed["by_decision"]?["today.offer"]?["changed"] == 1)
+        #expect(changed["by_rule"]?["recommendation (by-branch)"] == 1, "the rule that made the difference")
+        #expect(unchanged["by_rule"] == [:])
+
+        // The same change through `journey publish --max-changed`: 2 of 12 decisions change.
+        let publish = { (limit: String) in
+            journey(
+                [
+                    "publish", "--rules", folder.path + "/Rules", "--plugins", Repository.plugins, "--db",
+                    database.path,
+                    "-m", "max_by", "--max-changed", limit,
+                ] + Self.now)
+        }
+        let first = journey(
+            [
+                "publish", "--rules", Repository.rules, "--plugins", Repository.plugins, "--db", database.path, "-m",
+                "first",
+            ])
+        #expect(first.status == 0, "\(first.stderr)")
+        let over = publish("10%")
+        #expect(over.status == 2 && over.stderr.contains("changes 2 of 12 decisions (16.7%)"), "\(over.stderr)")
+        let within = publish("20%")
+        #expect(!within.stderr.contains("--max-changed"), "past the preview: \(within.stderr)")
+        #expect(publish("1000%").status == 64)
 
         try "rule: [x".write(toFile: folder.path + "/Rules/broken.yaml", atomically: true, encoding: .utf8)
         let (broken, _) = try preview(folder, database.path)
