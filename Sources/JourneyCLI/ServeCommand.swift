@@ -21,8 +21,8 @@ enum ServeCommand: Command {
             not load or whose tests fail is refused and the last good rules keep serving.
             Once a revision is published in the store ('journey publish'), every worker serves the
             active revision instead and follows each activation (see --rules-from).
-            Admin endpoints need JOURNEY_ADMIN_TOKEN (or --admin-token-file); without a token
-            they are off. The API is described at /openapi.json. SIGTERM stops gracefully.
+            Admin endpoints need JOURNEY_ADMIN_TOKEN (or --admin-token-file): one token, named
+            `admin` in the audit trail, or one `NAME TOKEN` per line; without a token they are off. The API is described at /openapi.json. SIGTERM stops gracefully.
             """,
         options: [
             OptionSpec(long: "host", valueName: "address", help: "Address to bind.", defaultValue: "127.0.0.1"),
@@ -173,8 +173,15 @@ enum ServeCommand: Command {
             configuration.adminToken = io.environment["JOURNEY_ADMIN_TOKEN"]
         }
         if configuration.adminToken?.isEmpty == true { configuration.adminToken = nil }
-        if let token = configuration.adminToken, token.count < 16 {
-            throw UsageError(message: "The admin token must be at least 16 characters", command: spec)
+        if let text = configuration.adminToken {
+            do {
+                _ = try AdminCredentials(text)
+            } catch {
+                throw UsageError(
+                    message: error.line == 1 && !text.contains("\n")
+                        ? error.message.prefix(1).uppercased() + error.message.dropFirst()
+                        : "The admin credentials, \(error)", command: spec)
+            }
         }
         return configuration
     }

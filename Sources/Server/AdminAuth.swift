@@ -7,23 +7,31 @@ import RuleEngine
 /// Without a configured token the admin endpoints are off.
 enum AdminAuth {
     /// Nil when `request` may use the admin endpoints; else the refusal.
-    static func refusal(_ request: HTTPRequest, token: String?) -> APIError? {
-        guard let token, !token.isEmpty else {
-            return APIError(
-                403, "admin_disabled",
-                "the admin endpoints are off: start the service with JOURNEY_ADMIN_TOKEN or --admin-token-file")
+    static func refusal(_ request: HTTPRequest, credentials: AdminCredentials?) -> APIError? {
+        if case .failure(let refusal) = authenticate(request, credentials: credentials) { return refusal }
+        return nil
+    }
+
+    /// The name of the credential `request` carries; else the refusal.
+    static func authenticate(_ request: HTTPRequest, credentials: AdminCredentials?) -> Result<String, APIError> {
+        guard let credentials else {
+            return .failure(
+                APIError(
+                    403, "admin_disabled",
+                    "the admin endpoints are off: start the service with JOURNEY_ADMIN_TOKEN or --admin-token-file"))
         }
         let challenge = [(name: "WWW-Authenticate", value: "Bearer realm=\"journey-admin\"")]
         guard let header = request.header("Authorization") else {
-            return APIError(401, "unauthorized", "send Authorization: Bearer <admin token>", headers: challenge)
+            return .failure(
+                APIError(401, "unauthorized", "send Authorization: Bearer <admin token>", headers: challenge))
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer",
-            constantTimeEqual(String(parts[1]).trimmingSpaces, token)
+            let name = credentials.name(of: String(parts[1]).trimmingSpaces)
         else {
-            return APIError(401, "unauthorized", "the admin token is not valid", headers: challenge)
+            return .failure(APIError(401, "unauthorized", "the admin token is not valid", headers: challenge))
         }
-        return nil
+        return .success(name)
     }
 
     /// Compares the SHA-256 digests of both, so neither the token's length nor the position of

@@ -16,6 +16,8 @@ import Store
 /// used by that thread only.
 public final class JourneyService {
     public let configuration: ServiceConfiguration
+    /// The admin credentials, read once from the configuration.
+    let adminCredentials: AdminCredentials?
     /// The worker's SQLite store.
     let database: SQLiteStore
     let control: ControlBlock
@@ -50,6 +52,7 @@ public final class JourneyService {
         quarantineOutbox: QuarantineOutbox
     ) {
         self.configuration = configuration
+        self.adminCredentials = configuration.adminCredentials
         self.database = store
         self.control = control
         self.slot = control.slot(workerIndex)
@@ -349,9 +352,11 @@ final class ServiceStatus: @unchecked Sendable {
 extension JourneyService: ServiceContext {
     public var store: any Store { database }
     public var features: FeatureSet { Features.all }
-    public func adminName(of request: HTTPRequest) -> String { "admin" }
+    public func adminName(of request: HTTPRequest) -> String {
+        (try? AdminAuth.authenticate(request, credentials: adminCredentials).get()) ?? AdminCredentials.defaultName
+    }
     public func adminRefusal(_ request: HTTPRequest) -> APIError? {
-        AdminAuth.refusal(request, token: configuration.adminToken)
+        AdminAuth.refusal(request, credentials: adminCredentials)
     }
     public var ruleSet: RuleSet { generation.ruleSet }
     public var evaluator: RuleEvaluator { generation.evaluator }

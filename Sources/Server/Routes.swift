@@ -14,7 +14,7 @@ extension JourneyService {
         var router = Router<JourneyService>()
         func add(_ method: String, _ pattern: String, admin: Bool = false, _ handler: @escaping Handler) {
             router.add(method, pattern) { service, request, parameters in
-                if admin, let refusal = AdminAuth.refusal(request, token: service.configuration.adminToken) {
+                if admin, let refusal = AdminAuth.refusal(request, credentials: service.adminCredentials) {
                     return refusal.response
                 }
                 do throws(APIError) {

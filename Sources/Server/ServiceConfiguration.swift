@@ -17,8 +17,12 @@ public struct ServiceConfiguration: Sendable {
     public var pluginsDirectory: String? = "Plugins"
     /// Rule snapshots, the last good revision, poisoned revisions (default: next to the database).
     public var stateDirectory: String?
-    /// The bearer token of the admin endpoints; nil turns them off.
+    /// The admin credentials' text (see ``AdminCredentials``): one bearer token, or one `NAME
+    /// TOKEN` per line; nil turns the admin endpoints off.
     public var adminToken: String?
+
+    /// The admin credentials `adminToken` gives (nil when off or unreadable: checked at start).
+    public var adminCredentials: AdminCredentials? { adminToken.flatMap { try? AdminCredentials($0) } }
     public var maxBodyBytes = 1 << 20
     public var connectionTimeoutSeconds = 30
     /// How long a halted evaluation may keep running (inside one C builtin) before its worker
