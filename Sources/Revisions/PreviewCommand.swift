@@ -55,7 +55,13 @@ enum PreviewCommand: Command {
                     rulesDirectory: candidate, pluginsDirectory: arguments.value("candidate-plugins", spec: spec))
                 : try store.ruleRevisionFiles(try store.ruleRevision(candidate).id)
             var report = GateReport(revision: candidateFiles.revision, parent: activeFiles.revision)
-            guard let after = gates.load(candidateFiles, into: &report) else {
+            let isFolder = FileManager.default.fileExists(atPath: candidate)
+            let names = (candidate, arguments.value("candidate-plugins", spec: spec) ?? "./Plugins")
+            guard
+                let after = isFolder
+                    ? gates.load(candidateFiles, into: &report, displayNames: names)
+                    : gates.load(candidateFiles, into: &report)
+            else {
                 refused = report
                 return nil
             }

@@ -48,8 +48,13 @@ enum PublishCommand: Command {
                 io.stderr.line("Error: not published: \(refusal)")
                 return .ruleErrors
             }
-            outcome = try RevisionPublisher(store: store, engine: engine, now: { Date().timeIntervalSince1970 })
-                .publish(files, author: RevisionOptions.author(arguments, spec: spec), message: message)
+            var publisher = RevisionPublisher(store: store, engine: engine, now: { Date().timeIntervalSince1970 })
+            publisher.gates.displayNames = (
+                RuleSetLoader.displayPath(arguments.value("rules", spec: spec) ?? "./Rules"),
+                RuleSetLoader.displayPath(arguments.value("plugins", spec: spec) ?? "./Plugins")
+            )
+            outcome = try publisher.publish(
+                files, author: RevisionOptions.author(arguments, spec: spec), message: message)
         } catch {
             io.stderr.line("Error: \(error)")
             return .failure

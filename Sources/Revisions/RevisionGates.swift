@@ -10,6 +10,9 @@ public struct RevisionGates {
     public var engine: FeatureSet
     /// Budget of each rule test.
     public var testBudget: Duration
+    /// How diagnostics name the candidate's folders (`Rules`, `Plugins`, or the folders it was
+    /// read from).
+    public var displayNames = (rules: "Rules", plugins: "Plugins")
 
     public init(engine: FeatureSet, testBudget: Duration = .seconds(5)) {
         self.engine = engine
@@ -21,7 +24,7 @@ public struct RevisionGates {
     public func run(_ files: RevisionFiles, parent: RevisionFiles? = nil, tests: Bool = true) -> GateReport {
         let revision = files.revision
         var report = GateReport(revision: revision, parent: parent?.revision)
-        guard let loaded = load(files, into: &report) else { return report }
+        guard let loaded = load(files, into: &report, displayNames: displayNames) else { return report }
         report.loaded = true
         report.rules = loaded.ruleSet.rules.count
         for rule in loaded.ruleSet.rules { report.ruleDigests[rule.id] = loaded.ruleSet.digest(of: rule.id) }
@@ -42,9 +45,12 @@ public struct RevisionGates {
 
     /// Loads `files` as the loader loads a folder, naming files `Rules/…` and `Plugins/…`;
     /// the diagnostics go into `report`.
-    public func load(_ files: RevisionFiles, into report: inout GateReport) -> (
-        ruleSet: RuleSet, evaluator: RuleEvaluator
-    )? {
+    public func load(
+        _ files: RevisionFiles, into report: inout GateReport,
+        displayNames: (rules: String, plugins: String) = (
+            "Rules", "Plugins"
+        )
+    ) -> (ruleSet: RuleSet, evaluator: RuleEvaluator)? {
         let directory = FileManager.default.temporaryDirectory.path + "/journey-revision-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
@@ -58,7 +64,7 @@ public struct RevisionGates {
             return nil
         }
         var loader = engine.loader(rulesDirectory: directory + "/Rules", pluginsDirectory: directory + "/Plugins")
-        loader.displayNames = ("Rules", "Plugins")
+        loader.displayNames = displayNames
         let result = loader.load()
         report.diagnostics += result.diagnostics
         guard let ruleSet = result.ruleSet, let evaluator = result.evaluator else { return nil }

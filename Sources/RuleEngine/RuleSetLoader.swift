@@ -185,7 +185,7 @@ public struct RuleSetLoader {
     }
 
     /// `./Rules/` → `Rules`, as paths in messages start.
-    static func displayPath(_ path: String) -> String {
+    public static func displayPath(_ path: String) -> String {
         var path = path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         while path.hasPrefix("./"), path.count > 2 { path.removeFirst(2) }
