@@ -87,18 +87,23 @@ public struct Fields {
     }
 
     public mutating func string(_ field: String, required: Bool = false, maxLength: Int = 200) -> String? {
+        text(field, required: required) { text in
+            text.isEmpty
+                ? "must not be empty" : text.count > maxLength ? "must be at most \(maxLength) characters" : nil
+        }
+    }
+
+    /// The string `field` holds when `refusal` finds nothing wrong with it; else nil, with the
+    /// problem (or with "is required" when `required` and absent, or the type it has instead).
+    private mutating func text(_ field: String, required: Bool, _ refusal: (String) -> String?) -> String? {
         known.insert(field)
         switch object[field] {
         case nil, .null?:
             if required { problem(field, "is required (a string)") }
             return nil
         case .string(let text)?:
-            if text.isEmpty {
-                problem(field, "must not be empty")
-                return nil
-            }
-            if text.count > maxLength {
-                problem(field, "must be at most \(maxLength) characters")
+            if let message = refusal(text) {
+                problem(field, message)
                 return nil
             }
             return text
@@ -116,21 +121,7 @@ public struct Fields {
 
     /// An id by the one rule (``Core/Identifier``: 1 to 128 bytes, no control characters).
     public mutating func identifier(_ field: String, required: Bool = false) -> String? {
-        known.insert(field)
-        switch object[field] {
-        case nil, .null?:
-            if required { problem(field, "is required (a string)") }
-            return nil
-        case .string(let text)?:
-            if let refusal = Identifier.problem(text) {
-                problem(field, refusal.requirement)
-                return nil
-            }
-            return text
-        case let other?:
-            problem(field, "must be a string, not \(other.typeName)")
-            return nil
-        }
+        text(field, required: required) { Identifier.problem($0)?.requirement }
     }
 
     /// An id that must be there; "" (with the problem kept) when it is not, as
