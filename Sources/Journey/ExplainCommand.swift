@@ -1,5 +1,6 @@
 import CommandKit
 import Core
+import Engine
 import FeatureKit
 import Foundation
 import RuleEngine
@@ -36,7 +37,7 @@ enum ExplainCommand: Command {
             view's answer, the same as 'journey dog VIEW DOG --format json'.
             """,
         arguments: [
-            ArgumentSpec(name: "view", help: "today, journey, path, preview or map."),
+            ArgumentSpec(name: "view", help: "today, journey, path, preview or map; or event (then USER EVENT_ID)."),
             ArgumentSpec(name: "dog", help: "The dog's id."),
             ArgumentSpec(name: "target", help: "The branch (path) or block (preview)."),
         ],
@@ -52,6 +53,7 @@ enum ExplainCommand: Command {
     {
         let given = arguments.positionals
         guard let name = given.first else { throw UsageError(message: "Missing the view", command: spec) }
+        if name == "event" { return try explainEvent(arguments, io: io, engine: engine) }
         guard let view = views.first(where: { $0.view == name }) else {
             throw UsageError(
                 message: "Unknown view '\(name)'; views: \(views.map(\.view).joined(separator: ", "))", command: spec)
@@ -90,6 +92,49 @@ enum ExplainCommand: Command {
 }
 
 extension ExplainCommand {
+    /// `journey explain event USER EVENT_ID`: the stored event and the outcome it had, then what
+    /// each event rule makes of it now (today's rules, the dog as it is now; nothing applied).
+    fileprivate static func explainEvent(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet)
+        throws(UsageError) -> ExitCode
+    {
+        let given = arguments.positionals
+        guard given.count == 3 else {
+            throw UsageError(
+                message: given.count < 3
+                    ? "Missing \(given.count == 1 ? "the user's id" : "the event's id")"
+                    : "Unexpected argument '\(given[3])'", command: spec)
+        }
+        let now = try CommonOptions.now(arguments, spec: spec)
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let evaluator = loaded.evaluator
+        else {
+            return .ruleErrors
+        }
+        let full = arguments.flag("full")
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+            guard let stored = try store.event(user: given[1], eventID: given[2]) else {
+                throw JourneyViewError(
+                    code: .unknownEvent, message: "user \(given[1]) has no accepted event \(given[2])")
+            }
+            engine.prepare(evaluator, reader: store)
+            let replay = try EventRuleReplay.run(stored, store: store, evaluator: evaluator)
+            let answer: JSON = [
+                "type": .string(stored.type), "occurred_at": .string(stored.occurredAtText),
+                "received_at": .string(Timestamp.format(stored.receivedAt)),
+                "dog_id": stored.dogID.map(JSON.string) ?? .null,
+                "payload": stored.payload, "stored_outcome": stored.outcome,
+                "refused_now": replay.refusal.map(JSON.string) ?? .null,
+            ]
+            return Explanation(
+                view: "event", dog: "\(given[1])/\(given[2])", revision: evaluator.ruleSet.revision, answer: answer,
+                entries: replay.entries.map { step($0, evaluator: evaluator, now: now) })
+        } json: { explanation in
+            explanation.json(full: full)
+        } text: { explanation in
+            io.stdout.write(explanation.text(full: full))
+        }
+    }
+
     /// One evaluation with where its rule is and, for a rule in an experiment, its assignment.
     static func step(_ entry: DecisionLog.Entry, evaluator: RuleEvaluator, now: Double) -> Explanation.Step {
         var assignment: String?

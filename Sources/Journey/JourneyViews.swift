@@ -9,6 +9,8 @@ public struct JourneyViewError: Error, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable {
         case unknownDog = "unknown_dog", noJourney = "no_journey", unknownBlock = "unknown_block", unknownBranch =
             "unknown_branch"
+        /// `journey explain event`: no accepted event with that id.
+        case unknownEvent = "unknown_event"
     }
     public var code: Code
     public var message: String

@@ -50,6 +50,28 @@ import Testing
         #expect(unknown.status == 1 && unknown.stderr.contains("unknown_dog"), "\(unknown.stderr)")
     }
 
+    /// `journey explain event`: the stored outcome beside what each event rule makes of the
+    /// event now (the vaccine record e-003 of Q: an analytics event and a record).
+    @Test func explainEventShowsTheStoredOutcomeAndTheRules() throws {
+        let store = Store()
+        let common = [
+            "--db", store.path, "--rules", Repository.rules, "--plugins", Repository.plugins, "--now",
+            "2026-11-29T12:00:00Z", "--format", "json",
+        ]
+        let run = journey(["explain", "event", "owner-1", "e-003"] + common)
+        #expect(run.status == 0, "\(run.stderr)")
+        let explanation = try JV.parse(run.stdout).json()
+        #expect(explanation["answer"]?["type"] == "vaccine_added")
+        let stored = explanation["answer"]?["stored_outcome"]?.arrayValue ?? []
+        #expect(
+            stored.contains { $0["type"] == "record_added" && $0["kind"] == "vaccine" }, "\(run.stdout.prefix(400))")
+        let records = explanation["evaluations"]?.arrayValue?.first { $0["rule"] == "events.records" }
+        #expect(records?["outputs"]?[0]?[0]?["kind"] == "vaccine", "\(run.stdout.prefix(600))")
+        let unknown = journey(["explain", "event", "owner-1", "nope"] + common)
+        #expect(unknown.status == 1 && unknown.stderr.contains("unknown_event"), "\(unknown.stderr)")
+        #expect(journey(["explain", "event", "owner-1"] + common).status == 64)
+    }
+
     @Test func todayTextAndJSON() throws {
         let store = Store()
         let text = store.dog("today", "q-123")
