@@ -35,6 +35,7 @@ public struct OnboardingFeature: Feature {
         [
             FeatureRoute("GET", "/v1/users/{user}/onboarding", OnboardingRoutes.show),
             FeatureRoute("POST", "/v1/users/{user}/onboarding/skip", OnboardingRoutes.skip),
+            FeatureRoute("GET", "/v1/funnels/onboarding", admin: true, FunnelRoutes.onboarding),
         ]
     }
 

@@ -117,3 +117,23 @@ import Testing
         #expect(recommendation?["outputs"]?.arrayValue?.count == 1)
     }
 }
+
+/// `GET /v1/funnels/onboarding` (admin): the funnel by flow and variant, as the CLI shows it.
+@Suite struct FunnelRouteTests {
+    @Test func theFunnelByVariant() throws {
+        let harness = try ServiceHarness(seed: false)
+        let lines = try String(contentsOfFile: Repository.examples + "/onboarding.jsonl", encoding: .utf8)
+        let events = try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }
+        #expect(harness.send("POST", "/v1/events", json: ["events": .array(events)]).status == 200)
+        #expect(harness.send("GET", "/v1/funnels/onboarding").status == 401)
+        let funnels = harness.send("GET", "/v1/funnels/onboarding?flow=first_launch", admin: true)
+        #expect(funnels.status == 200, "\(funnels.text.prefix(300))")
+        let variants = funnels.json["funnels"]?[0]?["variants"]?.arrayValue ?? []
+        // onboarding.jsonl: two users in `pages` (one skipped the streaks page), one in `single_page`.
+        #expect(variants.map { $0["variant"]?.stringValue ?? "" } == ["pages", "single_page"])
+        #expect(variants.map { $0["started"] } == [2, 1])
+        #expect(variants[0]["steps"]?[1]?["skipped"] == 1)
+        let unknown = harness.send("GET", "/v1/funnels/onboarding?flow=nope", admin: true)
+        #expect(unknown.status == 404 && unknown.json["code"] == "unknown_flow")
+    }
+}

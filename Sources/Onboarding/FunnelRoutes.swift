@@ -1,0 +1,30 @@
+import Core
+import FeatureKit
+import HTTP
+import RuleEngine
+
+/// The onboarding funnel for product managers (admin): per flow and variant, each step's
+/// reached, completed, skipped, stuck and median time, and the biggest drop-off.
+enum FunnelRoutes {
+    /// `GET /v1/funnels/onboarding[?flow=ID]`: what `journey funnel onboarding --format json`
+    /// prints, from the rules served and the store.
+    static func onboarding(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters)
+        throws(APIError) -> HTTPResponse
+    {
+        var flows = OnboardingFlows(ruleSet: service.ruleSet).flows
+        if let only = request.query("flow") {
+            flows = flows.filter { $0.id == only }
+            guard !flows.isEmpty else {
+                let known = OnboardingFlows(ruleSet: service.ruleSet).flows.map(\.id)
+                throw APIError.notFound(
+                    "unknown_flow", "no onboarding flow `\(only)`; flows: \(known.joined(separator: ", "))")
+            }
+        }
+        do {
+            let funnels = try flows.map { try OnboardingFunnel(flow: $0, store: service.store) }
+            return .json(["funnels": .array(funnels.map(\.json))])
+        } catch {
+            throw APIError(503, "store_unavailable", "the store could not be read: \(error)")
+        }
+    }
+}
