@@ -7,6 +7,9 @@ extension CommonOptions {
     public enum StoreUse {
         /// The `--db` store must exist (a view of someone's data): "no store at PATH" otherwise.
         case existing
+        /// The same, for what publishing makes (revisions, the audit trail): the hint says to
+        /// publish first.
+        case published
         /// The `--db` store when it exists, else an empty one (a view that also makes sense
         /// before anything happened, such as the challenges on offer).
         case existingOrEmpty
@@ -37,6 +40,12 @@ extension CommonOptions {
             switch use {
             case .existing:
                 guard let existing = try requiredStore(arguments, spec: spec, io: io) else { return .failure }
+                store = existing
+            case .published:
+                guard
+                    let existing = try requiredStore(
+                        arguments, spec: spec, io: io, hint: "publish first: journey publish --message TEXT")
+                else { return .failure }
                 store = existing
             case .existingOrEmpty:
                 store = try existingStore(arguments, spec: spec) ?? SQLiteStore(path: ":memory:")

@@ -84,13 +84,14 @@ public enum CommonOptions {
     }
 
     /// The store named by `--db`, which must exist (views read, they do not create one); prints
-    /// "no store at PATH" and returns nil when it does not.
-    public static func requiredStore(_ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO) throws
-        -> SQLiteStore?
-    {
+    /// "no store at PATH (`hint`)" and returns nil when it does not.
+    public static func requiredStore(
+        _ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO,
+        hint: String = "ingest events first: journey ingest FILE"
+    ) throws -> SQLiteStore? {
         guard let store = try existingStore(arguments, spec: spec) else {
             let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
-            io.stderr.line("Error: no store at \(path) (ingest events first: journey ingest FILE)")
+            io.stderr.line("Error: no store at \(path) (\(hint))")
             return nil
         }
         return store

@@ -134,7 +134,7 @@ enum RollbackCommand: Command {
     {
         let id = try RevisionOptions.positionals(arguments, spec: spec, names: ["the revision"])[0]
         let message = try CommonOptions.required("message", arguments, spec: spec)
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, store: .published) { store in
             try RevisionPublisher(store: store, engine: engine, now: { Date().timeIntervalSince1970 })
                 .activate(
                     id, author: RevisionOptions.author(arguments, spec: spec), message: message, action: "rollback")

@@ -75,3 +75,15 @@ import Testing
         #expect(broken.status == 2 && broken.stderr.contains("yaml_syntax"), "\(broken.stderr)")
     }
 }
+
+/// The revision commands on a store that does not exist say to publish first.
+@Suite struct RevisionCommandTests {
+    @Test(arguments: [["revisions"], ["audit"], ["show", "abcd"], ["diff", "abcd"], ["rollback", "abcd", "-m", "x"]])
+    func aMissingStoreSaysToPublishFirst(arguments: [String]) {
+        let run = journey(arguments + ["--db", "/nonexistent/journey.sqlite"])
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.contains("no store at /nonexistent/journey.sqlite (publish first: journey publish"),
+            "\(run.stderr)")
+    }
+}
