@@ -19,11 +19,3 @@ public struct IngestPolicy: Sendable {
         self.clock = clock
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a Double.
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-}

@@ -209,10 +209,3 @@ struct BlockFlow {
         return effects
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-}

@@ -151,7 +151,7 @@ enum ServeCommand: Command {
         configuration.maxBodyBytes = try size(arguments, "max-body", "1MiB")
         configuration.connectionTimeoutSeconds = Int(
             try duration(arguments, "connection-timeout", "30s").components.seconds)
-        configuration.viewCacheSeconds = seconds(try duration(arguments, "view-cache", "10s"))
+        configuration.viewCacheSeconds = try duration(arguments, "view-cache", "10s").seconds
         let log = arguments.value("access-log", spec: spec) ?? "-"
         configuration.accessLog = log == "off" ? nil : log
         configuration.workerMemoryBytes = try size(arguments, "worker-memory", "4GiB")
@@ -239,10 +239,5 @@ enum ServeCommand: Command {
                 command: spec)
         }
         return value
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (whole, fraction) = duration.components
-        return Double(whole) + Double(fraction) / 1e18
     }
 }

@@ -139,10 +139,3 @@ public struct ImpactReport: Sendable {
         return text
     }
 }
-
-extension Duration {
-    fileprivate var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-}

@@ -189,11 +189,3 @@ final class RuleReloader: @unchecked Sendable {
         return path
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-}
