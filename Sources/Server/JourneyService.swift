@@ -129,8 +129,9 @@ public final class JourneyService {
                 outcome: .refused, trigger: trigger, revision: nil, at: configuration.clock(), seconds: 120,
                 message: "the reload did not finish within 120 s")
         }
-        let (loaded, report) = reloader.loadLive(
-            trigger: trigger, serving: generation.ruleSet.revision, store: database, force: false)
+        let (loaded, report) = reloader.loadServed(
+            source: configuration.rulesSource, trigger: trigger, serving: generation.ruleSet.revision,
+            reader: database, store: database)
         if let loaded { adopt(loaded) }
         status.record(report, slot: slot)
         if report.outcome == .loaded { control.requestReload() }

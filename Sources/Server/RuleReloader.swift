@@ -31,57 +31,63 @@ final class RuleReloader: @unchecked Sendable {
         self.clock = clock
     }
 
-    /// Snapshots and loads the live files. `serving` is the revision served now: the same
-    /// files again are `unchanged` (unless `force`). With `cache` (the control thread's),
-    /// unchanged rules are not compiled again, and the generation comes without programs: the
-    /// request thread takes over its own for unchanged rules and compiles the rest.
-    func loadLive(
-        trigger: String, serving: String?, store: any Store, force: Bool = false, cache: ProgramCache? = nil
+    /// Loads what the worker serves: the store's active revision once one is published (unless
+    /// `source` is the folders), else a snapshot of the live files. `serving` is the revision
+    /// served now: the same one again is `unchanged` (unless `force`). The active revision is
+    /// read through `reader`, a connection of the calling thread; the generation is built over
+    /// `store`, the request thread's. With `cache` (the control thread's), unchanged rules are
+    /// not compiled again, and the generation comes without programs: the request thread takes
+    /// over its own for unchanged rules and compiles the rest.
+    func loadServed(
+        source: RulesSource, trigger: String, serving: String?, reader: any StoreReader, store: any Store,
+        force: Bool = false, cache: ProgramCache? = nil
     ) -> (RulesGeneration?, ReloadReport) {
-        candidate(
-            trigger: trigger, serving: serving, store: store, force: force, cache: cache,
-            unchanged: "the files are the revision already served", retry: "change the rules to try again"
-        ) { try snapshots.capture() } ?? (
-            nil,
-            ReloadReport(
-                outcome: .refused, trigger: trigger, revision: nil, at: Date().timeIntervalSince1970, seconds: 0,
-                message: "no rules to load")
-        )
-    }
-
-    /// Loads the store's active revision; nil when none is published (serve the folders).
-    /// The revision served now is `unchanged` (unless `force`).
-    func loadActive(
-        trigger: String, serving: String?, store: any Store, force: Bool = false, cache: ProgramCache? = nil
-    ) -> (RulesGeneration?, ReloadReport)? {
-        candidate(
-            trigger: trigger, serving: serving, store: store, force: force, cache: cache,
-            unchanged: "the active revision is served already", retry: "publish or activate another"
-        ) {
-            guard let active = try store.activeRevision() else { return nil }
-            return try snapshots.keep(try store.ruleRevisionFiles(active.revision))
-        }
-    }
-
-    /// Loads the snapshot `snapshot` makes (nil: nothing to load), unless it is the revision
-    /// served (`unchanged`) or one that crashed a worker (refused, saying to `retry`).
-    private func candidate(
-        trigger: String, serving: String?, store: any Store, force: Bool, cache: ProgramCache?, unchanged: String,
-        retry: String, _ snapshot: () throws -> RuleSnapshots.Snapshot?
-    ) -> (RulesGeneration?, ReloadReport)? {
         lock.lock()
         defer { lock.unlock() }
-        let clock = ContinuousClock()
-        let started = clock.now
+        let started = ContinuousClock.now
+        func refused(_ message: String) -> (RulesGeneration?, ReloadReport) {
+            (
+                nil,
+                ReloadReport(
+                    outcome: .refused, trigger: trigger, revision: nil, at: Date().timeIntervalSince1970,
+                    seconds: (ContinuousClock.now - started).seconds, message: message)
+            )
+        }
+        if source != .folder {
+            let active: RevisionActivation?
+            do {
+                active = try reader.activeRevision()
+            } catch {
+                return refused("the active revision cannot be read from the store: \(error)")
+            }
+            if let active {
+                return candidate(
+                    trigger: trigger, serving: serving, store: store, force: force, cache: cache, started: started,
+                    unchanged: "the active revision is served already", retry: "publish or activate another"
+                ) { try snapshots.keep(try reader.ruleRevisionFiles(active.revision)) }
+            }
+        }
+        return candidate(
+            trigger: trigger, serving: serving, store: store, force: force, cache: cache, started: started,
+            unchanged: "the files are the revision already served", retry: "change the rules to try again"
+        ) { try snapshots.capture() }
+    }
+
+    /// Loads the snapshot `snapshot` makes, unless it is the revision served (`unchanged`) or
+    /// one that crashed a worker (refused, saying to `retry`).
+    private func candidate(
+        trigger: String, serving: String?, store: any Store, force: Bool, cache: ProgramCache?,
+        started: ContinuousClock.Instant, unchanged: String, retry: String,
+        _ snapshot: () throws -> RuleSnapshots.Snapshot
+    ) -> (RulesGeneration?, ReloadReport) {
         func report(_ outcome: ReloadReport.Outcome, _ revision: String?, _ message: String) -> ReloadReport {
             ReloadReport(
                 outcome: outcome, trigger: trigger, revision: revision, at: Date().timeIntervalSince1970,
-                seconds: (clock.now - started).seconds, message: message)
+                seconds: (ContinuousClock.now - started).seconds, message: message)
         }
         let candidate: RuleSnapshots.Snapshot
         do {
-            guard let made = try snapshot() else { return nil }
-            candidate = made
+            candidate = try snapshot()
         } catch {
             return (nil, report(.refused, nil, "\(error)"))
         }

@@ -3,8 +3,8 @@ import Features
 import Foundation
 import HTTP
 import JQ
-import RuleEngine
 import Revisions
+import RuleEngine
 import Store
 
 #if canImport(Glibc)
@@ -74,15 +74,14 @@ public enum Worker {
         let slot = control.slot(index)
         let reloader = RuleReloader(snapshots: snapshots, slot: slot, clock: configuration.clock)
         let status = ServiceStatus()
-        let published =
-            configuration.rulesSource == .folder ? nil : reloader.loadActive(trigger: "startup", serving: nil, store: store)
-        if published == nil, configuration.rulesSource == .store {
+        if configuration.rulesSource == .store, (try? store.activeRevision()) == nil {
             throw StartupRefusal(
                 text:
                     "journey serve: w\(index): no revision is published in \(configuration.databasePath) (--rules-from store); publish one first: journey publish --db \(configuration.databasePath) --message TEXT"
             )
         }
-        var (generation, report) = published ?? reloader.loadLive(trigger: "startup", serving: nil, store: store)
+        var (generation, report) = reloader.loadServed(
+            source: configuration.rulesSource, trigger: "startup", serving: nil, reader: store, store: store)
         if generation == nil {
             var text = "journey serve: w\(index): the rules were refused: \(report.message)"
             for diagnostic in report.diagnostics { text += "\n" + diagnostic.description }
@@ -135,16 +134,10 @@ public enum Worker {
         defer { service.reloads.isActive = false }
         @discardableResult
         func reload(_ trigger: String) -> ReloadReport {
-            // The store's active revision, once one is published; else the folders.
-            let published =
-                configuration.rulesSource == .folder
-                ? nil
-                : service.reloader.loadActive(
-                    trigger: trigger, serving: slot.serving, store: service.database, cache: cache)
-            let (generation, report) =
-                published
-                ?? service.reloader.loadLive(
-                    trigger: trigger, serving: slot.serving, store: service.database, cache: cache)
+            // Read on this thread's own connection: the request thread owns `service.database`.
+            let (generation, report) = service.reloader.loadServed(
+                source: configuration.rulesSource, trigger: trigger, serving: slot.serving, reader: quarantineStore,
+                store: service.database, cache: cache)
             cacheWarm = true
             if let generation { service.handOff.put(generation) }
             // The files are what is served: a generation still waiting is out of date.
@@ -237,8 +230,10 @@ public enum Worker {
                 try store.quarantine(record)
                 try? store.appendAudit(
                     AuditEntry(
-                        at: record.quarantinedAt, actor: "service (\(worker))", action: "quarantine", subject: record.ruleID,
-                        message: record.reason, detail: ["detail": .string(record.detail), "rule_digest": .string(record.ruleDigest)]))
+                        at: record.quarantinedAt, actor: "service (\(worker))", action: "quarantine",
+                        subject: record.ruleID,
+                        message: record.reason,
+                        detail: ["detail": .string(record.detail), "rule_digest": .string(record.ruleDigest)]))
                 logLine("journey serve: \(worker): quarantined rule `\(record.ruleID)`: \(record.detail)")
             } catch {
                 failed.append(record)
