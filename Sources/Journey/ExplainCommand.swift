@@ -3,6 +3,7 @@ import Core
 import Engine
 import FeatureKit
 import Foundation
+import JQ
 import RuleEngine
 
 /// `journey explain VIEW DOG [TARGET]`: what a dog's screen shows right now and why — each
@@ -201,28 +202,20 @@ struct Explanation {
             } else {
                 text += "   input:    \(Self.summary(entry.input))\n"
             }
-            for output in entry.outputs { text += "   output:   \(Self.clip(output.compactText))\n" }
+            for output in entry.outputs { text += "   output:   \(output.truncatedText(300))\n" }
             if entry.outputs.isEmpty, entry.error == nil { text += "   output:   (none)\n" }
             if let message = entry.message { text += "   error:    \(message)\n" }
             for line in entry.trace {
-                text += "   \(line.kind.rawValue):    ".prefix(13) + Self.clip(line.value.compactText) + "\n"
+                text += "   \(line.kind.rawValue):    ".prefix(13) + line.value.truncatedText(300) + "\n"
             }
         }
         text += "\nanswer:\n\(answer.prettyText)\n"
         return text
     }
 
-    /// `object, 13.2 KiB: dog, branches, blocks` — the shape and size of an input.
+    /// The shape and size of an input (`object, 13.2 KiB: dog, branches, blocks`), as
+    /// `journey eval --trace` says it.
     static func summary(_ value: JSON?) -> String {
-        guard let value else { return "-" }
-        let size = value.compactText.utf8.count
-        let bytes = size < 1024 ? "\(size) B" : String(format: "%.1f KiB", Double(size) / 1024)
-        switch value {
-        case .object(let object): return "object, \(bytes): " + object.keys.joined(separator: ", ")
-        case .array(let array): return "array of \(array.count), \(bytes)"
-        default: return clip(value.compactText)
-        }
+        value.map { ValueSummary.describe(JV($0)) } ?? "-"
     }
-
-    static func clip(_ text: String) -> String { text.count > 300 ? String(text.prefix(300)) + "…" : text }
 }

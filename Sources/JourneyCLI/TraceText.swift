@@ -53,15 +53,5 @@ enum TraceText {
     }
 
     /// `object, 15.1 KiB: dog, branches, blocks, records, events`
-    static func summary(_ input: JV) -> String {
-        let text = input.compactText
-        var summary = "\(input.kind.rawValue), \(ByteCount.format(text.utf8.count))"
-        if input.kind == .object, case .object(let object)? = try? input.json() {
-            let keys = object.keys
-            summary += ": " + keys.prefix(8).joined(separator: ", ") + (keys.count > 8 ? ", …" : "")
-        } else if input.kind == .array {
-            summary += ", \(input.count) elements"
-        }
-        return summary
-    }
+    static func summary(_ input: JV) -> String { ValueSummary.describe(input) }
 }
