@@ -55,15 +55,13 @@ public struct RevisionFiles: Sendable, Equatable {
     /// The revision id: SHA-256 over each `Rules/` file then each `Plugins/` file, in path
     /// order, as `path NUL bytes NUL` (what ``RuleSetLoader`` hashes).
     public var revision: String {
-        var hasher = SHA256()
+        var hasher = RevisionHasher()
         for root in Self.roots {
             for (relative, text) in relativeFiles(in: root) {
-                hasher.update("\(root)/\(relative)\u{0}")
-                hasher.update(Array(text.utf8))
-                hasher.update([0])
+                hasher.add(root: root, relative: relative, text.utf8)
             }
         }
-        return hasher.finalizeHex()
+        return hasher.finalize()
     }
 
     /// The files under `root` (`Rules`), by path relative to it, sorted as the loader sorts.

@@ -63,7 +63,7 @@ public struct RuleSetLoader {
             return Result(ruleSet: nil, diagnostics: collector.diagnostics, evaluator: nil)
         }
 
-        var hasher = SHA256()
+        var hasher = RevisionHasher()
         var libraryHasher = SHA256()
         let files = Self.listFiles(in: root)
         var contents: [String: String] = [:]
@@ -74,9 +74,7 @@ public struct RuleSetLoader {
                     at: SourceLocation(file: display + "/" + relative, line: 1, column: 1))
                 continue
             }
-            hasher.update("Rules/\(relative)\u{0}")
-            hasher.update(data)
-            hasher.update([0])
+            hasher.add(root: "Rules", relative: relative, data)
             if relative.hasPrefix("lib/") {
                 libraryHasher.update(relative + "\u{0}")
                 libraryHasher.update(data)
@@ -97,9 +95,7 @@ public struct RuleSetLoader {
             pluginFiles = Self.listFiles(in: pluginsRoot)
             for relative in pluginFiles {
                 guard let data = FileManager.default.contents(atPath: pluginsRoot + "/" + relative) else { continue }
-                hasher.update("Plugins/\(relative)\u{0}")
-                hasher.update(data)
-                hasher.update([0])
+                hasher.add(root: "Plugins", relative: relative, data)
                 pluginContents[relative] = String(data: data, encoding: .utf8)
             }
         }
@@ -139,7 +135,7 @@ public struct RuleSetLoader {
         let programs = context.compile(rules, cache: programCache, digests: digests)
 
         let ruleSet = RuleSet(
-            rules: rules, revision: hasher.finalizeHex(), rulesDirectory: display, libraryDirectory: library,
+            rules: rules, revision: hasher.finalize(), rulesDirectory: display, libraryDirectory: library,
             files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970, documents: documents,
             digests: digests)
         let evaluator = RuleEvaluator(ruleSet: ruleSet, programs: programs)

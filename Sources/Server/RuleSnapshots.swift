@@ -1,7 +1,7 @@
 import Core
 import Foundation
-import RuleEngine
 import Revisions
+import RuleEngine
 
 /// Immutable copies of the rules and plugins directories, kept in the service's state
 /// directory under their revision: `snapshots/<revision>/Rules` and `…/Plugins`.
@@ -43,26 +43,22 @@ struct RuleSnapshots: Sendable {
         guard FileManager.default.fileExists(atPath: rulesRoot, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ServiceError("rules directory \(rulesDirectory) not found")
         }
-        var hasher = SHA256()
+        var hasher = RevisionHasher()
         var files: [(target: String, data: Data)] = []
         for relative in RuleSetLoader.listFiles(in: rulesRoot) {
             guard let data = FileManager.default.contents(atPath: rulesRoot + "/" + relative) else { continue }
-            hasher.update("Rules/\(relative)\u{0}")
-            hasher.update(data)
-            hasher.update([0])
+            hasher.add(root: "Rules", relative: relative, data)
             files.append(("Rules/" + relative, data))
         }
         if let pluginsDirectory {
             let pluginsRoot = RuleSetLoader.absolutePath(pluginsDirectory)
             for relative in RuleSetLoader.listFiles(in: pluginsRoot) {
                 guard let data = FileManager.default.contents(atPath: pluginsRoot + "/" + relative) else { continue }
-                hasher.update("Plugins/\(relative)\u{0}")
-                hasher.update(data)
-                hasher.update([0])
+                hasher.add(root: "Plugins", relative: relative, data)
                 files.append(("Plugins/" + relative, data))
             }
         }
-        return try keep(files, revision: hasher.finalizeHex())
+        return try keep(files, revision: hasher.finalize())
     }
 
     /// Keeps a published revision's files as its snapshot (reused when kept already).
