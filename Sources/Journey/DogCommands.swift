@@ -33,23 +33,8 @@ extension DogViewCommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
         -> ExitCode
     {
-        let expected = 1 + (target == nil ? 0 : 1)
-        guard arguments.positionals.count == expected else {
-            let missing = arguments.positionals.isEmpty ? "the dog's id" : "the \(target?.name ?? "") id"
-            throw UsageError(
-                message: arguments.positionals.count < expected
-                    ? "Missing \(missing)" : "Unexpected argument '\(arguments.positionals[expected])'",
-                command: spec)
-        }
-        var now = Date().timeIntervalSince1970
-        if let text = arguments.values["now"]?.last {
-            guard let seconds = Timestamp.parse(text) else {
-                throw UsageError(
-                    message: "The value '\(text)' for '--now <iso8601>' is not a date-time with an offset",
-                    command: spec)
-            }
-            now = seconds
-        }
+        let (dog, targetID) = try DogViewArguments.read(arguments.positionals[...], target: target, spec: spec)
+        let now = try CommonOptions.now(arguments, spec: spec)
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
             let evaluator = loaded.evaluator
         else {
@@ -58,7 +43,7 @@ extension DogViewCommand {
         return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
             engine.prepare(evaluator, store: store)
             let views = JourneyViews(store: store, evaluator: evaluator, now: now) { io.stderr.line("warning: \($0)") }
-            return try json(views, dog: arguments.positionals[0], target: arguments.positionals.dropFirst().first)
+            return try json(views, dog: dog, target: targetID)
         } text: { view in
             io.stdout.write(text(view))
         }
@@ -187,4 +172,22 @@ func progressBars(_ branches: [JSON]) -> String {
         text += "\(label) \(bar)  \(completed) of \(total)\(branch["recommended"] == true ? "  · Recommended" : "")\n"
     }
     return text
+}
+
+/// The positionals of a dog view: the dog's id, then the view's target (a branch, a block) when
+/// it takes one; a usage error names the first missing or extra one.
+enum DogViewArguments {
+    static func read(_ positionals: ArraySlice<String>, target: ArgumentSpec?, spec: CommandSpec) throws(UsageError)
+        -> (dog: String, target: String?)
+    {
+        let given = Array(positionals)
+        let expected = target == nil ? 1 : 2
+        guard given.count == expected else {
+            let missing = given.isEmpty ? "the dog's id" : "the \(target?.name ?? "") id"
+            throw UsageError(
+                message: given.count < expected ? "Missing \(missing)" : "Unexpected argument '\(given[expected])'",
+                command: spec)
+        }
+        return (given[0], given.count > 1 ? given[1] : nil)
+    }
 }

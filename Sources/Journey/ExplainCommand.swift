@@ -59,14 +59,7 @@ enum ExplainCommand: Command {
             throw UsageError(
                 message: "Unknown view '\(name)'; views: \(views.map(\.view).joined(separator: ", "))", command: spec)
         }
-        let expected = view.target == nil ? 2 : 3
-        guard given.count == expected else {
-            throw UsageError(
-                message: given.count < expected
-                    ? "Missing \(given.count == 1 ? "the dog's id" : "the \(view.target?.name ?? "") id")"
-                    : "Unexpected argument '\(given[expected])'",
-                command: spec)
-        }
+        let (dog, target) = try DogViewArguments.read(given.dropFirst(), target: view.target, spec: spec)
         let now = try CommonOptions.now(arguments, spec: spec)
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
             let evaluator = loaded.evaluator
@@ -79,10 +72,9 @@ enum ExplainCommand: Command {
             let log = DecisionLog(detailed: true)
             evaluator.decisionLog = log
             defer { evaluator.decisionLog = nil }
-            let answer = try view.json(
-                JourneyViews(store: store, evaluator: evaluator, now: now), given[1], given.count > 2 ? given[2] : nil)
+            let answer = try view.json(JourneyViews(store: store, evaluator: evaluator, now: now), dog, target)
             return Explanation(
-                view: name, dog: given[1], revision: evaluator.ruleSet.revision, answer: answer,
+                view: name, dog: dog, revision: evaluator.ruleSet.revision, answer: answer,
                 entries: log.entries.map { step($0, evaluator: evaluator, now: now) })
         } json: { explanation in
             explanation.json(full: full)
