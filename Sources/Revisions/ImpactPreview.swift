@@ -46,11 +46,12 @@ public struct ImpactPreview {
                 report.decisions += 1
                 let (old, new) = (before[key] ?? .null, after[key] ?? .null)
                 guard old != new else { continue }
-                report.changed[key, default: ImpactReport.Change()].count += 1
-                if report.changed[key, default: ImpactReport.Change()].examples.count < examples {
-                    report.changed[key, default: ImpactReport.Change()].examples.append(
-                        ImpactReport.Example(dog: dog, before: old, after: new))
+                var change = report.changed[key] ?? ImpactReport.Change()
+                change.count += 1
+                if change.examples.count < examples {
+                    change.examples.append(ImpactReport.Example(dog: dog, before: old, after: new))
                 }
+                report.changed[key] = change
             }
         }
         report.seconds = (ContinuousClock.now - started).seconds

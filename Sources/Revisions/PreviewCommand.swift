@@ -49,19 +49,16 @@ enum PreviewCommand: Command {
                 ?? RevisionFiles(
                     rulesDirectory: arguments.value("rules", spec: spec) ?? "./Rules",
                     pluginsDirectory: arguments.value("plugins", spec: spec) ?? "./Plugins")
+            // A folder (its diagnostics name it as given), or a kept revision.
+            let plugins = arguments.value("candidate-plugins", spec: spec) ?? "./Plugins"
+            let isFolder = FileManager.default.fileExists(atPath: candidate)
             let candidateFiles =
-                FileManager.default.fileExists(atPath: candidate)
-                ? try RevisionFiles(
-                    rulesDirectory: candidate, pluginsDirectory: arguments.value("candidate-plugins", spec: spec))
+                isFolder
+                ? try RevisionFiles(rulesDirectory: candidate, pluginsDirectory: plugins)
                 : try store.ruleRevisionFiles(try store.ruleRevision(candidate).id)
             var report = GateReport(revision: candidateFiles.revision, parent: activeFiles.revision)
-            let isFolder = FileManager.default.fileExists(atPath: candidate)
-            let names = (candidate, arguments.value("candidate-plugins", spec: spec) ?? "./Plugins")
-            guard
-                let after = isFolder
-                    ? gates.load(candidateFiles, into: &report, displayNames: names)
-                    : gates.load(candidateFiles, into: &report)
-            else {
+            let names = isFolder ? (candidate, plugins) : ("Rules", "Plugins")
+            guard let after = gates.load(candidateFiles, into: &report, displayNames: names) else {
                 refused = report
                 return nil
             }
