@@ -112,7 +112,7 @@ enum DogRoutes {
             object["decision"] = log.json(revision: service.ruleSet.revision)
             if explain {
                 object["explain"] = Explanation.evaluations(
-                    log.entries.map { ExplainCommand.step($0, evaluator: service.evaluator, now: service.now()) },
+                    log.entries.map { Explanation.Step($0, evaluator: service.evaluator, now: service.now()) },
                     full: true)
             }
             return HTTPResponse.json(.object(object))

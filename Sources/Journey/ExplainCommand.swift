@@ -75,7 +75,7 @@ enum ExplainCommand: Command {
             let answer = try view.json(JourneyViews(store: store, evaluator: evaluator, now: now), dog, target)
             return Explanation(
                 view: name, dog: dog, revision: evaluator.ruleSet.revision, answer: answer,
-                entries: log.entries.map { step($0, evaluator: evaluator, now: now) })
+                entries: log.entries.map { Explanation.Step($0, evaluator: evaluator, now: now) })
         } json: { explanation in
             explanation.json(full: full)
         } text: { explanation in
@@ -120,7 +120,7 @@ extension ExplainCommand {
             ]
             return Explanation(
                 view: "event", dog: "\(given[1])/\(given[2])", revision: evaluator.ruleSet.revision, answer: answer,
-                entries: replay.entries.map { step($0, evaluator: evaluator, now: now) })
+                entries: replay.entries.map { Explanation.Step($0, evaluator: evaluator, now: now) })
         } json: { explanation in
             explanation.json(full: full)
         } text: { explanation in
@@ -128,15 +128,6 @@ extension ExplainCommand {
         }
     }
 
-    /// One evaluation with where its rule is and, for a rule in an experiment, its assignment.
-    static func step(_ entry: DecisionLog.Entry, evaluator: RuleEvaluator, now: Double) -> Explanation.Step {
-        var assignment: String?
-        if let experiment = entry.experiment, let subject = entry.subject, let chooser = evaluator.variantChooser {
-            assignment = (try? chooser.explanation(of: experiment, subject: subject, now: entry.now ?? now)) ?? nil
-        }
-        return Explanation.Step(
-            entry: entry, location: evaluator.ruleSet.rule(entry.rule)?.location.description, assignment: assignment)
-    }
 }
 
 /// What `journey explain` found: the rules in evaluation order, then the answer.
@@ -146,6 +137,15 @@ struct Explanation {
         var location: String?
         /// For a rule in an experiment: the variation and why (`by-branch (assigned, hash 0.91)`).
         var assignment: String?
+
+        /// One evaluation with where its rule is and, for a rule in an experiment, its assignment.
+        init(_ entry: DecisionLog.Entry, evaluator: RuleEvaluator, now: Double) {
+            self.entry = entry
+            location = evaluator.ruleSet.rule(entry.rule)?.location.description
+            if let experiment = entry.experiment, let subject = entry.subject, let chooser = evaluator.variantChooser {
+                assignment = (try? chooser.explanation(of: experiment, subject: subject, now: entry.now ?? now)) ?? nil
+            }
+        }
     }
 
     var view: String
