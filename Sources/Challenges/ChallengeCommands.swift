@@ -73,12 +73,7 @@ enum ChallengeShowCommand: Command {
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
         -> ExitCode
     {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(
-                message: arguments.positionals.isEmpty
-                    ? "Missing the challenge's id" : "Unexpected argument '\(arguments.positionals[1])'",
-                command: spec)
-        }
+        let id = try CommonOptions.positionals(arguments, spec: spec, names: ["the challenge's id"])[0]
         let now = try CommonOptions.now(arguments, spec: spec)
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
             let ruleSet = loaded.ruleSet
@@ -86,7 +81,6 @@ enum ChallengeShowCommand: Command {
             return .ruleErrors
         }
         let catalog = ChallengeCatalog(ruleSet: ruleSet)
-        let id = arguments.positionals[0]
         guard let instance = catalog.resolve(id) else {
             var message = "Error: no challenge `\(id)`"
             if let suggestion = closestMatch(to: id, in: catalog.challenges.map(\.id)) {

@@ -29,12 +29,7 @@ enum AssignCommand: Command {
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
         -> ExitCode
     {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(
-                message: arguments.positionals.isEmpty
-                    ? "Missing the experiment's key" : "Unexpected argument '\(arguments.positionals[1])'",
-                command: spec)
-        }
+        let key = try CommonOptions.positionals(arguments, spec: spec, names: ["the experiment's key"])[0]
         let subject = ExperimentSubject(userID: arguments.values["user"]?.last, dogID: arguments.values["dog"]?.last)
         guard subject.userID != nil || subject.dogID != nil else {
             throw UsageError(message: "Give --user (and --dog for experiments that hash dog_id)", command: spec)
@@ -46,7 +41,6 @@ enum AssignCommand: Command {
             return .ruleErrors
         }
         let catalog = ExperimentCatalog(ruleSet: ruleSet)
-        let key = arguments.positionals[0]
         guard let experiment = catalog[key] else {
             var message = "Error: no experiment `\(key)`"
             if let suggestion = closestMatch(to: key, in: catalog.experiments.map(\.key)) {

@@ -47,6 +47,22 @@ public enum CommonOptions {
         try SQLiteStore(path: arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath, migrate: migrate)
     }
 
+    /// The positional arguments, named `names` in order (the last `optional` of them may be
+    /// left out); a usage error names the first missing one (`Missing the dog's id`) or the
+    /// first extra one.
+    public static func positionals(
+        _ arguments: ParsedArguments, spec: CommandSpec, names: [String], optional: Int = 0
+    ) throws(UsageError) -> [String] {
+        let given = arguments.positionals
+        if given.count < names.count - optional {
+            throw UsageError(message: "Missing \(names[given.count])", command: spec)
+        }
+        if given.count > names.count {
+            throw UsageError(message: "Unexpected argument '\(given[names.count])'", command: spec)
+        }
+        return given
+    }
+
     /// Refuses positional arguments for a command that takes none.
     public static func expectNoArguments(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         guard arguments.positionals.isEmpty else {

@@ -132,7 +132,7 @@ enum RollbackCommand: Command {
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
         -> ExitCode
     {
-        let id = try RevisionOptions.positionals(arguments, spec: spec, names: ["the revision"])[0]
+        let id = try CommonOptions.positionals(arguments, spec: spec, names: ["the revision"])[0]
         let message = try CommonOptions.required("message", arguments, spec: spec)
         return CommonOptions.present(arguments, spec: spec, io: io, store: .published) { store in
             try RevisionPublisher(store: store, engine: engine, now: { Date().timeIntervalSince1970 })

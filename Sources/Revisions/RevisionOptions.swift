@@ -24,21 +24,6 @@ enum RevisionOptions {
         }
         return n
     }
-
-    /// Exactly `count` positional arguments named `names`, or a usage error naming the first
-    /// missing or extra one.
-    static func positionals(_ arguments: ParsedArguments, spec: CommandSpec, names: [String], optional: Int = 0)
-        throws(UsageError) -> [String]
-    {
-        let given = arguments.positionals
-        if given.count < names.count - optional {
-            throw UsageError(message: "Missing \(names[given.count])", command: spec)
-        }
-        if given.count > names.count {
-            throw UsageError(message: "Unexpected argument '\(given[names.count])'", command: spec)
-        }
-        return given
-    }
 }
 
 /// "2026-12-01 10:03" in UTC, as tables show times.

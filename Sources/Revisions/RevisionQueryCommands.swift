@@ -55,7 +55,7 @@ enum ShowRevisionCommand: Command {
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
         -> ExitCode
     {
-        let id = try RevisionOptions.positionals(arguments, spec: spec, names: ["the revision"])[0]
+        let id = try CommonOptions.positionals(arguments, spec: spec, names: ["the revision"])[0]
         let file = arguments.value("file", spec: spec)
         return CommonOptions.present(arguments, spec: spec, io: io, store: .published) { store in
             let revision = try store.ruleRevision(id)
@@ -104,7 +104,7 @@ enum DiffRevisionsCommand: Command {
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
         -> ExitCode
     {
-        let ids = try RevisionOptions.positionals(arguments, spec: spec, names: ["the revision", "to"], optional: 1)
+        let ids = try CommonOptions.positionals(arguments, spec: spec, names: ["the revision", "to"], optional: 1)
         return CommonOptions.present(arguments, spec: spec, io: io, store: .published) { store in
             let from = try store.ruleRevision(ids[0])
             guard let target = ids.count > 1 ? ids[1] : try store.activeRevision()?.revision else {
