@@ -22,6 +22,8 @@ public final class Ingestor {
     public let consumers: [any EventConsumer]
     public var policy: IngestPolicy
     private let precomputer: Precomputer
+    /// The rules each consumer evaluates for an event (its effects' provenance).
+    private let originLog = DecisionLog()
     /// Batches smaller than this are computed on the calling thread only.
     static let parallelBatchSize = 16
 
@@ -270,23 +272,27 @@ public final class Ingestor {
         let context = ConsumerContext(
             event: event, dog: dog?.profile, dogInput: dog?.input, store: store, evaluator: evaluator)
         var effects: [Effect] = []
+        var origins: [EffectOrigin] = []
         for (index, consumer) in consumers.enumerated() {
-            let produced: [Effect]
+            let produced: ConsumerOutput
             do {
                 if let precomputed, precomputed.dog == context.dog, let result = precomputed.results[index] {
                     produced = try result.get()  // computed ahead with the same event and dog
                 } else {
-                    produced = try consumer.effects(of: event, in: context)
+                    produced = try consumer.output(of: event, in: context, log: originLog)
                 }
             } catch let rejection as Rejection {
                 throw rejection
             } catch {
                 throw Rejection(.consumerFailed, "\(consumer.name): \(error)")
             }
-            for effect in produced {
+            guard !produced.effects.isEmpty else { continue }
+            for effect in produced.effects {
                 if case .dogRegistered(let profile) = effect { context.register(profile) }
             }
-            effects += produced
+            effects += produced.effects
+            let origin = EffectOrigin(consumer: consumer.name, rules: produced.rules)
+            origins += repeatElement(origin, count: produced.effects.count)
             context.effectsSoFar = effects
         }
         // Writes only from here on: every refusal above leaves nothing behind.
@@ -299,7 +305,8 @@ public final class Ingestor {
             StoredEvent(
                 userID: event.userID, eventID: event.eventID, type: event.type, dogID: event.dogID,
                 occurredAt: event.occurredAt, occurredAtText: event.occurredAtText, receivedAt: event.receivedAt,
-                payload: .object(event.payload), outcome: .array(outcome)))
+                payload: .object(event.payload), outcome: .array(outcome), ruleRevision: evaluator.ruleSet.revision,
+                provenance: origins.isEmpty ? .null : .array(origins.map(\.json))))
         try EffectApplier.apply(effects, of: event, eventRow: row, to: store)
         return IngestResult(
             status: .accepted, eventID: event.eventID, userID: event.userID, type: event.type, code: nil, message: nil,

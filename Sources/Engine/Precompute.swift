@@ -16,7 +16,7 @@ final class Precomputer {
     struct Outcome: Sendable {
         /// The dog the effects were computed with; they hold only if the event sees this dog.
         var dog: DogProfile?
-        var results: [Int: Result<[Effect], Rejection>]
+        var results: [Int: Result<ConsumerOutput, Rejection>]
     }
 
     /// The dog an event will see, as far as can be told before the batch is written.
@@ -34,6 +34,8 @@ final class Precomputer {
     /// worker's by that worker), and jobs reach a worker through its condition variable.
     private final class Slot: @unchecked Sendable {
         let evaluator: RuleEvaluator
+        /// The rules each consumer evaluates (the effects' provenance).
+        let log = DecisionLog()
         private var dogInputs: [String: JV] = [:]
 
         init(evaluator: RuleEvaluator) {
@@ -82,10 +84,10 @@ final class Precomputer {
                 let context = ConsumerContext(
                     event: event, dog: dog, dogInput: dog.map(slot.dogInput), store: NoStore.shared,
                     evaluator: slot.evaluator)
-                var results: [Int: Result<[Effect], Rejection>] = [:]
+                var results: [Int: Result<ConsumerOutput, Rejection>] = [:]
                 for (consumerIndex, consumer) in consumers {
                     do {
-                        results[consumerIndex] = .success(try consumer.effects(of: event, in: context))
+                        results[consumerIndex] = .success(try consumer.output(of: event, in: context, log: slot.log))
                     } catch let rejection as Rejection {
                         results[consumerIndex] = .failure(rejection)
                     } catch {

@@ -85,8 +85,8 @@ enum ExplainCommand: Command {
 }
 
 extension ExplainCommand {
-    /// `journey explain event USER EVENT_ID`: the stored event and the outcome it had, then what
-    /// each event rule makes of it now (today's rules, the dog as it is now; nothing applied).
+    /// `journey explain event USER EVENT_ID`: the stored event, the outcome it had and what made
+    /// each effect (revision, consumer, rules and variants), then what each event rule makes of it now (today's rules, the dog as it is now; nothing applied).
     fileprivate static func explainEvent(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet)
         throws(UsageError) -> ExitCode
     {
@@ -116,6 +116,9 @@ extension ExplainCommand {
                 "received_at": .string(Timestamp.format(stored.receivedAt)),
                 "dog_id": stored.dogID.map(JSON.string) ?? .null,
                 "payload": stored.payload, "stored_outcome": stored.outcome,
+                "stored_by": [
+                    "revision": stored.ruleRevision.map(JSON.string) ?? .null, "effects": stored.provenance,
+                ],
                 "refused_now": replay.refusal.map(JSON.string) ?? .null,
             ]
             return Explanation(

@@ -53,9 +53,20 @@ public final class DecisionLog {
         entries.append(entry)
     }
 
+    /// Forgets the entries, to log the next answer with the same log.
+    public func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+    }
+
     /// `{revision, rules: [{rule, variant, experiment?, error?}]}`, each rule once (its last
     /// evaluation: a view may evaluate a rule per block).
     public func json(revision: String) -> JSON {
+        ["revision": .string(revision), "rules": Self.rulesJSON(entries)]
+    }
+
+    /// `[{rule, variant, experiment?, error?}]` of `entries`, each rule once (its last
+    /// evaluation).
+    public static func rulesJSON(_ entries: [Entry]) -> JSON {
         var seen: [String: Int] = [:]
         var unique: [Entry] = []
         for entry in entries {
@@ -66,15 +77,12 @@ public final class DecisionLog {
                 unique.append(entry)
             }
         }
-        return [
-            "revision": .string(revision),
-            "rules": .array(
-                unique.map { entry in
-                    var object: JSONObject = ["rule": .string(entry.rule), "variant": .string(entry.variant)]
-                    if let experiment = entry.experiment { object["experiment"] = .string(experiment) }
-                    if let error = entry.error { object["error"] = .string(error) }
-                    return .object(object)
-                }),
-        ]
+        return .array(
+            unique.map { entry in
+                var object: JSONObject = ["rule": .string(entry.rule), "variant": .string(entry.variant)]
+                if let experiment = entry.experiment { object["experiment"] = .string(experiment) }
+                if let error = entry.error { object["error"] = .string(error) }
+                return .object(object)
+            })
     }
 }

@@ -88,10 +88,16 @@ public struct StoredEvent: Sendable, Equatable {
     public var payload: JSON
     /// The effects, as JSON.
     public var outcome: JSON
+    /// The rule revision that handled the event (nil for events kept before revisions were).
+    public var ruleRevision: String?
+    /// What made each effect, in the order of ``outcome``: `[{consumer, rules: [{rule,
+    /// variant, experiment?}]}]`; null when there were no effects (or it was not kept).
+    public var provenance: JSON
 
     public init(
         rowID: Int64? = nil, userID: String, eventID: String, type: String, dogID: String?, occurredAt: Double,
-        occurredAtText: String, receivedAt: Double, payload: JSON, outcome: JSON
+        occurredAtText: String, receivedAt: Double, payload: JSON, outcome: JSON, ruleRevision: String? = nil,
+        provenance: JSON = .null
     ) {
         self.rowID = rowID
         self.userID = userID
@@ -103,6 +109,8 @@ public struct StoredEvent: Sendable, Equatable {
         self.receivedAt = receivedAt
         self.payload = payload
         self.outcome = outcome
+        self.ruleRevision = ruleRevision
+        self.provenance = provenance
     }
 }
 

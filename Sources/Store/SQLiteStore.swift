@@ -52,27 +52,31 @@ public final class SQLiteStore: Store {
     public func event(user: String, eventID: String) throws -> StoredEvent? {
         try connection.prepare(
             """
-            SELECT id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome
+            SELECT id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome, rule_revision,
+                provenance
             FROM events WHERE user_id = ? AND event_id = ?
             """
         ).first([.text(user), .text(eventID)]) { row in
             StoredEvent(
                 rowID: row.integer(0), userID: user, eventID: eventID, type: row.text(1) ?? "", dogID: row.text(2),
                 occurredAt: row.real(3), occurredAtText: row.text(4) ?? "", receivedAt: row.real(5),
-                payload: try Self.json(row.text(6)), outcome: try Self.json(row.text(7)))
+                payload: try Self.json(row.text(6)), outcome: try Self.json(row.text(7)), ruleRevision: row.text(8),
+                provenance: try row.text(9).map { try Self.json($0) } ?? .null)
         }
     }
 
     public func insertEvent(_ event: StoredEvent) throws -> Int64 {
         try connection.run(
             """
-            INSERT INTO events (user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO events (user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome,
+                rule_revision, provenance)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(event.userID), .text(event.eventID), .text(event.type), .optional(event.dogID),
                 .real(event.occurredAt), .text(event.occurredAtText), .real(event.receivedAt),
-                .text(event.payload.compactText), .text(event.outcome.compactText),
+                .text(event.payload.compactText), .text(event.outcome.compactText), .optional(event.ruleRevision),
+                event.provenance == .null ? .null : .text(event.provenance.compactText),
             ])
         return connection.lastInsertedRowID
     }

@@ -281,5 +281,11 @@ enum Schema {
                     detail  TEXT NOT NULL
                 );
                 """),
+        Migration(
+            version: 8, name: "the provenance of each event's effects",
+            sql: """
+                ALTER TABLE events ADD COLUMN rule_revision TEXT;
+                ALTER TABLE events ADD COLUMN provenance TEXT;
+                """),
     ]
 }

@@ -65,6 +65,13 @@ import Testing
         let stored = explanation["answer"]?["stored_outcome"]?.arrayValue ?? []
         #expect(
             stored.contains { $0["type"] == "record_added" && $0["kind"] == "vaccine" }, "\(run.stdout.prefix(400))")
+        // What made each stored effect: the revision that ingested it, and per effect its rule.
+        let by = explanation["answer"]?["stored_by"]
+        #expect(by?["revision"] == explanation["revision"], "the sample was ingested with the bundled rules")
+        let origins = by?["effects"]?.arrayValue ?? []
+        #expect(origins.count == stored.count)
+        let recordOrigin = zip(stored, origins).first { $0.0["type"] == "record_added" }?.1
+        #expect(recordOrigin?["rules"]?[0]?["rule"] == "events.records", "\(by ?? .null)")
         let records = explanation["evaluations"]?.arrayValue?.first { $0["rule"] == "events.records" }
         #expect(records?["outputs"]?[0]?[0]?["kind"] == "vaccine", "\(run.stdout.prefix(600))")
         let unknown = journey(["explain", "event", "owner-1", "nope"] + common)
