@@ -2,6 +2,8 @@ import Core
 import Foundation
 import HTTP
 import Revisions
+import Store
+import Synchronization
 import TestSupport
 import Testing
 
@@ -68,5 +70,142 @@ import Testing
             "LiveRevisionTests: served by both processes after the answer, seconds: "
                 + sorted.map { String(format: "%.3f", $0) }.joined(separator: " ")
                 + String(format: " (median %.3f, max %.3f)", sorted[sorted.count / 2], sorted.last ?? 0))
+    }
+}
+
+/// A request in flight when another process activates a revision finishes on the revision it
+/// started with. Batches of events go to one process back to back while a revision is
+/// activated through another; every event keeps the revision that handled it, so each batch
+/// must show exactly one: the old one for every batch sent before the activation, the new
+/// one for every batch sent once the process serves it.
+@Suite(.serialized) struct InFlightRevisionTests {
+    struct Batch: Sendable {
+        var user: String
+        var sent: Date
+        var answered: Date
+        var status: Int
+    }
+
+    @Test func aBatchInFlightFinishesOnTheRevisionItStartedWith() throws {
+        let first = try LiveService(workers: 1, seed: false)
+        let database = first.folder + "/journey.sqlite"
+        let second = try LiveService(workers: 1, arguments: ["--db", database], seed: false)
+        let bundled = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
+        var edited = bundled.files
+        let rule = "Rules/events/reminders.yaml"
+        edited[rule] = edited[rule]?.replacingOccurrences(of: "again in 14 days.", with: "again in two weeks.")
+        try #require(edited[rule] != bundled.files[rule], "the edit must change the rule file")
+        func send(_ method: String, _ target: String, _ body: JSON, to service: LiveService) throws -> JSON {
+            let (status, answer) = try service.client().json(method, target, body, admin: true)
+            try #require(status == 200 || status == 201, "\(target): \(answer.compactText.prefix(400))")
+            return answer
+        }
+        func upload(_ files: [String: String]) throws -> String {
+            let body: JSON = [
+                "message": "in flight", "files": .object(JSONObject(files.map { ($0.key, JSON.string($0.value)) })),
+            ]
+            return try send("POST", "/v1/rules/revisions", body, to: first)["revision"]?["revision"]?.stringValue ?? ""
+        }
+        func serves(_ revision: String) throws -> Bool {
+            try LiveService.waitUntil(seconds: 30) {
+                try first.client().json("GET", "/v1/rules", admin: true).1["revision"]?.stringValue == revision
+            }
+        }
+        // Both revisions are stored; the old one is served.
+        let old = try upload(bundled.files)
+        let new = try upload(edited)
+        try #require(new != old)
+        _ = try send("POST", "/v1/rules/revisions/\(old)/activate", ["message": "back"], to: first)
+        try #require(try serves(old))
+
+        // Batches of 1,000 events (bodies made ahead), back to back, on one connection.
+        let occurredAt = Timestamp.format(Date().timeIntervalSince1970 - 60)
+        let bodies: [(user: String, body: [UInt8])] = (0..<60).map { index in
+            let user = "in-flight-\(index)"
+            // A dog, then weights: each weight makes a record, a reminder and analytics.
+            let dog = "dog-\(index)"
+            let registration: JSON = [
+                "event_id": "e-0", "user_id": .string(user), "type": "dog_registered", "dog_id": .string(dog),
+                "occurred_at": .string(occurredAt), "payload": ["name": "Q", "age_range": "4-8m", "timezone": "Europe/Berlin"],
+            ]
+            let events: [JSON] = [registration] + (1..<1000).map { n in
+                [
+                    "event_id": .string("e-\(n)"), "user_id": .string(user), "type": "weight_saved",
+                    "dog_id": .string(dog), "occurred_at": .string(occurredAt), "payload": ["kg": .number(10 + Double(n % 7))],
+                ]
+            }
+            return (user, Array(JSON.object(["events": .array(events)]).compactText.utf8))
+        }
+        let batches = Mutex<[Batch]>([])
+        let sending = Atomic<Int>(-1)
+        let stop = Atomic<Bool>(false)
+        let port = first.port
+        let sender = Thread {
+            let client = HTTPClient(port: port, timeoutSeconds: 60)
+            for (index, batch) in bodies.enumerated() where !stop.load(ordering: .relaxed) {
+                let sent = Date()
+                sending.store(index, ordering: .releasing)
+                let status =
+                    (try? client.send(
+                        "POST", "/v1/events", headers: ["Content-Type": "application/json"], body: batch.body,
+                        retry: false
+                    ).status) ?? 0
+                batches.withLock { $0.append(Batch(user: batch.user, sent: sent, answered: Date(), status: status)) }
+            }
+        }
+        sender.start()
+        defer {
+            stop.store(true, ordering: .relaxed)
+            while !sender.isFinished { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        // Four times, just after a batch was sent: switch the revision through the other process,
+        // wait until the first process serves it, and let two more batches go.
+        var served: [(revision: String, at: Date)] = [(old, Date.distantPast)]
+        for round in 0..<4 {
+            let revision = round % 2 == 0 ? new : old
+            let target = sending.load(ordering: .acquiring) + 1
+            try #require(try LiveService.waitUntil(seconds: 60) { sending.load(ordering: .acquiring) >= target })
+            _ = try send("POST", "/v1/rules/revisions/\(revision)/activate", ["message": "now"], to: second)
+            try #require(try serves(revision), "round \(round)")
+            served.append((revision, Date()))
+            let count = batches.withLock { $0.count }
+            _ = try LiveService.waitUntil(seconds: 60) { batches.withLock { $0.count } >= count + 2 }
+        }
+        stop.store(true, ordering: .relaxed)
+        while !sender.isFinished { Thread.sleep(forTimeInterval: 0.05) }
+
+        let store = try SQLiteStore(path: database)
+        // When each switch was committed (the store's clock is this machine's).
+        let committed = try store.rows("SELECT revision, activated_at FROM rule_activations ORDER BY id") {
+            (revision: $0.text(0) ?? "", at: Date(timeIntervalSince1970: $0.real(1)))
+        }.suffix(4)
+        try #require(committed.map(\.revision) == [new, old, new, old])
+        var straddling = 0
+        let done = batches.withLock { $0 }
+        for batch in done {
+            try #require(batch.status == 200, "batch \(batch.user) answered \(batch.status)")
+            let accepted = try store.first("SELECT count(*) FROM events WHERE user_id = ?", [.text(batch.user)]) {
+                $0.integer(0)
+            }
+            #expect(accepted == 1000, "every event of \(batch.user) was accepted")
+            let revisions = try store.rows(
+                "SELECT DISTINCT rule_revision FROM events WHERE user_id = ?", [.text(batch.user)]
+            ) { $0.text(0) ?? "-" }
+            #expect(revisions.count == 1, "\(batch.user) was handled by more than one revision: \(revisions)")
+            // The last switch committed before the batch was sent, and whether it was served yet.
+            let k = committed.filter { $0.at < batch.sent }.count
+            let allowed = batch.sent > served[k].at ? [served[k].revision] : [served[k - 1].revision, served[k].revision]
+            #expect(allowed.contains(revisions.first ?? ""), "\(batch.user) sent after switch \(k)")
+            if committed.contains(where: { batch.sent < $0.at && $0.at < batch.answered }) {
+                straddling += 1
+                #expect(revisions.first == served[k].revision, "\(batch.user) was in flight across a switch")
+            }
+        }
+        #expect(straddling >= 1, "a batch was in flight when a switch was committed")
+        let seconds = done.map { $0.answered.timeIntervalSince($0.sent) }.sorted()
+        print(
+            "InFlightRevisionTests: \(done.count) batches of 1,000 events (median \(String(format: "%.3f", seconds[seconds.count / 2])) s each), \(straddling) of 4 switches committed while a batch was in flight; each finished on the revision it started with"
+        )
+        _ = second
     }
 }
