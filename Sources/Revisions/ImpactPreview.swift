@@ -6,7 +6,8 @@ import Store
 
 /// What a candidate rule set would change, before it is published: for every dog active in a
 /// window, what its screens decide under the active rules and under the candidate (both read
-/// the store; nothing is written), compared decision by decision.
+/// the store; nothing is written), compared decision by decision; and the window's events
+/// replayed under both on scratch copies of the store (``EventImpact``).
 public struct ImpactPreview {
     public var store: any StoreReader
     public var engine: FeatureSet
@@ -54,8 +55,26 @@ public struct ImpactPreview {
                 report.changed[key] = change
             }
         }
+        report.events = try replayEvents(active: active, candidate: candidate, since: since, now: now)
         report.seconds = (ContinuousClock.now - started).seconds
         return report
+    }
+
+    /// The window's events replayed under both rule sets on copies of the store as it was at
+    /// the window's start; nil for a store that cannot make such a copy.
+    private func replayEvents(active: RuleEvaluator, candidate: RuleEvaluator, since: Double, now: Double) throws
+        -> EventImpact?
+    {
+        guard let copying = store as? any ScratchCopying else { return nil }
+        let started = ContinuousClock.now
+        let events = try store.events(since: since)
+        let replays = try [active, candidate].map { evaluator in
+            EventReplay.run(
+                events, on: try copying.scratchCopy(before: since), evaluator: evaluator, engine: engine, now: now)
+        }
+        var impact = EventImpact.compare(events, active: replays[0], candidate: replays[1], examples: examples)
+        impact.seconds = (ContinuousClock.now - started).seconds
+        return impact
     }
 
     /// `dog`'s decisions under `evaluator`, with the evaluations that made them.
@@ -93,6 +112,8 @@ public struct ImpactReport: Sendable {
     public var changed: [String: Change] = [:]
     /// By rule and variant (`recommendation (by-branch)`): for how many dogs its outputs differ.
     public var rules: [String: Int] = [:]
+    /// The window's events replayed under both (nil when the store cannot be copied).
+    public var events: EventImpact?
     public var seconds = 0.0
 
     /// Decisions that differ, over all keys.
@@ -100,6 +121,7 @@ public struct ImpactReport: Sendable {
 
     public var json: JSON {
         [
+            "events": events?.json ?? .null,
             "active": .string(active), "candidate": .string(candidate), "dogs": .number(Double(dogs)),
             "decisions": .number(Double(decisions)), "changed": .number(Double(changedCount)),
             "seconds": .number((seconds * 1000).rounded() / 1000),
@@ -137,6 +159,7 @@ public struct ImpactReport: Sendable {
                 text += "  \(example.dog): \(example.before.compactText) → \(example.after.compactText)\n"
             }
         }
+        if let events { text += "\n" + events.text }
         return text
     }
 }

@@ -16,7 +16,10 @@ enum PreviewCommand: Command {
             compared with the active revision of the store (or, before the first publish, the
             --rules and --plugins folders) for every dog with an event in the last --days:
             Today's recommendation, offer and continue card, and each branch path's Now node.
-            Nothing is written. Exits with 2 when the candidate does not load.
+            Then the window's events are replayed in occurred_at order under both, each on a
+            scratch copy of the store as it was at the window's start, and their effects
+            compared (by effect type and consumer, with examples; refusals listed). Nothing is
+            written to the store. Exits with 2 when the candidate does not load.
             """,
         options: [
             OptionSpec(long: "candidate", valueName: "dir|rev", help: "The candidate: a rules folder or a revision."),

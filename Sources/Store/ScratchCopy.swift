@@ -1,0 +1,61 @@
+import Foundation
+import SQLite
+
+/// A store that can hand out a private copy of itself as it was before a moment: what a
+/// backtest replays events on without touching the real data.
+public protocol ScratchCopying {
+    /// A copy in which every event that occurred at or after `since` is gone, with what it
+    /// stored: the rows that name it and the dogs it registered. Removed when released.
+    func scratchCopy(before since: Double) throws -> ScratchStore
+}
+
+/// A temporary SQLite copy of a store, deleted when released.
+public final class ScratchStore {
+    public let store: SQLiteStore
+
+    init(store: SQLiteStore) {
+        self.store = store
+    }
+
+    deinit {
+        // The connection closes with `store`; an unlinked file lives until then.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+    }
+}
+
+extension SQLiteStore: ScratchCopying {
+    public func scratchCopy(before since: Double) throws -> ScratchStore {
+        let path = NSTemporaryDirectory() + "/journey-scratch-\(UUID().uuidString).sqlite"
+        try connection.execute("VACUUM INTO '\(path.replacingOccurrences(of: "'", with: "''"))'")
+        let scratch = ScratchStore(store: try SQLiteStore(path: path))
+        try scratch.store.rollBack(from: since)
+        return scratch
+    }
+
+    /// Removes the events from `since` on and everything they stored, found by the schema:
+    /// every table with a column referencing `events` loses the rows naming such an event, and
+    /// dogs registered by one go (with what cascades from them).
+    func rollBack(from since: Double) throws {
+        try transaction {
+            try connection.run(
+                "CREATE TEMP TABLE rolled_back AS SELECT id FROM events WHERE occurred_at >= ?", [.real(since)])
+            let tables = try rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) ?? "" }
+            for table in tables where table != "events" {
+                let columns = try rows("SELECT \"from\", \"table\" FROM pragma_foreign_key_list(?)", [.text(table)]) {
+                    (column: $0.text(0) ?? "", target: $0.text(1) ?? "")
+                }
+                for (column, target) in columns where target == "events" {
+                    try connection.execute(
+                        "DELETE FROM \"\(table)\" WHERE \"\(column)\" IN (SELECT id FROM temp.rolled_back)")
+                }
+            }
+            try connection.run(
+                """
+                DELETE FROM dogs WHERE dog_id IN (
+                    SELECT dog_id FROM events WHERE type = 'dog_registered' AND occurred_at >= ?)
+                """, [.real(since)])
+            try connection.execute("DELETE FROM events WHERE id IN (SELECT id FROM temp.rolled_back)")
+            try connection.execute("DROP TABLE temp.rolled_back")
+        }
+    }
+}
