@@ -96,7 +96,8 @@ let package = Package(
         .executableTarget(
             name: "journey-bench",
             dependencies: [
-                "Features", "FeatureKit", "Journey", "Habits", "Challenges", "Engine", "RuleEngine", "Store", "SQLite", "JQ",
+                "Features", "FeatureKit", "Journey", "Habits", "Challenges", "Revisions", "Engine", "RuleEngine", "Store",
+                "SQLite", "JQ",
                 "Core", "JQBaseline",
                 "HTTP",
             ],

@@ -1,6 +1,6 @@
 /// The benchmark's flags.
 struct BenchmarkOptions {
-    enum Benchmark: String { case rules, ingest, views, http, habits, challenges }
+    enum Benchmark: String { case rules, ingest, views, http, habits, challenges, preview }
 
     var benchmark = Benchmark.rules
     var rulesDirectory = "Rules"
@@ -9,6 +9,7 @@ struct BenchmarkOptions {
     var rounds = 15
     var events = 100_000
     var participants = 100_000
+    var dogs = 10_000
     var scaling = false
     var cores: Int? = nil
     var workers = 2
@@ -25,6 +26,7 @@ struct BenchmarkOptions {
                journey-bench views [--rules <dir>] [--iterations <n>] [--rounds <n>]
                journey-bench habits [--rules <dir>] [--iterations <n>] [--rounds <n>]
                journey-bench challenges [--rules <dir>] [--participants <n>] [--events <n>]
+               journey-bench preview [--rules <dir>] [--dogs <n>] [--events <n>]
                journey-bench http [--rules <dir>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
 
         SUBCOMMANDS:
@@ -38,6 +40,9 @@ struct BenchmarkOptions {
           challenges              A community challenge with 100,000 participants and 1,000,000 events
                                   through every consumer, beside the ingest workload in the same run, and
                                   the cost of reading its progress as participants grow.
+          preview                 The impact preview of an unchanged candidate for 10,000 dogs active in the
+                                  week and its 100,000 events, beside the live work it repeats (ingesting
+                                  the events once, every dog's decisions once) in the same run.
           http                    journey serve under wrk (GET /today, POST /v1/events ×10) beside a
                                   trivial responder built from the same libmicrohttpd adapter.
 
@@ -47,8 +52,9 @@ struct BenchmarkOptions {
                                   (default: journey/fixtures/q-123.json)
           --iterations <n>        rules: evaluations per round and side. (default: 1000)
           --rounds <n>            Alternating rounds; medians are reported. (default: 15 for rules, 3 for ingest)
-          --events <n>            ingest, challenges: events per run. (default: 100000; challenges 1000000)
+          --events <n>            ingest, challenges, preview: events per run. (default: 100000; challenges 1000000)
           --participants <n>      challenges: participants. (default: 100000)
+          --dogs <n>              preview: dogs active in the window. (default: 10000)
           --scaling               ingest: also run 10k, 100k and 1M events to show how cost grows.
           --cores <n>             ingest: threads computing pure consumers. (default: the machine's cores)
           --workers <n>           http: worker processes. (default: 2)
@@ -94,6 +100,7 @@ struct BenchmarkOptions {
             case "--rounds": rounds = try number(flag)
             case "--events": events = try number(flag)
             case "--participants": participants = try number(flag)
+            case "--dogs": dogs = try number(flag)
             case "--scaling": scaling = true
             case "--cores": cores = try number(flag)
             case "--workers": workers = try number(flag)

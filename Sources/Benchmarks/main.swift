@@ -6,6 +6,7 @@ import Foundation
 //   journey-bench views   Today and a branch path: reads, rules, assembly vs raw libjq
 //   journey-bench habits  habit statistics (20 trackers, 3 years) vs raw libjq on the same facts
 //   journey-bench challenges  a community challenge, 100k participants, 1M events, progress reads
+//   journey-bench preview  the impact preview of 10k dogs and 100k events vs the live work it repeats
 //   journey-bench http    journey serve under wrk vs a trivial responder on the same adapter
 
 var options = BenchmarkOptions()
@@ -27,6 +28,7 @@ do {
     case .http: try HTTPBenchmark(options: options).run()
     case .habits: try HabitBenchmark(options: options).run()
     case .challenges: try ChallengeBenchmark(options: options).run()
+    case .preview: try PreviewBenchmark(options: options).run()
     }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
