@@ -1,4 +1,5 @@
 import Core
+import Dispatch
 import Engine
 import FeatureKit
 import RuleEngine
@@ -18,12 +19,12 @@ struct EventReplay {
 
     static func run(
         _ events: [StoredEvent], on scratch: ScratchStore, evaluator: RuleEvaluator, engine: FeatureSet,
-        now: Double
+        now: Double, cores: Int = 1
     ) -> EventReplay {
         let forever = Duration.seconds(100 * 366 * 86_400)
         let ingestor = engine.makeIngestor(
             store: scratch.store, evaluator: evaluator,
-            policy: IngestPolicy(lateWindow: forever, clockSkew: forever, clock: { now }))
+            policy: IngestPolicy(lateWindow: forever, clockSkew: forever, clock: { now }), cores: cores)
         var results: [IngestResult] = []
         results.reserveCapacity(events.count)
         var start = 0
@@ -51,5 +52,42 @@ extension StoredEvent {
         ]
         if let dogID { object["dog_id"] = .string(dogID) }
         return .object(object)
+    }
+}
+
+/// The two replays of a preview (active, candidate), side by side on two threads: each side
+/// has its own evaluator and its own scratch copy (its own SQLite connection), and nothing
+/// else is shared but the events, which are only read.
+///
+/// `@unchecked Sendable`: side `i` is used by the thread of iteration `i` only, and the
+/// results are read after both iterations are done.
+final class ReplaySides: @unchecked Sendable {
+    let events: [StoredEvent]
+    let evaluators: [RuleEvaluator]
+    let scratches: [ScratchStore]
+    let engine: FeatureSet
+    let now: Double
+    /// One per side, written by that side's thread only.
+    private final class Slot: @unchecked Sendable {
+        var replay: EventReplay?
+    }
+    private let slots: [Slot]
+
+    init(events: [StoredEvent], evaluators: [RuleEvaluator], scratches: [ScratchStore], engine: FeatureSet, now: Double) {
+        self.events = events
+        self.evaluators = evaluators
+        self.scratches = scratches
+        self.engine = engine
+        self.now = now
+        slots = evaluators.map { _ in Slot() }
+    }
+
+    /// Each side's replay, in the order of the evaluators.
+    func run() -> [EventReplay] {
+        DispatchQueue.concurrentPerform(iterations: evaluators.count) { side in
+            slots[side].replay = EventReplay.run(
+                events, on: scratches[side], evaluator: evaluators[side], engine: engine, now: now)
+        }
+        return slots.map { $0.replay! }
     }
 }

@@ -68,10 +68,11 @@ public struct ImpactPreview {
         guard let copying = store as? any ScratchCopying else { return nil }
         let started = ContinuousClock.now
         let events = try store.events(since: since)
-        let replays = try [active, candidate].map { evaluator in
-            EventReplay.run(
-                events, on: try copying.scratchCopy(before: since), evaluator: evaluator, engine: engine, now: now)
-        }
+        let sides = ReplaySides(
+            events: events, evaluators: [active, candidate],
+            scratches: try [copying.scratchCopy(before: since), copying.scratchCopy(before: since)], engine: engine,
+            now: now)
+        let replays = sides.run()
         var impact = EventImpact.compare(events, active: replays[0], candidate: replays[1], examples: examples)
         impact.seconds = (ContinuousClock.now - started).seconds
         return impact
