@@ -24,6 +24,8 @@ public final class Ingestor {
     private let precomputer: Precomputer
     /// The rules each consumer evaluates for an event (its effects' provenance).
     private let originLog = DecisionLog()
+    /// Origins' JSON text by consumer and rules (see ``originText(consumer:rules:)``).
+    private var originTexts: [String: String] = [:]
     /// Batches smaller than this are computed on the calling thread only.
     static let parallelBatchSize = 16
 
@@ -272,7 +274,7 @@ public final class Ingestor {
         let context = ConsumerContext(
             event: event, dog: dog?.profile, dogInput: dog?.input, store: store, evaluator: evaluator)
         var effects: [Effect] = []
-        var origins: [EffectOrigin] = []
+        var origins: [String] = []
         for (index, consumer) in consumers.enumerated() {
             let produced: ConsumerOutput
             do {
@@ -291,7 +293,7 @@ public final class Ingestor {
                 if case .dogRegistered(let profile) = effect { context.register(profile) }
             }
             effects += produced.effects
-            let origin = EffectOrigin(consumer: consumer.name, rules: produced.rules)
+            let origin = originText(consumer: consumer.name, rules: produced.rules)
             origins += repeatElement(origin, count: produced.effects.count)
             context.effectsSoFar = effects
         }
@@ -306,11 +308,26 @@ public final class Ingestor {
                 userID: event.userID, eventID: event.eventID, type: event.type, dogID: event.dogID,
                 occurredAt: event.occurredAt, occurredAtText: event.occurredAtText, receivedAt: event.receivedAt,
                 payload: .object(event.payload), outcome: .array(outcome), ruleRevision: evaluator.ruleSet.revision,
-                provenance: origins.isEmpty ? .null : .array(origins.map(\.json))))
+                provenanceText: origins.isEmpty ? nil : "[" + origins.joined(separator: ",") + "]"))
         try EffectApplier.apply(effects, of: event, eventRow: row, to: store)
         return IngestResult(
             status: .accepted, eventID: event.eventID, userID: event.userID, type: event.type, code: nil, message: nil,
             effects: outcome)
+    }
+
+    /// An effect origin's JSON text, made once per consumer and rules evaluated (they repeat
+    /// from event to event).
+    private func originText(consumer: String, rules: [DecisionLog.Entry]) -> String {
+        var key = consumer
+        for entry in rules {
+            key += "\u{1}" + entry.rule + "\u{2}" + entry.variant + "\u{2}" + (entry.experiment ?? "")
+                + "\u{2}" + (entry.error ?? "")
+        }
+        if let text = originTexts[key] { return text }
+        let text = EffectOrigin(consumer: consumer, rules: rules).json.compactText
+        if originTexts.count > 10_000 { originTexts.removeAll() }
+        originTexts[key] = text
+        return text
     }
 
     /// Refuses events older than the late window or later than the clock-skew allowance.

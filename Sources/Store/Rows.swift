@@ -93,11 +93,15 @@ public struct StoredEvent: Sendable, Equatable {
     /// What made each effect, in the order of ``outcome``: `[{consumer, rules: [{rule,
     /// variant, experiment?}]}]`; null when there were no effects (or it was not kept).
     public var provenance: JSON
+    /// ``provenance`` as compact JSON text, when the writer has it already (the ingest path
+    /// keeps each origin's text, so that an event does not build and print it again); kept
+    /// instead of ``provenance`` when set.
+    public var provenanceText: String?
 
     public init(
         rowID: Int64? = nil, userID: String, eventID: String, type: String, dogID: String?, occurredAt: Double,
         occurredAtText: String, receivedAt: Double, payload: JSON, outcome: JSON, ruleRevision: String? = nil,
-        provenance: JSON = .null
+        provenance: JSON = .null, provenanceText: String? = nil
     ) {
         self.rowID = rowID
         self.userID = userID
@@ -111,6 +115,7 @@ public struct StoredEvent: Sendable, Equatable {
         self.outcome = outcome
         self.ruleRevision = ruleRevision
         self.provenance = provenance
+        self.provenanceText = provenanceText
     }
 }
 
