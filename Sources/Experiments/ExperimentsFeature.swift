@@ -7,6 +7,8 @@ public struct ExperimentsFeature: Feature {
     public init() {}
 
     public var name: String { "experiments" }
+    /// A metric's `where:` condition.
+    public var ruleKinds: [RuleKind] { [.experimentMetric] }
     public var documentKinds: [any DocumentKind] { [ExperimentsDocumentKind()] }
 
     /// Rules with an experiment get their variant from the subject's sticky assignment.
