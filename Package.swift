@@ -52,7 +52,7 @@ let package = Package(
         // distributions, gbstats' frequentist t-test of proportions, the sample-ratio check.
         .target(name: "ExperimentStatistics"),
         // A/B experiments (GrowthBook assignment, sticky, results) and the walk-through onboarding engine.
-        .target(name: "Experiments", dependencies: ["ExperimentStatistics", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
+        .target(name: "Experiments", dependencies: ["ExperimentStatistics", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
         .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
         // Habit trackers: check-ins through the ingest path, statistics as habit_stat rules.
         .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),

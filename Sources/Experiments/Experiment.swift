@@ -97,6 +97,15 @@ public struct ExperimentCatalog: Sendable {
     public subscript(key: String) -> Experiment? {
         experiments.first { $0.key == key }
     }
+
+    /// What to say when `key` names no experiment: `no experiment `x`; did you mean `y`?`.
+    public func unknown(_ key: String) -> String {
+        var message = "no experiment `\(key)`"
+        if let suggestion = closestMatch(to: key, in: experiments.map(\.key)) {
+            message += "; did you mean `\(suggestion)`?"
+        }
+        return message
+    }
 }
 
 /// One `experiments:` document.

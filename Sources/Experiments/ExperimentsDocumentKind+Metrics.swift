@@ -80,7 +80,8 @@ extension ExperimentsDocumentKind {
                 rules.append(
                     RuleDefinition(
                         id: id, kind: .experimentMetric,
-                        description: "which `\(event ?? "?")` events count toward metric `\(key)` of experiment `\(experiment)`",
+                        description:
+                            "which `\(event ?? "?")` events count toward metric `\(key)` of experiment `\(experiment)`",
                         location: expression.start,
                         variants: [Variant(name: RuleDefinition.defaultVariantName, expression: expression)]))
             } else if fields.has("where") {
