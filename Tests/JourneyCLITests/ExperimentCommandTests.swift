@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import JQ
 import TestSupport
@@ -121,6 +122,90 @@ import Testing
         let unknown = journey(["funnel", "onboarding", "--flow", "nope", "--db", database.path] + Self.common)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no onboarding flow `nope`; flows: first_launch, first_tracker"))
+    }
+}
+
+/// `journey experiments report` on the bundled rules and the sample onboarding events: three
+/// users in `onboarding-first-tracker`, two guided (one finished), one compact (finished).
+@Suite struct ExperimentReportCommandTests {
+    static let common = ExperimentCommandTests.common + ["--now", "2026-11-29T12:00:00Z"]
+
+    static func store() -> TemporaryDatabaseFile {
+        let database = TemporaryDatabaseFile()
+        let ingest = journey(
+            ["ingest", Repository.examples + "/onboarding.jsonl", "--db", database.path, "-q"] + Self.common)
+        #expect(ingest.status == 0, "\(ingest.stdout)\(ingest.stderr)")
+        return database
+    }
+
+    @Test func textPerMetricWithTheSampleRatioAndExposureLines() {
+        let database = Self.store()
+        let run = journey(["experiments", "report", "onboarding-first-tracker", "--db", database.path] + Self.common)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout.hasPrefix(
+                """
+                experiment onboarding-first-tracker as of 2026-11-29T12:00:00Z: 3 users exposed
+                users analysed: guided 2, compact 1 (weights 0.5, 0.5)
+                sample ratio: not enough traffic to check (under 8 users in guided, compact); p = 0.5637
+                multiple exposures: 0 users (0.0%) saw more than one variation; excluded from the analysis
+
+                metric finished: onboarding_flow_completed where .payload.flow == "first_tracker" within 1d
+                VARIATION  USERS  CONVERSIONS  RATE    Δ ABS [95% CI]  Δ REL [95% CI]  P-VALUE
+                guided     2      1            50.0%   -               -               -
+                compact    1      1            100.0%  -               -               -
+                  compact: no estimate: a variation where every user converted or none did (or with one user) has no variance
+
+                metric checked_a_habit: habit_checked within 7d
+                """), "\(run.stdout)")
+        #expect(run.stdout.contains("\nguardrail deleted_a_tracker: tracker_deleted within 7d\n"))
+    }
+
+    @Test func jsonHasEveryNumber() throws {
+        let database = Self.store()
+        let run = journey(
+            ["experiments", "report", "onboarding-first-tracker", "--db", database.path, "--format", "json"]
+                + Self.common)
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try JV.parse(run.stdout).json()
+        #expect(json["experiment"] == "onboarding-first-tracker")
+        #expect(json["exposed_users"] == 3)
+        #expect(
+            json["variations"] == [
+                ["variation": "guided", "weight": 0.5, "users": 2],
+                ["variation": "compact", "weight": 0.5, "users": 1],
+            ])
+        #expect(json["sample_ratio"]?["status"] == "not_enough_traffic")
+        #expect(json["multiple_exposures"] == ["users": 0, "share": 0, "excluded": true])
+        let metrics = try #require(json["metrics"]?.arrayValue)
+        #expect(
+            metrics.map { $0["key"] ?? .null } == ["finished", "checked_a_habit", "deleted_a_tracker"])
+        #expect(metrics.map { $0["guardrail"] ?? .null } == [false, false, true])
+        #expect(metrics[0]["where"] == ".payload.flow == \"first_tracker\"")
+        #expect(metrics[0]["within_seconds"] == 86_400)
+        #expect(
+            metrics[0]["variations"]?[1] == [
+                "variation": "compact", "users": 1, "conversions": 1, "rate": 1, "absolute": nil, "relative": nil,
+                "unavailable": [
+                    "code": "zero_negative_variance",
+                    "message": "a variation where every user converted or none did (or with one user) has no variance",
+                ],
+            ])
+    }
+
+    @Test func refusals() {
+        let database = Self.store()
+        let unknown = journey(
+            ["experiments", "report", "onboarding-first-trakcer", "--db", database.path] + Self.common)
+        #expect(unknown.status == 1)
+        #expect(
+            unknown.stderr.contains(
+                "no experiment `onboarding-first-trakcer`; did you mean `onboarding-first-tracker`?"))
+        let noStore = journey(
+            ["experiments", "report", "recommendation-v2", "--db", "/nonexistent.sqlite"] + Self.common)
+        #expect(noStore.status == 1 && noStore.stderr.contains("no store at /nonexistent.sqlite"))
+        #expect(journey(["experiments", "report"] + Self.common).status == 64)
+        #expect(journey(["experiments", "report", "a", "b"] + Self.common).status == 64)
     }
 }
 
