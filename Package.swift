@@ -48,8 +48,11 @@ let package = Package(
         // Features, each one module: check plugins, and the Dog Journey.
         .target(name: "CheckPlugins", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
         .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
-        // A/B experiments (GrowthBook assignment, sticky) and the walk-through onboarding engine.
-        .target(name: "Experiments", dependencies: ["RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
+        // The statistics of experiment results (pure Swift): Student t and chi-square
+        // distributions, gbstats' frequentist t-test of proportions, the sample-ratio check.
+        .target(name: "ExperimentStatistics"),
+        // A/B experiments (GrowthBook assignment, sticky, results) and the walk-through onboarding engine.
+        .target(name: "Experiments", dependencies: ["ExperimentStatistics", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
         .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
         // Habit trackers: check-ins through the ingest path, statistics as habit_stat rules.
         .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
@@ -109,6 +112,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Store", "SQLite", "YAML", "Core"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
+        .testTarget(name: "ExperimentStatisticsTests", dependencies: ["ExperimentStatistics", "Core", "TestSupport"], exclude: ["Cases"]),
         .testTarget(name: "JQTests", dependencies: ["JQ", "Core", "TestSupport"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "Core"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
@@ -143,7 +147,7 @@ let package = Package(
                 "Experiments", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core",
                 "TestSupport",
             ],
-            exclude: ["Cases"]
+            exclude: ["Cases", "gbstats_reference.py"]
         ),
         .testTarget(
             name: "HabitsTests",

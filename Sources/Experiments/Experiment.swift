@@ -27,10 +27,19 @@ public struct Experiment: Sendable {
     /// Raising it reassigns everyone by the current weights (sticky assignments of a lower
     /// version are replaced).
     public var bucketVersion: Int
+    /// The goal metrics the report compares the variations on.
+    public var metrics: [ExperimentMetric] = []
+    /// Metrics watched for harm, reported the same way.
+    public var guardrails: [ExperimentMetric] = []
     public var location: SourceLocation
 
     /// The hash attributes a subject has.
     public static let hashAttributes = ["user_id", "dog_id"]
+
+    /// One weight per variation: the configured ones, else equal.
+    public var effectiveWeights: [Double] {
+        weights ?? Array(repeating: 1 / Double(variations.count), count: variations.count)
+    }
 
     /// Each variation's range of the hash space.
     public var ranges: [GrowthBook.BucketRange] {
@@ -57,6 +66,8 @@ public struct Experiment: Sendable {
         object["bucket_version"] = .number(Double(bucketVersion))
         object["starts_at"] = startsAt.map { .string(Timestamp.format($0)) } ?? .null
         object["ends_at"] = endsAt.map { .string(Timestamp.format($0)) } ?? .null
+        object["metrics"] = .array(metrics.map(\.json))
+        object["guardrails"] = .array(guardrails.map(\.json))
         let ranges = ranges
         object["variations"] = .array(
             variations.indices.map { index in
@@ -85,6 +96,15 @@ public struct ExperimentCatalog: Sendable {
 
     public subscript(key: String) -> Experiment? {
         experiments.first { $0.key == key }
+    }
+
+    /// What to say when `key` names no experiment: `no experiment `x`; did you mean `y`?`.
+    public func unknown(_ key: String) -> String {
+        var message = "no experiment `\(key)`"
+        if let suggestion = closestMatch(to: key, in: experiments.map(\.key)) {
+            message += "; did you mean `\(suggestion)`?"
+        }
+        return message
     }
 }
 

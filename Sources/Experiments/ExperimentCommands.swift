@@ -42,11 +42,7 @@ enum AssignCommand: Command {
         }
         let catalog = ExperimentCatalog(ruleSet: ruleSet)
         guard let experiment = catalog[key] else {
-            var message = "Error: no experiment `\(key)`"
-            if let suggestion = closestMatch(to: key, in: catalog.experiments.map(\.key)) {
-                message += "; did you mean `\(suggestion)`?"
-            }
-            io.stderr.line(message + " (see 'journey experiments')")
+            io.stderr.line("Error: \(catalog.unknown(key)) (see 'journey experiments')")
             return .failure
         }
         return CommonOptions.present(arguments, spec: spec, io: io, store: .existingOrEmpty) { store in
@@ -87,6 +83,7 @@ enum ExperimentsCommand: Command {
     static let spec = CommandSpec(
         name: "journey experiments",
         overview: "List the experiments with each variation's weight and bucket range.",
+        discussion: "'journey experiments report KEY' shows an experiment's results.",
         options: [CommonOptions.rules, CommonOptions.plugins, CommonOptions.format])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)

@@ -11,7 +11,7 @@ public struct ExperimentsDocumentKind: DocumentKind {
 
     static let fields = [
         "key", "description", "variations", "weights", "coverage", "hash_attribute", "hash_version", "seed",
-        "active", "starts_at", "ends_at", "bucket_version",
+        "active", "starts_at", "ends_at", "bucket_version", "metrics", "guardrails",
     ]
 
     public func decode(_ root: YAMLNode, in file: DocumentFile) -> DecodedDocument? {
@@ -25,9 +25,12 @@ public struct ExperimentsDocumentKind: DocumentKind {
             return nil
         }
         var experiments: [Experiment] = []
+        var rules: [RuleDefinition] = []
         var seen: [String: SourceLocation] = [:]
         for item in items {
-            guard let experiment = decodeExperiment(item, file: file) else { continue }
+            let (decoded, conditions) = decodeExperiment(item, file: file)
+            rules += conditions
+            guard let experiment = decoded else { continue }
             if let first = seen[experiment.key] {
                 file.error(
                     "duplicate_experiment", "experiment `\(experiment.key)` is defined twice",
@@ -37,12 +40,13 @@ public struct ExperimentsDocumentKind: DocumentKind {
             seen[experiment.key] = experiment.location
             experiments.append(experiment)
         }
-        return DecodedDocument(value: ExperimentList(experiments: experiments))
+        return DecodedDocument(value: ExperimentList(experiments: experiments), rules: rules)
     }
 
-    private func decodeExperiment(_ node: YAMLNode, file: DocumentFile) -> Experiment? {
-        guard let fields = file.fields(node, what: "experiment", allowed: Self.fields) else { return nil }
-        guard let key = fields.identifier("key", required: true)?.value else { return nil }
+    /// The experiment of `node` (nil when it is wrong), and the rules of its metrics' conditions.
+    private func decodeExperiment(_ node: YAMLNode, file: DocumentFile) -> (Experiment?, [RuleDefinition]) {
+        guard let fields = file.fields(node, what: "experiment", allowed: Self.fields) else { return (nil, []) }
+        guard let key = fields.identifier("key", required: true)?.value else { return (nil, []) }
         var ok = true
         var variations: [String] = []
         if let list = fields.strings("variations") {
@@ -118,12 +122,24 @@ public struct ExperimentsDocumentKind: DocumentKind {
             ok = false
         }
         let bucketVersion = fields.integer("bucket_version", within: 0...1_000_000)?.value ?? 0
-        guard ok else { return nil }
-        return Experiment(
+        var metricKeys: [String: SourceLocation] = [:]
+        var metrics: [ExperimentMetric] = []
+        var rules: [RuleDefinition] = []
+        for (field, guardrails) in [("metrics", false), ("guardrails", true)] {
+            guard let list = fields.values[field] else { continue }
+            let decoded = decodeMetrics(list, guardrails: guardrails, experiment: key, seen: &metricKeys, file: file)
+            metrics += decoded.metrics
+            rules += decoded.rules
+            ok = ok && decoded.ok
+        }
+        guard ok else { return (nil, rules) }
+        let experiment = Experiment(
             key: key, description: fields.string("description")?.value, variations: variations, weights: weights,
             coverage: coverage, hashAttribute: attribute?.value ?? "user_id", hashVersion: version,
             seed: fields.string("seed")?.value ?? key, active: fields.bool("active") ?? true, startsAt: startsAt,
-            endsAt: endsAt, bucketVersion: bucketVersion, location: fields.start)
+            endsAt: endsAt, bucketVersion: bucketVersion, metrics: metrics.filter { !$0.isGuardrail },
+            guardrails: metrics.filter(\.isGuardrail), location: fields.start)
+        return (experiment, rules)
     }
 
     public func check(_ documents: [LoadedDocument], in context: DocumentCheckContext) {

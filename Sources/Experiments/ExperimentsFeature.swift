@@ -1,4 +1,6 @@
+import Core
 import FeatureKit
+import Foundation
 import RuleEngine
 import Store
 
@@ -7,6 +9,8 @@ public struct ExperimentsFeature: Feature {
     public init() {}
 
     public var name: String { "experiments" }
+    /// A metric's `where:` condition.
+    public var ruleKinds: [RuleKind] { [.experimentMetric] }
     public var documentKinds: [any DocumentKind] { [ExperimentsDocumentKind()] }
 
     /// Rules with an experiment get their variant from the subject's sticky assignment.
@@ -21,5 +25,16 @@ public struct ExperimentsFeature: Feature {
             catalog: ExperimentCatalog(ruleSet: evaluator.ruleSet), readingFrom: reader)
     }
 
-    public var commands: [any Command.Type] { [ExperimentsCommand.self, AssignCommand.self] }
+    /// Its routes' part of the OpenAPI document, bundled as `openapi.json`.
+    public func openAPI() throws(OpenAPIDocument.Failure) -> JSON? {
+        try OpenAPIDocument.part(at: Bundle.module.url(forResource: "openapi", withExtension: "json"), feature: name)
+    }
+
+    public var routes: [FeatureRoute] {
+        [FeatureRoute("GET", "/v1/experiments/{experiment}/report", admin: true, ExperimentRoutes.report)]
+    }
+
+    public var commands: [any Command.Type] {
+        [ExperimentsCommand.self, ExperimentReportCommand.self, AssignCommand.self]
+    }
 }

@@ -65,18 +65,21 @@ enum OnboardingShowCommand: Command {
 }
 
 /// `journey funnel onboarding`: per step, how many reached, completed and skipped it, and the
-/// median time it took: where users drop out.
+/// median time it took: where users drop out. In total over a flow's variants, or per variant.
 enum FunnelCommand: Command {
     static let spec = CommandSpec(
         name: "journey funnel onboarding",
         overview: "Show the onboarding funnel: reached, completed, skipped and median time per step.",
         discussion: """
-            One table per flow and variant. `stuck` counts users who reached a step and neither
-            completed nor skipped it; the step where the most of those who reached it are stuck is
-            marked as the biggest drop-off.
+            One table per flow: the total over its variants, steps matched by id (a step only some
+            variants have is counted over their users, stands where they have it, and VARIANTS names
+            them); with --by-variant, one table per variant. `stuck` counts users who reached a step
+            and neither completed nor skipped it; the step where the most of those who reached it are
+            stuck is marked as the biggest drop-off.
             """,
         options: [
             OptionSpec(long: "flow", valueName: "id", help: "Only this flow (default: every flow)."),
+            OptionSpec(long: "by-variant", help: "One table per variant (default: the total over the variants)."),
             CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
         ])
 
@@ -98,34 +101,52 @@ enum FunnelCommand: Command {
                 return .failure
             }
         }
+        let byVariant = arguments.flag("by-variant")
         return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
             try flows.map { try OnboardingFunnel(flow: $0, store: store) }
         } json: { funnels in
-            ["funnels": .array(funnels.map(\.json))]
+            ["funnels": .array(funnels.map { $0.json(byVariant: byVariant) })]
         } text: { funnels in
-            write(funnels, io: io)
+            for funnel in funnels {
+                if byVariant { writeVariants(funnel, io: io) } else { writeTotal(funnel, io: io) }
+            }
         }
     }
 
-    private static func write(_ funnels: [OnboardingFunnel], io: CommandIO) {
-        for funnel in funnels {
-            for variant in funnel.variants {
-                io.stdout.line(
-                    "\(funnel.flow) (\(funnel.key)), variant \(variant.name): \(variant.started) started, \(variant.finished) finished"
-                )
-                let drop = funnel.biggestDropOff(in: variant)?.id
-                let rows = variant.steps.map { step in
-                    [
-                        step.id, "\(step.reached)", "\(step.completed)", "\(step.skipped)", "\(step.stuck)",
-                        step.medianDurationSeconds.map { String(format: "%.1fs", $0) } ?? "-",
-                        step.id == drop ? "← biggest drop-off" : "",
-                    ]
-                }
-                io.stdout.write(
-                    TextTable.table(
-                        header: ["STEP", "REACHED", "COMPLETED", "SKIPPED", "STUCK", "MEDIAN", ""], rows: rows))
-                io.stdout.line("")
-            }
+    private static let columns = ["REACHED", "COMPLETED", "SKIPPED", "STUCK", "MEDIAN", ""]
+
+    private static func cells(_ step: OnboardingFunnel.Step, drop: String?) -> [String] {
+        [
+            "\(step.reached)", "\(step.completed)", "\(step.skipped)", "\(step.stuck)",
+            step.medianDurationSeconds.map { String(format: "%.1fs", $0) } ?? "-",
+            step.id == drop ? "← biggest drop-off" : "",
+        ]
+    }
+
+    private static func writeVariants(_ funnel: OnboardingFunnel, io: CommandIO) {
+        for variant in funnel.variants {
+            io.stdout.line(
+                "\(funnel.flow) (\(funnel.key)), variant \(variant.name): \(variant.started) started, \(variant.finished) finished"
+            )
+            let drop = funnel.biggestDropOff(in: variant)?.id
+            let rows = variant.steps.map { [$0.id] + cells($0, drop: drop) }
+            io.stdout.write(TextTable.table(header: ["STEP"] + columns, rows: rows))
+            io.stdout.line("")
         }
+    }
+
+    private static func writeTotal(_ funnel: OnboardingFunnel, io: CommandIO) {
+        let total = funnel.total
+        io.stdout.line(
+            "\(funnel.flow) (\(funnel.key)), all variants (\(total.variants.joined(separator: ", "))): \(total.started) started, \(total.finished) finished"
+        )
+        let drop = OnboardingFunnel.biggestDropOff(among: total.steps)?.id
+        let rows = total.steps.map { step in
+            let having = total.stepVariants[step.id] ?? []
+            return [step.id, having.count == total.variants.count ? "all" : having.joined(separator: ", ")]
+                + cells(step, drop: drop)
+        }
+        io.stdout.write(TextTable.table(header: ["STEP", "VARIANTS"] + columns, rows: rows))
+        io.stdout.line("")
     }
 }

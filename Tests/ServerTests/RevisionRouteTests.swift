@@ -118,21 +118,32 @@ import Testing
     }
 }
 
-/// `GET /v1/funnels/onboarding` (admin): the funnel by flow and variant, as the CLI shows it.
+/// `GET /v1/funnels/onboarding` (admin): the funnel by flow, in total or per variant, as the CLI shows it.
 @Suite struct FunnelRouteTests {
-    @Test func theFunnelByVariant() throws {
+    @Test func theFunnelInTotalAndByVariant() throws {
         let harness = try ServiceHarness(seed: false)
         let lines = try String(contentsOfFile: Repository.examples + "/onboarding.jsonl", encoding: .utf8)
         let events = try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }
         #expect(harness.send("POST", "/v1/events", json: ["events": .array(events)]).status == 200)
         #expect(harness.send("GET", "/v1/funnels/onboarding").status == 401)
-        let funnels = harness.send("GET", "/v1/funnels/onboarding?flow=first_launch", admin: true)
+        let funnels = harness.send("GET", "/v1/funnels/onboarding?flow=first_launch&by_variant=true", admin: true)
         #expect(funnels.status == 200, "\(funnels.text.prefix(300))")
         let variants = funnels.json["funnels"]?[0]?["variants"]?.arrayValue ?? []
         // onboarding.jsonl: two users in `pages` (one skipped the streaks page), one in `single_page`.
         #expect(variants.map { $0["variant"]?.stringValue ?? "" } == ["pages", "single_page"])
         #expect(variants.map { $0["started"] } == [2, 1])
         #expect(variants[0]["steps"]?[1]?["skipped"] == 1)
+        // Without by_variant, the total: welcome_page and main_screen in both variants, the two
+        // middle pages only in `pages`.
+        let total = harness.send("GET", "/v1/funnels/onboarding?flow=first_launch", admin: true).json
+        #expect(total["funnels"]?[0]?["variants"] == nil)
+        #expect(total["funnels"]?[0]?["total"]?["started"] == 3)
+        let steps = total["funnels"]?[0]?["total"]?["steps"]?.arrayValue ?? []
+        #expect(
+            steps.map { $0["step_id"] ?? .null } == ["welcome_page", "streaks_page", "reminders_page", "main_screen"])
+        #expect(steps.map { $0["variants"]?.arrayValue?.count ?? 0 } == [2, 1, 1, 2])
+        #expect(steps.map { $0["reached"] ?? .null } == [3, 2, 2, 3])
+        #expect(harness.send("GET", "/v1/funnels/onboarding?by_variant=yes", admin: true).status == 400)
         let unknown = harness.send("GET", "/v1/funnels/onboarding?flow=nope", admin: true)
         #expect(unknown.status == 404 && unknown.json["code"] == "unknown_flow")
     }
