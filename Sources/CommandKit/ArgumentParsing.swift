@@ -11,11 +11,14 @@ public struct OptionSpec: Sendable {
     public var allowedValues: [String]? = nil
     /// Accepted but left out of help and usage (the supervisor's flags for its workers).
     public var isHidden = false
+    /// When set, says what is wrong with a value (nil: it is fine).
+    public var problem: (@Sendable (String) -> String?)? = nil
 
     public init(
         long: String, short: Character? = nil, valueName: String? = nil, help: String, defaultValue: String? = nil,
-        allowedValues: [String]? = nil, isHidden: Bool = false
+        allowedValues: [String]? = nil, isHidden: Bool = false, problem: (@Sendable (String) -> String?)? = nil
     ) {
+        self.problem = problem
         self.long = long
         self.short = short
         self.valueName = valueName
@@ -187,6 +190,9 @@ public enum ArgumentParser {
                 throw fail(
                     "The value '\(value)' is invalid for '--\(option.long) <\(option.valueName!)>'; use one of: \(allowed.joined(separator: ", "))"
                 )
+            }
+            if let problem = option.problem?(value) {
+                throw fail("The value '\(value)' is invalid for '--\(option.long) <\(option.valueName!)>': \(problem)")
             }
             parsed.values[option.long, default: []].append(value)
         }

@@ -191,7 +191,6 @@ private final class NoStore: StoreReader, @unchecked Sendable {
         throw PureConsumerReadTheStore()
     }
     var derivedCache: DerivedCache { DerivedCache(limit: 0) }
-    func externalVersion() throws -> Int64 { throw PureConsumerReadTheStore() }
 }
 
 /// A thread that runs one job at a time, handed over with a condition variable.

@@ -48,7 +48,7 @@ extension CommonOptions {
                 else { return .failure }
                 store = existing
             case .existingOrEmpty:
-                store = try existingStore(arguments, spec: spec) ?? SQLiteStore(path: ":memory:")
+                store = try existingStore(arguments, spec: spec) ?? StoreLocation(":memory:").open()
             case .opened:
                 store = try openStore(arguments, spec: spec)
             }

@@ -12,7 +12,20 @@ public enum CommonOptions {
     public static let plugins = OptionSpec(
         long: "plugins", valueName: "dir", help: "The check-plugins directory.", defaultValue: "./Plugins")
     public static let database = OptionSpec(
-        long: "db", valueName: "path", help: "The SQLite store.", defaultValue: "./journey.sqlite")
+        long: "db", valueName: "path",
+        help: "The store: an SQLite file (or sqlite:PATH, :memory:); postgresql://… is not in this build yet.",
+        defaultValue: "./journey.sqlite",
+        problem: storeLocationProblem)
+
+    /// What is wrong with a `--db` value, if anything.
+    @Sendable public static func storeLocationProblem(_ text: String) -> String? {
+        do {
+            _ = try StoreLocation(text)
+            return nil
+        } catch {
+            return error.problem
+        }
+    }
     public static let format = OptionSpec(
         long: "format", valueName: "format", help: "Output format.", defaultValue: "text",
         allowedValues: ["text", "json"])
@@ -40,11 +53,23 @@ public enum CommonOptions {
             pluginsDirectory: arguments.value("plugins", spec: spec))
     }
 
+    /// Where `--db` says the store is (`journey.sqlite` by default).
+    public static func storeLocation(_ arguments: ParsedArguments, spec: CommandSpec) throws(UsageError)
+        -> StoreLocation
+    {
+        guard let text = arguments.value("db", spec: spec) else { return .default }
+        do {
+            return try StoreLocation(text)
+        } catch {
+            throw UsageError(message: "The value for '--db <path>': \(error)", command: spec)
+        }
+    }
+
     /// Opens the store named by `--db`, creating and migrating it when needed.
     public static func openStore(_ arguments: ParsedArguments, spec: CommandSpec, migrate: Bool = true) throws
-        -> SQLiteStore
+        -> any StoreConnection
     {
-        try SQLiteStore(path: arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath, migrate: migrate)
+        try storeLocation(arguments, spec: spec).open(migrate: migrate)
     }
 
     /// The positional arguments, named `names` in order (the last `optional` of them may be
@@ -92,11 +117,11 @@ public enum CommonOptions {
         return seconds
     }
 
-    /// The store named by `--db` when its file exists (nil otherwise); never created.
-    public static func existingStore(_ arguments: ParsedArguments, spec: CommandSpec) throws -> SQLiteStore? {
-        let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try SQLiteStore(path: path)
+    /// The store named by `--db` when it exists (nil otherwise); never created.
+    public static func existingStore(_ arguments: ParsedArguments, spec: CommandSpec) throws -> (any StoreConnection)? {
+        let location = try storeLocation(arguments, spec: spec)
+        guard location.exists else { return nil }
+        return try location.open()
     }
 
     /// The store named by `--db`, which must exist (views read, they do not create one); prints
@@ -104,10 +129,9 @@ public enum CommonOptions {
     public static func requiredStore(
         _ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO,
         hint: String = "ingest events first: journey ingest FILE"
-    ) throws -> SQLiteStore? {
+    ) throws -> (any StoreConnection)? {
         guard let store = try existingStore(arguments, spec: spec) else {
-            let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
-            io.stderr.line("Error: no store at \(path) (\(hint))")
+            io.stderr.line("Error: no store at \(try storeLocation(arguments, spec: spec)) (\(hint))")
             return nil
         }
         return store

@@ -20,18 +20,18 @@ enum DatabaseMigrateCommand: Command {
         do {
             let store = try CommonOptions.openStore(arguments, spec: spec, migrate: false)
             let applied = try store.migrate()
-            let version = try store.connection.schemaVersion()
+            let version = try store.schemaVersion()
             if CommonOptions.isJSON(arguments, spec: spec) {
                 let report: JSONObject = [
-                    "path": .string(store.path), "schema_version": .number(Double(version)),
+                    "path": .string(store.location), "schema_version": .number(Double(version)),
                     "applied": .array(applied.map { .number(Double($0)) }),
                 ]
                 io.stdout.line(JSON.object(report).compactText)
             } else if applied.isEmpty {
-                io.stdout.line("\(store.path) is up to date (schema version \(version))")
+                io.stdout.line("\(store.location) is up to date (schema version \(version))")
             } else {
                 io.stdout.line(
-                    "\(store.path): applied migration\(applied.count == 1 ? "" : "s") \(applied.map(String.init).joined(separator: ", ")); schema version \(version)"
+                    "\(store.location): applied migration\(applied.count == 1 ? "" : "s") \(applied.map(String.init).joined(separator: ", ")); schema version \(version)"
                 )
             }
             return .success
@@ -53,13 +53,13 @@ enum DatabaseStatsCommand: Command {
         -> ExitCode
     {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
-        let path = arguments.value("db", spec: spec) ?? SQLiteStore.defaultPath
-        guard FileManager.default.fileExists(atPath: path) else {
-            io.stderr.line("Error: no store at \(path) (create one with 'journey db migrate' or 'journey ingest')")
+        let location = try CommonOptions.storeLocation(arguments, spec: spec)
+        guard location.exists else {
+            io.stderr.line("Error: no store at \(location) (create one with 'journey db migrate' or 'journey ingest')")
             return .failure
         }
         do {
-            let store = try SQLiteStore(path: path, migrate: false)
+            let store = try location.open(migrate: false)
             let statistics = try store.statistics()
             if CommonOptions.isJSON(arguments, spec: spec) {
                 var tables = JSONObject()

@@ -35,7 +35,7 @@ enum EvalCommand: Command {
             OptionSpec(
                 long: "db", valueName: "path",
                 help: "Read kept (sticky) assignments from this store; nothing is written.",
-                defaultValue: "./journey.sqlite"),
+                defaultValue: "./journey.sqlite", problem: CommonOptions.storeLocationProblem),
             OptionSpec(
                 long: "now", valueName: "iso8601",
                 help: "What `now` returns, e.g. 2026-11-29T09:00:00Z (default: the clock)."),

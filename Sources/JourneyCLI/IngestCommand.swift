@@ -76,7 +76,7 @@ enum IngestCommand: Command {
         else {
             return .ruleErrors
         }
-        let store: SQLiteStore
+        let store: any StoreConnection
         do {
             store = try CommonOptions.openStore(arguments, spec: spec)
         } catch {

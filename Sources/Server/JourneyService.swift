@@ -18,8 +18,8 @@ public final class JourneyService {
     public let configuration: ServiceConfiguration
     /// The admin credentials, read once from the configuration.
     let adminCredentials: AdminCredentials?
-    /// The worker's SQLite store.
-    let database: SQLiteStore
+    /// The worker's store (its own connection).
+    let database: any StoreConnection
     let control: ControlBlock
     let slot: WorkerSlot
     let metrics: ServiceMetrics
@@ -47,7 +47,7 @@ public final class JourneyService {
     public static var routeNames: [String] { router.routes.map(\.name) }
 
     init(
-        configuration: ServiceConfiguration, store: SQLiteStore, control: ControlBlock, workerIndex: Int,
+        configuration: ServiceConfiguration, store: any StoreConnection, control: ControlBlock, workerIndex: Int,
         generation: RulesGeneration, reloader: RuleReloader, status: ServiceStatus, accessLog: AccessLog?,
         quarantineOutbox: QuarantineOutbox
     ) {

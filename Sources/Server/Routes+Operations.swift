@@ -14,7 +14,7 @@ enum Operations {
     /// Ready when rules are loaded and the store answers.
     static func ready(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) -> HTTPResponse {
         do {
-            _ = try service.database.connection.scalar("SELECT 1")
+            try service.database.ping()
         } catch {
             return .error(503, code: "store_unavailable", message: "the store does not answer: \(error)")
         }

@@ -83,14 +83,20 @@ public enum RulesSource: String, Sendable, CaseIterable {
 }
 
 extension ServiceConfiguration {
+    /// Where the store is (`databasePath` as `--db` gave it).
+    public func storeLocation() throws(StoreLocationError) -> StoreLocation {
+        try StoreLocation(databasePath)
+    }
+
     /// Where the rules served come from, as the start-up line says it: the store's active
     /// revision (followed), or the folders.
     public var rulesDescription: String {
         let folders = "rules \(rulesDirectory)"
         guard rulesSource != .folder else { return folders }
+        let location = try? storeLocation()
         let active =
-            FileManager.default.fileExists(atPath: databasePath)
-            ? (try? SQLiteStore(path: databasePath, migrate: false)).flatMap { try? $0.activeRevision() } : nil
+            location?.exists == true
+            ? (try? location?.open(migrate: false)).flatMap { try? $0.activeRevision() } : nil
         guard let active else { return rulesSource == .store ? "rules: no revision published" : folders }
         return "rules: the store's active revision \(active.revision.prefix(12)), followed"
     }

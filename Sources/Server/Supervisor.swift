@@ -35,12 +35,12 @@ public final class Supervisor {
         SignalReader.block([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         let socket: ListeningSocket
         let control: ControlBlock
-        let store: SQLiteStore
+        let store: any StoreConnection
         let snapshots = RuleSnapshots(
             rulesDirectory: configuration.rulesDirectory, pluginsDirectory: configuration.pluginsDirectory,
             stateDirectory: configuration.resolvedStateDirectory)
         do {
-            store = try SQLiteStore(path: configuration.databasePath)
+            store = try configuration.storeLocation().open()
             try snapshots.prepare()
             socket = try ListeningSocket(host: configuration.host, port: configuration.port)
             control = try ControlBlock.create()
@@ -150,7 +150,7 @@ public final class Supervisor {
     /// Records why worker `index` ended (quarantining the rule it was evaluating, or poisoning
     /// the revision it was validating); returns how long to wait before restarting it.
     private func handleDeath(
-        of index: Int, status: Int32, control: ControlBlock, store: SQLiteStore, snapshots: RuleSnapshots
+        of index: Int, status: Int32, control: ControlBlock, store: any StoreConnection, snapshots: RuleSnapshots
     ) -> Duration {
         let slot = control.slot(index)
         let pid = workers[index]?.pid ?? 0

@@ -66,7 +66,7 @@ public enum Worker {
     public static func open(configuration: ServiceConfiguration, control: ControlBlock, index: Int) throws
         -> JourneyService
     {
-        let store = try SQLiteStore(path: configuration.databasePath)
+        let store = try configuration.storeLocation().open()
         let snapshots = RuleSnapshots(
             rulesDirectory: configuration.rulesDirectory, pluginsDirectory: configuration.pluginsDirectory,
             stateDirectory: configuration.resolvedStateDirectory)
@@ -122,7 +122,7 @@ public enum Worker {
             ? try FileWatcher(
                 roots: [configuration.rulesDirectory] + (configuration.pluginsDirectory.map { [$0] } ?? []))
             : nil
-        let quarantineStore = try SQLiteStore(path: configuration.databasePath, migrate: false)
+        let quarantineStore = try configuration.storeLocation().open(migrate: false)
         slot.isReady = true
 
         var seenReload = control.reloadGeneration
@@ -220,7 +220,7 @@ public enum Worker {
     }
 
     private static func storeQuarantine(
-        _ outbox: QuarantineOutbox, in store: SQLiteStore, control: ControlBlock, worker: String
+        _ outbox: QuarantineOutbox, in store: any Store, control: ControlBlock, worker: String
     ) {
         let records = outbox.drain()
         guard !records.isEmpty else { return }

@@ -72,3 +72,15 @@ extension SQLiteStore {
         return connection.changes
     }
 }
+
+extension SQLiteStore: StoreAdministration, ChangeSignal {
+    public var location: String { path }
+
+    public func schemaVersion() throws -> Int {
+        try connection.schemaVersion()
+    }
+
+    public func ping() throws {
+        _ = try connection.scalar("SELECT 1")
+    }
+}

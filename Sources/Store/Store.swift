@@ -39,9 +39,6 @@ public protocol Store: StoreReader, SQLWriting {
     func appendAnalytics(_ analytics: AnalyticsEvent, event: Int64?) throws
     func grantReward(_ reward: Reward, event: Int64?) throws
 
-    /// Counts and sizes, for `journey db stats`.
-    func statistics() throws -> StoreStatistics
-
     // MARK: Service
 
     /// Pending reminders due at or before `before`, earliest first, at most `limit`.
@@ -72,9 +69,6 @@ public protocol StoreReader: SQLReading {
     func blockSteps(dog: String) throws -> [BlockStep]
     /// A dog's latest events (newest first), at most `limit`.
     func events(dog: String, limit: Int) throws -> [StoredEvent]
-    /// A number that changes whenever another connection (another process) commits; commits
-    /// through this store do not change it.
-    func externalVersion() throws -> Int64
     /// Values derived from rows that never change (emptied when a transaction rolls back).
     var derivedCache: DerivedCache { get }
     /// A number that grows whenever something is stored about the dog (its latest event's row

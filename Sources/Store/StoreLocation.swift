@@ -1,0 +1,77 @@
+import Foundation
+
+/// Where a store lives, as `--db` names it: a file path (or `sqlite:PATH`) for the embedded
+/// SQLite store, `:memory:` for a private one, or a `postgresql://` URL.
+public struct StoreLocation: Sendable, Equatable, CustomStringConvertible {
+    public enum Backend: Sendable, Equatable {
+        case sqlite(path: String)
+        case postgres(url: String)
+    }
+
+    public let backend: Backend
+    public let description: String
+
+    /// The embedded default: `journey.sqlite` in the working directory.
+    public static let `default` = StoreLocation(backend: .sqlite(path: "journey.sqlite"), description: "journey.sqlite")
+
+    private init(backend: Backend, description: String) {
+        self.backend = backend
+        self.description = description
+    }
+
+    /// Reads `text` as `--db` gives it.
+    /// - Throws: ``StoreLocationError`` for an empty location, an unknown URL scheme or a
+    ///   `sqlite:` URL without a path.
+    public init(_ text: String) throws(StoreLocationError) {
+        description = text
+        if text.isEmpty { throw StoreLocationError(location: text, problem: "it is empty") }
+        if text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") {
+            backend = .postgres(url: text)
+            return
+        }
+        if text.hasPrefix("sqlite:") {
+            var path = String(text.dropFirst("sqlite:".count))
+            if path.hasPrefix("//") { path.removeFirst(2) }
+            guard !path.isEmpty else { throw StoreLocationError(location: text, problem: "it names no file") }
+            backend = .sqlite(path: path)
+            return
+        }
+        if let colon = text.firstIndex(of: ":"), text[..<colon].count > 1, text[text.index(after: colon)...].hasPrefix("//") {
+            let scheme = text[..<colon]
+            throw StoreLocationError(
+                location: text, problem: "`\(scheme):` is not a store this engine knows (a file path, sqlite:PATH or postgresql://…)")
+        }
+        backend = .sqlite(path: text)
+    }
+
+    /// Whether the store is there already: the file for SQLite (`:memory:` never is); a
+    /// server is assumed to be.
+    public var exists: Bool {
+        switch backend {
+        case .sqlite(let path): path != ":memory:" && FileManager.default.fileExists(atPath: path)
+        case .postgres: true
+        }
+    }
+}
+
+/// A `--db` value that names no store.
+public struct StoreLocationError: Error, CustomStringConvertible {
+    public var location: String
+    public var problem: String
+    public var description: String { "`\(location)` is not a store location: \(problem)" }
+}
+
+extension StoreLocation {
+    /// Opens the store here, bringing its schema up to date unless `migrate` is false: the
+    /// one place that turns a location into a backend.
+    public func open(migrate: Bool = true) throws -> any StoreConnection {
+        switch backend {
+        case .sqlite(let path):
+            return try SQLiteStore(path: path, migrate: migrate)
+        case .postgres:
+            throw StoreLocationError(
+                location: description,
+                problem: "PostgreSQL stores are not in this build yet; use a file path for the embedded SQLite store")
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import TestSupport
+import Testing
+
+/// `--db` names a store location; one that names no store is a usage error saying why, for
+/// every command that opens a store.
+@Suite struct StoreLocationCommandTests {
+    @Test(arguments: [["db", "stats"], ["db", "migrate"], ["revisions"], ["dog", "today", "q-123"]])
+    func anUnknownSchemeIsAUsageError(command: [String]) {
+        let run = journey(command + ["--db", "mysql://db/journey"])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("`mysql:` is not a store this engine knows"), "\(run.stderr)")
+    }
+
+    @Test func aPostgresURLSaysThisBuildHasNoPostgresStore() {
+        let run = journey(["db", "migrate", "--db", "postgresql://db/journey"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("PostgreSQL stores are not in this build yet"), "\(run.stderr)")
+    }
+}

@@ -1,0 +1,110 @@
+import Store
+import TestSupport
+import Testing
+
+/// What `--db` may name: a file path or `sqlite:` URL (the embedded store), `:memory:`, or a
+/// `postgresql://` URL; anything else is refused with the location and the reason.
+@Suite struct StoreLocationTests {
+    static let readable: [(String, StoreLocation.Backend)] = [
+        ("journey.sqlite", .sqlite(path: "journey.sqlite")),
+        ("./data/journey.sqlite", .sqlite(path: "./data/journey.sqlite")),
+        ("/var/lib/journey/j.sqlite", .sqlite(path: "/var/lib/journey/j.sqlite")),
+        ("sqlite:journey.sqlite", .sqlite(path: "journey.sqlite")),
+        ("sqlite:///var/lib/j.sqlite", .sqlite(path: "/var/lib/j.sqlite")),
+        (":memory:", .sqlite(path: ":memory:")),
+        ("postgresql://journey@db:5432/journey", .postgres(url: "postgresql://journey@db:5432/journey")),
+        ("postgres://db/journey", .postgres(url: "postgres://db/journey")),
+    ]
+
+    @Test(arguments: readable)
+    func readsTheBackend(text: String, backend: StoreLocation.Backend) throws {
+        let location = try StoreLocation(text)
+        #expect(location.backend == backend)
+        #expect(location.description == text)
+    }
+
+    static let refused: [(String, String)] = [
+        ("", "it is empty"),
+        ("sqlite:", "it names no file"),
+        ("mysql://db/journey", "`mysql:` is not a store this engine knows"),
+        ("https://example.com/db", "`https:` is not a store this engine knows"),
+    ]
+
+    @Test(arguments: refused)
+    func refusesWhatNamesNoStore(text: String, problem: String) {
+        #expect {
+            _ = try StoreLocation(text)
+        } throws: { error in
+            "\(error)".contains("`\(text)` is not a store location") && "\(error)".contains(problem)
+        }
+    }
+
+    @Test func existsOnlyOnceTheFileDoes() throws {
+        let file = TemporaryDatabaseFile()
+        let location = try StoreLocation(file.path)
+        #expect(!location.exists)
+        let store = try location.open()
+        #expect(location.exists && store.location == file.path)
+        #expect(try !StoreLocation(":memory:").exists, "a private store never exists beforehand")
+    }
+
+    @Test func aPostgresStoreIsRefusedByThisBuildWithTheReason() throws {
+        #expect {
+            _ = try StoreLocation("postgresql://db/journey").open()
+        } throws: { error in
+            "\(error)".contains("PostgreSQL stores are not in this build yet")
+        }
+    }
+}
+
+/// The administration and change signal of the embedded store: migrations are idempotent and
+/// reach the latest version, the store answers `ping`, and `externalVersion` moves for commits
+/// of another connection only.
+@Suite struct StoreAdministrationTests {
+    @Test func migrateIsIdempotentAndReachesTheLatestVersion() throws {
+        let file = TemporaryDatabaseFile()
+        let location = try StoreLocation(file.path)
+        let fresh = try location.open(migrate: false)
+        let applied = try fresh.migrate()
+        #expect(applied == Array(1...applied.count) && !applied.isEmpty)
+        #expect(try fresh.migrate() == [], "nothing left to apply")
+        #expect(try fresh.schemaVersion() == applied.last)
+        #expect(try fresh.statistics().tables.contains { $0.name == "events" })
+        #expect(try fresh.integrityCheck() == "ok")
+        try fresh.ping()
+    }
+
+    @Test func externalVersionMovesForOtherConnectionsOnly() throws {
+        let file = TemporaryDatabaseFile()
+        let location = try StoreLocation(file.path)
+        let one = try location.open()
+        let other = try location.open()
+        let start = try one.externalVersion()
+        try one.ensureUser("u1", firstSeenAt: 1)
+        #expect(try one.externalVersion() == start, "its own commit")
+        try other.ensureUser("u2", firstSeenAt: 2)
+        #expect(try one.externalVersion() != start, "another connection's commit")
+    }
+
+    @Test func aFailedTransactionKeepsNothing() throws {
+        let file = TemporaryDatabaseFile()
+        let store = try StoreLocation(file.path).open()
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try store.transaction {
+                try store.ensureUser("u1", firstSeenAt: 1)
+                throw Stop()
+            }
+        }
+        #expect(try store.first("SELECT count(*) FROM users", []) { $0.integer(0) } == 0)
+        // Inside a transaction, a failed unit undoes only itself.
+        try store.transaction {
+            try store.ensureUser("u1", firstSeenAt: 1)
+            _ = try? store.atomically {
+                try store.ensureUser("u2", firstSeenAt: 2)
+                throw Stop()
+            }
+        }
+        #expect(try store.rows("SELECT user_id FROM users ORDER BY user_id") { $0.text(0) } == ["u1"])
+    }
+}
