@@ -29,10 +29,11 @@ public protocol Feature: Sendable {
     /// What is wrong with changing `parent` (the active revision) into `candidate`, beyond what
     /// loading `candidate` alone finds (a flow's steps changed without a new version).
     func checkChange(from parent: RuleSet, to candidate: RuleSet) -> [Diagnostic]
-    /// What `dog`'s screens decide right now under `evaluator` (read-only), by a stable key
-    /// (`today.recommended`): what an impact preview compares between two revisions.
-    func previewDecisions(dog: String, store: any StoreReader, evaluator: RuleEvaluator, now: Double) throws
-        -> JSONObject
+    /// What `dog`'s screens decide right now under each of `evaluators` (read-only), by a
+    /// stable key (`today.recommended`), one object per evaluator in order: what an impact
+    /// preview compares between two revisions (the dog's data is read once for all of them).
+    func previewDecisions(dog: String, store: any StoreReader, evaluators: [RuleEvaluator], now: Double) throws
+        -> [JSONObject]
     /// Its HTTP routes.
     var routes: [FeatureRoute] { get }
     /// Its part of the OpenAPI document (see ``OpenAPIDocument``): nil for a feature without routes.
@@ -54,9 +55,9 @@ extension Feature {
     public func prepare(_ evaluator: RuleEvaluator, reader: (any StoreReader)?) {}
     public var rejectionStatuses: [String: Int] { [:] }
     public func checkChange(from parent: RuleSet, to candidate: RuleSet) -> [Diagnostic] { [] }
-    public func previewDecisions(dog: String, store: any StoreReader, evaluator: RuleEvaluator, now: Double) throws
-        -> JSONObject
-    { [:] }
+    public func previewDecisions(dog: String, store: any StoreReader, evaluators: [RuleEvaluator], now: Double) throws
+        -> [JSONObject]
+    { evaluators.map { _ in [:] } }
     public var routes: [FeatureRoute] { [] }
     public func openAPI() throws(OpenAPIDocument.Failure) -> JSON? { nil }
     public var commands: [any Command.Type] { [] }

@@ -74,14 +74,16 @@ public struct FeatureSet: Sendable {
         features.flatMap { $0.checkChange(from: parent, to: candidate) }
     }
 
-    /// Every feature's decisions for `dog` (see ``Feature/previewDecisions(dog:store:evaluator:now:)``).
-    public func previewDecisions(dog: String, store: any StoreReader, evaluator: RuleEvaluator, now: Double) throws
-        -> JSONObject
+    /// Every feature's decisions for `dog`, one object per evaluator (see
+    /// ``Feature/previewDecisions(dog:store:evaluators:now:)``).
+    public func previewDecisions(dog: String, store: any StoreReader, evaluators: [RuleEvaluator], now: Double) throws
+        -> [JSONObject]
     {
-        var decisions: JSONObject = [:]
+        var decisions: [JSONObject] = evaluators.map { _ in [:] }
         for feature in features {
-            for (key, value) in try feature.previewDecisions(dog: dog, store: store, evaluator: evaluator, now: now) {
-                decisions[key] = value
+            let found = try feature.previewDecisions(dog: dog, store: store, evaluators: evaluators, now: now)
+            for (index, object) in found.enumerated() where index < decisions.count {
+                for (key, value) in object { decisions[index][key] = value }
             }
         }
         return decisions

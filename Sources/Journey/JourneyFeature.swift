@@ -51,10 +51,10 @@ public struct JourneyFeature: Feature {
     }
 
     /// Today's recommendation, offer and continue card, and each path's Now node.
-    public func previewDecisions(dog: String, store: any StoreReader, evaluator: RuleEvaluator, now: Double) throws
-        -> JSONObject
+    public func previewDecisions(dog: String, store: any StoreReader, evaluators: [RuleEvaluator], now: Double) throws
+        -> [JSONObject]
     {
-        try JourneyPreviewDecisions.decisions(dog: dog, store: store, evaluator: evaluator, now: now)
+        try JourneyPreviewDecisions.decisions(dog: dog, store: store, evaluators: evaluators, now: now)
     }
 
     public var commands: [any Command.Type] {

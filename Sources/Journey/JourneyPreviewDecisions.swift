@@ -6,16 +6,25 @@ import Store
 /// offer, the continue card, and each branch path's Now node — from one journey state (the
 /// views would each load it again).
 enum JourneyPreviewDecisions {
-    static func decisions(dog: String, store: any StoreReader, evaluator: RuleEvaluator, now: Double) throws
-        -> JSONObject
+    /// One object per evaluator; the dog, its map and its steps are read once for all.
+    static func decisions(dog dogID: String, store: any StoreReader, evaluators: [RuleEvaluator], now: Double) throws
+        -> [JSONObject]
     {
-        let views = JourneyViews(store: store, evaluator: evaluator, now: now)
-        let state: JourneyState
-        do {
-            state = try views.state(dog)
-        } catch is JourneyViewError {
-            return [:]  // no journey (a dog registered without one): nothing decided
+        guard let dog = try store.dog(dogID), let base = try JourneyLoader.state(
+            of: dog, steps: try store.blockSteps(dog: dogID), store: store)
+        else {
+            return evaluators.map { _ in [:] }  // no dog or no journey: nothing decided
         }
+        return try evaluators.map { evaluator in
+            let views = JourneyViews(store: store, evaluator: evaluator, now: now)
+            var state = base
+            try state.recommend(evaluator: evaluator, now: now)
+            if let problem = state.recommendationProblem { views.log(problem.description) }
+            return try decisions(state, views: views)
+        }
+    }
+
+    private static func decisions(_ state: JourneyState, views: JourneyViews) throws -> JSONObject {
         let recommended = state.recommended.flatMap { state.map.block($0) }
         let continued = state.continueBlock.flatMap { $0 == state.recommended ? nil : state.map.block($0) }
         var decisions: JSONObject = [

@@ -55,39 +55,50 @@ extension StoredEvent {
     }
 }
 
-/// The two replays of a preview (active, candidate), side by side on two threads: each side
-/// has its own evaluator and its own scratch copy (its own SQLite connection), and nothing
-/// else is shared but the events, which are only read.
+/// The two replays of a preview (active, candidate), side by side on threads of their own
+/// while the caller compares the views: each side makes its own evaluator (from the rule set)
+/// and has its own scratch copy (its own SQLite connection); only the events, which are only
+/// read, are shared.
 ///
-/// `@unchecked Sendable`: side `i` is used by the thread of iteration `i` only, and the
-/// results are read after both iterations are done.
+/// `@unchecked Sendable`: slot `i` is written by side `i`'s thread only, and read after
+/// ``finish()`` has waited for both.
 final class ReplaySides: @unchecked Sendable {
     let events: [StoredEvent]
-    let evaluators: [RuleEvaluator]
+    let ruleSets: [RuleSet]
     let scratches: [ScratchStore]
     let engine: FeatureSet
     let now: Double
+    private let group = DispatchGroup()
+
     /// One per side, written by that side's thread only.
     private final class Slot: @unchecked Sendable {
         var replay: EventReplay?
     }
     private let slots: [Slot]
 
-    init(events: [StoredEvent], evaluators: [RuleEvaluator], scratches: [ScratchStore], engine: FeatureSet, now: Double) {
+    init(events: [StoredEvent], ruleSets: [RuleSet], scratches: [ScratchStore], engine: FeatureSet, now: Double) {
         self.events = events
-        self.evaluators = evaluators
+        self.ruleSets = ruleSets
         self.scratches = scratches
         self.engine = engine
         self.now = now
-        slots = evaluators.map { _ in Slot() }
+        slots = ruleSets.map { _ in Slot() }
     }
 
-    /// Each side's replay, in the order of the evaluators.
-    func run() -> [EventReplay] {
-        DispatchQueue.concurrentPerform(iterations: evaluators.count) { side in
-            slots[side].replay = EventReplay.run(
-                events, on: scratches[side], evaluator: evaluators[side], engine: engine, now: now)
+    /// Starts every side on a thread of its own.
+    func start() {
+        for side in ruleSets.indices {
+            DispatchQueue.global().async(group: group) { [self] in
+                slots[side].replay = EventReplay.run(
+                    events, on: scratches[side], evaluator: RuleEvaluator(ruleSet: ruleSets[side]), engine: engine,
+                    now: now)
+            }
         }
+    }
+
+    /// Each side's replay, in the order of the rule sets, once all are done.
+    func finish() -> [EventReplay] {
+        group.wait()
         return slots.map { $0.replay! }
     }
 }

@@ -23,6 +23,8 @@ public struct ImpactPreview {
     public func run(active: RuleEvaluator, candidate: RuleEvaluator, since: Double, now: Double) throws -> ImpactReport
     {
         let started = ContinuousClock.now
+        // The events are replayed on other threads while the views are compared here.
+        let replay = try startReplay(active: active.ruleSet, candidate: candidate.ruleSet, since: since, now: now)
         engine.prepare(active, reader: store)
         engine.prepare(candidate, reader: store)
         let dogs = try store.rows(
@@ -31,9 +33,17 @@ public struct ImpactPreview {
         ) { $0.text(0) ?? "" }
         var report = ImpactReport(
             active: active.ruleSet.revision, candidate: candidate.ruleSet.revision, dogs: dogs.count)
+        // Should a view fail, the replays are waited for before the error goes up.
+        defer { _ = replay?.sides.finish() }
+        let logs = [DecisionLog(detailed: true, keepsInputs: false), DecisionLog(detailed: true, keepsInputs: false)]
+        active.decisionLog = logs[0]
+        candidate.decisionLog = logs[1]
+        defer { (active.decisionLog, candidate.decisionLog) = (nil, nil) }
         for dog in dogs {
-            let (before, beforeLog) = try decisions(dog, active, now: now)
-            let (after, afterLog) = try decisions(dog, candidate, now: now)
+            for log in logs { log.removeAll() }
+            let both = try engine.previewDecisions(dog: dog, store: store, evaluators: [active, candidate], now: now)
+            let (before, after) = (both[0], both[1])
+            let (beforeLog, afterLog) = (logs[0].entries, logs[1].entries)
             // The rules whose variant or outputs differ made the difference.
             var differing: Set<String> = []
             for entry in afterLog
@@ -55,38 +65,39 @@ public struct ImpactPreview {
                 report.changed[key] = change
             }
         }
-        report.events = try replayEvents(active: active, candidate: candidate, since: since, now: now)
+        report.events = replay?.finish()
         report.seconds = (ContinuousClock.now - started).seconds
         return report
     }
 
-    /// The window's events replayed under both rule sets on copies of the store as it was at
-    /// the window's start; nil for a store that cannot make such a copy.
-    private func replayEvents(active: RuleEvaluator, candidate: RuleEvaluator, since: Double, now: Double) throws
-        -> EventImpact?
+    /// The window's events being replayed under both rule sets on copies of the store as it
+    /// was at the window's start; nil for a store that cannot make such a copy.
+    private func startReplay(active: RuleSet, candidate: RuleSet, since: Double, now: Double) throws
+        -> RunningReplay?
     {
         guard let copying = store as? any ScratchCopying else { return nil }
         let started = ContinuousClock.now
         let events = try store.events(since: since)
+        let first = try copying.scratchCopy(before: since)
         let sides = ReplaySides(
-            events: events, evaluators: [active, candidate],
-            scratches: try [copying.scratchCopy(before: since), copying.scratchCopy(before: since)], engine: engine,
+            events: events, ruleSets: [active, candidate], scratches: [first, try first.copy()], engine: engine,
             now: now)
-        let replays = sides.run()
-        var impact = EventImpact.compare(events, active: replays[0], candidate: replays[1], examples: examples)
-        impact.seconds = (ContinuousClock.now - started).seconds
-        return impact
+        sides.start()
+        return RunningReplay(sides: sides, started: started, examples: examples)
     }
 
-    /// `dog`'s decisions under `evaluator`, with the evaluations that made them.
-    private func decisions(_ dog: String, _ evaluator: RuleEvaluator, now: Double) throws -> (
-        JSONObject, [DecisionLog.Entry]
-    ) {
-        let log = DecisionLog(detailed: true, keepsInputs: false)
-        evaluator.decisionLog = log
-        defer { evaluator.decisionLog = nil }
-        let decisions = try engine.previewDecisions(dog: dog, store: store, evaluator: evaluator, now: now)
-        return (decisions, log.entries)
+    /// The event replays under way.
+    private struct RunningReplay {
+        var sides: ReplaySides
+        var started: ContinuousClock.Instant
+        var examples: Int
+
+        func finish() -> EventImpact {
+            let replays = sides.finish()
+            var impact = EventImpact.compare(sides.events, active: replays[0], candidate: replays[1], examples: examples)
+            impact.seconds = (ContinuousClock.now - started).seconds
+            return impact
+        }
     }
 }
 

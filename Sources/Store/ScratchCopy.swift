@@ -17,6 +17,12 @@ public final class ScratchStore {
         self.store = store
     }
 
+    /// Another scratch copy with this one's content (cheaper than rolling the real store back
+    /// again).
+    public func copy() throws -> ScratchStore {
+        ScratchStore(store: try store.vacuumCopy())
+    }
+
     deinit {
         // The connection closes with `store`; an unlinked file lives until then.
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
@@ -25,11 +31,16 @@ public final class ScratchStore {
 
 extension SQLiteStore: ScratchCopying {
     public func scratchCopy(before since: Double) throws -> ScratchStore {
-        let path = NSTemporaryDirectory() + "/journey-scratch-\(UUID().uuidString).sqlite"
-        try connection.execute("VACUUM INTO '\(path.replacingOccurrences(of: "'", with: "''"))'")
-        let scratch = ScratchStore(store: try SQLiteStore(path: path))
+        let scratch = ScratchStore(store: try vacuumCopy())
         try scratch.store.rollBack(from: since)
         return scratch
+    }
+
+    /// A consistent copy of the database in a new temporary file, opened.
+    func vacuumCopy() throws -> SQLiteStore {
+        let path = NSTemporaryDirectory() + "/journey-scratch-\(UUID().uuidString).sqlite"
+        try connection.execute("VACUUM INTO '\(path.replacingOccurrences(of: "'", with: "''"))'")
+        return try SQLiteStore(path: path)
     }
 
     /// Removes the events from `since` on and everything they stored, found by the schema:
