@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
         // Process plumbing C does better than Swift: atomics on shared memory, posix_spawn, prctl.
         .target(name: "CSupport"),
 
@@ -27,10 +28,12 @@ let package = Package(
         .target(name: "JQ", dependencies: ["CJQ", "Core"]),
         .target(name: "YAML", dependencies: ["CYAML", "Core"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Postgres", dependencies: ["CPostgres"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Core"]),
 
-        // Storage: the Store protocol and its embedded SQLite implementation.
-        .target(name: "Store", dependencies: ["SQLite", "Core"]),
+        // Storage: the Store protocol, its embedded SQLite implementation, the shared SQL on
+        // PostgreSQL.
+        .target(name: "Store", dependencies: ["SQLite", "Postgres", "Core"]),
 
         // Rule files → diagnostics → RuleSet; evaluation and tests.
         .target(name: "RuleEngine", dependencies: ["Core", "JQ", "YAML"]),
@@ -118,6 +121,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core", "TestSupport"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(
             name: "RevisionsTests",
             dependencies: ["Revisions", "Features", "FeatureKit", "Store", "SQLite", "RuleEngine", "Core", "TestSupport"],

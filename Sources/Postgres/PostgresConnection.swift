@@ -1,0 +1,193 @@
+import CPostgres
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One connection to a PostgreSQL server over libpq: statements with `?` placeholders
+/// (prepared once per connection and text), rows read by position, transactions and
+/// savepoints, errors with their SQLSTATE.
+///
+/// Not `Sendable`: a connection belongs to one thread (a worker has its own).
+public final class PostgresConnection {
+    private let handle: OpaquePointer
+    /// Prepared statements by their SQL.
+    private var prepared: [String: (name: String, parameters: Int)] = [:]
+
+    /// Connects to `url` (`postgresql://user@host:port/database`, or libpq's `key=value` form).
+    public init(url: String) throws(PostgresError) {
+        guard let handle = PQconnectdb(url) else {
+            throw PostgresError(sqlState: nil, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines
+            PQfinish(handle)
+            throw PostgresError(sqlState: nil, message: "cannot connect: \(message)")
+        }
+        self.handle = handle
+        _ = PQsetErrorVerbosity(handle, PQERRORS_DEFAULT)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Runs statements without parameters (DDL, several separated by `;`).
+    public func execute(_ sql: String) throws(PostgresError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// Runs a statement that returns no rows; how many rows it changed.
+    @discardableResult
+    public func run(_ sql: String, _ values: [PostgresValue] = []) throws(PostgresError) -> Int {
+        let result = try send(sql, values)
+        defer { PQclear(result) }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// Runs a query and calls `body` with each row, in order.
+    public func query(_ sql: String, _ values: [PostgresValue] = [], _ body: (PostgresRow) throws -> Void) throws {
+        let result = try send(sql, values)
+        defer { PQclear(result) }
+        let rows = PQntuples(result)
+        var index: Int32 = 0
+        while index < rows {
+            try body(PostgresRow(result: result, row: index))
+            index += 1
+        }
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` in a savepoint inside the current transaction: only its own changes are
+    /// undone when it throws.
+    public func savepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT \(name)")
+        do {
+            let value = try body()
+            try execute("RELEASE SAVEPOINT \(name)")
+            return value
+        } catch {
+            try? execute("ROLLBACK TO SAVEPOINT \(name)")
+            try? execute("RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+    }
+
+    /// Whether the server still answers on this connection.
+    public var isAlive: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    // MARK: Statements
+
+    /// Prepares `sql` once (its `?` placeholders as `$n`) and executes it with `values` as text.
+    private func send(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) -> OpaquePointer? {
+        let statement = try prepare(sql)
+        guard values.count == statement.parameters else {
+            throw PostgresError(
+                sqlState: nil, message: "\(values.count) values for \(statement.parameters) placeholders", sql: sql)
+        }
+        let texts = values.map(\.text)
+        let result = withCStrings(texts) { pointers in
+            PQexecPrepared(handle, statement.name, Int32(values.count), pointers, nil, nil, 0)
+        }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return result
+    }
+
+    private func prepare(_ sql: String) throws(PostgresError) -> (name: String, parameters: Int) {
+        if let known = prepared[sql] { return known }
+        let (translated, parameters) = Placeholders.translate(sql)
+        let name = "s\(prepared.count)"
+        let result = PQprepare(handle, name, translated, Int32(parameters), nil)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        prepared[sql] = (name, parameters)
+        return (name, parameters)
+    }
+
+    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
+        guard let result else {
+            throw PostgresError(
+                sqlState: nil, message: String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines, sql: sql)
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines
+            throw PostgresError(sqlState: state, message: message, sql: sql)
+        }
+    }
+}
+
+/// A value bound to a placeholder, sent as text (the server reads it by the column's type).
+public enum PostgresValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    var text: String? {
+        switch self {
+        case .null: nil
+        case .integer(let n): String(n)
+        case .real(let d): d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : "\(d)"
+        case .text(let s): s
+        }
+    }
+}
+
+/// One row of a result, read by column position (from 0).
+public struct PostgresRow {
+    let result: OpaquePointer?
+    let row: Int32
+
+    public func isNull(_ column: Int32) -> Bool { PQgetisnull(result, row, column) == 1 }
+    public func text(_ column: Int32) -> String? {
+        isNull(column) ? nil : String(cString: PQgetvalue(result, row, column))
+    }
+    /// An integer column (or a boolean one: `t` is 1).
+    public func integer(_ column: Int32) -> Int64 {
+        guard let text = text(column) else { return 0 }
+        if text == "t" { return 1 }
+        if text == "f" { return 0 }
+        return Int64(text) ?? Int64(Double(text) ?? 0)
+    }
+    public func real(_ column: Int32) -> Double {
+        guard let text = text(column) else { return 0 }
+        return Double(text) ?? 0
+    }
+}
+
+/// Calls `body` with C strings for `strings` (nil stays NULL), valid during the call.
+private func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let storage: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } ?? nil }
+    defer { for pointer in storage { free(pointer) } }
+    return body(storage.map { $0.map { UnsafePointer($0) } })
+}
+
+extension String {
+    fileprivate var trimmingTrailingNewlines: String {
+        var text = self
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,26 @@
+/// A failure of libpq or of the server: what was being done, the server's SQLSTATE when it
+/// gave one (`23505` unique violation, `40001` serialization failure, `08006` connection
+/// failure…) and its message, with the statement.
+public struct PostgresError: Error, CustomStringConvertible, Sendable {
+    /// The five-character SQLSTATE, or nil for failures without one (cannot connect).
+    public var sqlState: String?
+    public var message: String
+    public var sql: String?
+
+    public init(sqlState: String?, message: String, sql: String? = nil) {
+        self.sqlState = sqlState
+        self.message = message
+        self.sql = sql
+    }
+
+    /// Whether the connection is gone (class 08, or no state at all from a dead connection).
+    public var isConnectionLost: Bool { sqlState?.hasPrefix("08") ?? true }
+
+    public var description: String {
+        var text = "PostgreSQL"
+        if let sqlState { text += " \(sqlState)" }
+        text += ": \(message)"
+        if let sql { text += " (in: \(sql.prefix(200)))" }
+        return text
+    }
+}
