@@ -51,8 +51,10 @@ public struct RevisionGates {
             "Rules", "Plugins"
         )
     ) -> (ruleSet: RuleSet, evaluator: RuleEvaluator)? {
-        let directory = FileManager.default.temporaryDirectory.path + "/journey-revision-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The folder lives as long as the rule set: programs compiled later (another thread's
+        // evaluator, a fallback used for the first time) read the rule library from it.
+        let folder = TemporaryRevisionFolder()
+        let directory = folder.path
         do {
             try files.write(to: directory)
         } catch {
@@ -65,6 +67,7 @@ public struct RevisionGates {
         }
         var loader = engine.loader(rulesDirectory: directory + "/Rules", pluginsDirectory: directory + "/Plugins")
         loader.displayNames = displayNames
+        loader.folderOwner = folder
         let result = loader.load()
         report.diagnostics += result.diagnostics
         guard let ruleSet = result.ruleSet, let evaluator = result.evaluator else { return nil }
@@ -124,5 +127,15 @@ public struct GateReport: Sendable {
             "rule_digests": .object(
                 JSONObject(ruleDigests.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ]
+    }
+}
+
+/// A revision's files written out for the loader, removed when the last rule set loaded from
+/// it is released.
+final class TemporaryRevisionFolder: Sendable {
+    let path = FileManager.default.temporaryDirectory.path + "/journey-revision-\(UUID().uuidString)"
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -21,11 +21,15 @@ public struct RuleSet: Sendable {
 
     private let index: [String: Int]
     private let digests: [String: String]
+    /// See ``RuleSetLoader/folderOwner``.
+    private let folderOwner: (any AnyObject & Sendable)?
 
     init(
         rules: [RuleDefinition], revision: String, rulesDirectory: String, libraryDirectory: String,
-        files: [String], loadedAt: Double, documents: [LoadedDocument] = [], digests: [String: String] = [:]
+        files: [String], loadedAt: Double, documents: [LoadedDocument] = [], digests: [String: String] = [:],
+        folderOwner: (any AnyObject & Sendable)? = nil
     ) {
+        self.folderOwner = folderOwner
         self.documents = documents
         self.digests = digests
         self.rules = rules

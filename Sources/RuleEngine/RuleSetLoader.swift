@@ -28,6 +28,10 @@ public struct RuleSetLoader {
     /// The evaluator of such a load shares programs with the cache, so it must stay on this
     /// thread (give other threads an evaluator of their own).
     public var programCache: ProgramCache?
+    /// Kept alive by the rule set loaded (and every copy of it): the owner of a temporary
+    /// folder the rules were written to, which library imports are read from whenever a
+    /// program is compiled, after the load too.
+    public var folderOwner: (any AnyObject & Sendable)?
 
     public init(
         rulesDirectory: String = "Rules", pluginsDirectory: String? = "Plugins", kinds: [any DocumentKind] = [],
@@ -137,7 +141,7 @@ public struct RuleSetLoader {
         let ruleSet = RuleSet(
             rules: rules, revision: hasher.finalize(), rulesDirectory: display, libraryDirectory: library,
             files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970, documents: documents,
-            digests: digests)
+            digests: digests, folderOwner: folderOwner)
         let evaluator = RuleEvaluator(ruleSet: ruleSet, programs: programs)
         if !collector.hasErrors {
             // Document kinds check their documents against the compiled rules.
