@@ -123,7 +123,8 @@ final class RequestState {
     var body: [UInt8] = []
     /// Bytes of body seen beyond the limit (discarded).
     var discarded = 0
-    var tooLarge = false
+    /// The body is not kept: it is over the limit, or the request was refused from its header.
+    var discardsBody = false
     var answered = false
 }
 
@@ -147,10 +148,15 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         }
         requestPointer.pointee = Unmanaged.passRetained(state).toOpaque()
         _ = context.active.wrappingAdd(1, ordering: .relaxed)
+        if let refusal = framingRefusal(connection) {
+            state.discardsBody = true
+            state.answered = true
+            return queue(refusal, on: connection, context: context, id: state.id)
+        }
         if let length = headerValue(connection, "Content-Length").flatMap({ Int($0) }),
             length > context.options.maxBodyBytes
         {
-            state.tooLarge = true
+            state.discardsBody = true
             state.answered = true
             return queue(tooLarge(context.options.maxBodyBytes), on: connection, context: context, id: state.id)
         }
@@ -161,12 +167,12 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let size = uploadSize.pointee
     if size > 0 {
         uploadSize.pointee = 0
-        if state.tooLarge {
+        if state.discardsBody {
             state.discarded += size
             return state.discarded > discardCap ? .NO : .YES
         }
         if state.body.count + size > context.options.maxBodyBytes {
-            state.tooLarge = true
+            state.discardsBody = true
             state.discarded = state.body.count + size
             state.body = []
             return .YES
@@ -182,7 +188,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     // The whole request has been read.
     if state.answered { return .YES }
     state.answered = true
-    if state.tooLarge {
+    if state.discardsBody {
         return queue(tooLarge(context.options.maxBodyBytes), on: connection, context: context, id: state.id)
     }
     var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: "")
@@ -256,6 +262,34 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
     }
     return MHD_queue_response(connection, UInt32(response.status), made)
 }
+
+/// A request whose framing is ambiguous is refused before its body is read (and its connection
+/// closed): `Transfer-Encoding` beside `Content-Length` (a proxy in front may read the body
+/// one way and this server another: request smuggling), or `Content-Length`,
+/// `Transfer-Encoding` or `Authorization` given more than once.
+private func framingRefusal(_ connection: OpaquePointer) -> HTTPResponse? {
+    var counts: [String: Int] = [:]
+    collect(connection, .HEADER_KIND) { name, _ in
+        guard let name else { return }
+        let key = String(cString: name).lowercased()
+        if singleHeaders.contains(key) { counts[key, default: 0] += 1 }
+    }
+    if let repeated = singleHeaders.sorted().first(where: { (counts[$0] ?? 0) > 1 }) {
+        return .error(
+            400, code: "duplicate_header", message: "the `\(repeated)` header is given more than once; send it once",
+            headers: [("Connection", "close")])
+    }
+    if counts["transfer-encoding"] != nil, counts["content-length"] != nil {
+        return .error(
+            400, code: "ambiguous_length",
+            message: "the request has both Transfer-Encoding and Content-Length; send one of them",
+            headers: [("Connection", "close")])
+    }
+    return nil
+}
+
+/// Headers a request may carry at most once.
+private let singleHeaders: Set<String> = ["authorization", "content-length", "transfer-encoding"]
 
 private func headerValue(_ connection: OpaquePointer, _ name: String) -> String? {
     MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }

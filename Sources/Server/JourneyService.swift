@@ -97,8 +97,18 @@ public final class JourneyService {
         for (event, result) in zip(events, results) where result.status == .accepted {
             if let dog = event["dog_id"]?.stringValue { control.dogChanged(dog) }
         }
+        if let failed = results.first(where: { $0.code == Rejection.Code.storageError.rawValue }) {
+            lastWriteFailure = (ContinuousClock.now, failed.message ?? "")
+        } else if results.contains(where: { $0.status == .accepted }) {
+            lastWriteFailure = nil
+        }
         return results
     }
+
+    /// When the store last refused a write and why; cleared by the next accepted event.
+    /// Readiness answers 503 for ``writeFailureSeconds`` after it.
+    var lastWriteFailure: (at: ContinuousClock.Instant, message: String)?
+    static let writeFailureSeconds = 10.0
 
     // MARK: Generations
 

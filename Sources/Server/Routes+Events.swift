@@ -1,3 +1,4 @@
+import Core
 import Engine
 import FeatureKit
 import HTTP
@@ -21,12 +22,18 @@ enum EventRoutes {
         }
         let results = service.ingest(events)
         let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
-        return .json([
+        let body: JSON = [
             "results": .array(results.map(\.json)),
             "accepted": .number(Double(counts[.accepted] ?? 0)),
             "duplicates": .number(Double(counts[.duplicate] ?? 0)),
             "rejected": .number(Double(counts[.rejected] ?? 0)),
             "revision": .string(service.generation.ruleSet.shortRevision),
-        ])
+        ]
+        // Events the store could not take (a full disk): the whole answer says to retry, with
+        // the results still there (those kept are duplicates when the batch is sent again).
+        if results.contains(where: { $0.code == Rejection.Code.storageError.rawValue }) {
+            return .json(body, status: 503, headers: [("Retry-After", "1")])
+        }
+        return .json(body)
     }
 }

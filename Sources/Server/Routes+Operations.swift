@@ -11,12 +11,21 @@ enum Operations {
         .json(["status": "ok", "worker": .string(service.workerName), "pid": .number(Double(getpid()))])
     }
 
-    /// Ready when rules are loaded and the store answers.
+    /// Ready when rules are loaded, the store answers and has not refused a write in the last
+    /// 10 s (a full disk: no accepted event since).
     static func ready(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) -> HTTPResponse {
         do {
             try service.database.ping()
         } catch {
             return .error(503, code: "store_unavailable", message: "the store does not answer: \(error)")
+        }
+        if let failure = service.lastWriteFailure,
+            (ContinuousClock.now - failure.at).seconds < JourneyService.writeFailureSeconds
+        {
+            return .error(
+                503, code: "store_not_writable",
+                message: "the store refused a write \(String(format: "%.1f", (ContinuousClock.now - failure.at).seconds)) s ago: \(failure.message)",
+                headers: [("Retry-After", "1")])
         }
         return .json([
             "status": "ready", "revision": .string(service.revision), "worker": .string(service.workerName),
