@@ -37,7 +37,11 @@ public struct RevisionFiles: Sendable, Equatable {
                 }
                 continue
             }
-            for relative in RuleSetLoader.listFiles(in: absolute) {
+            let listing = FolderListing(root: absolute)
+            for name in listing.invalidNames {
+                problems.append(.init(path: "\(root)/\(name)", message: "the file name is not UTF-8"))
+            }
+            for relative in listing.files {
                 guard let data = FileManager.default.contents(atPath: absolute + "/" + relative),
                     let text = String(data: data, encoding: .utf8)
                 else {

@@ -69,12 +69,25 @@ public struct RuleSetLoader {
 
         var hasher = RevisionHasher()
         var libraryHasher = SHA256()
-        let files = Self.listFiles(in: root)
+        let listing = FolderListing(root: root)
+        let files = listing.files
+        for name in listing.invalidNames {
+            collector.error(
+                "invalid_file_name", "the file name is not valid UTF-8 (rename it): it is not read",
+                at: SourceLocation(file: display + "/" + name, line: 1, column: 1))
+        }
         var contents: [String: String] = [:]
         for relative in files {
             guard let data = FileManager.default.contents(atPath: root + "/" + relative) else {
                 collector.error(
                     "io_error", "cannot read the file",
+                    at: SourceLocation(file: display + "/" + relative, line: 1, column: 1))
+                continue
+            }
+            guard data.count <= Self.maxFileBytes else {
+                collector.error(
+                    "file_too_large",
+                    "the file has \(data.count) bytes, more than the \(Self.maxFileBytes) a rules file may have: it is not read",
                     at: SourceLocation(file: display + "/" + relative, line: 1, column: 1))
                 continue
             }
@@ -96,9 +109,23 @@ public struct RuleSetLoader {
         var pluginsRoot = ""
         if let pluginsDirectory {
             pluginsRoot = Self.absolutePath(pluginsDirectory)
-            pluginFiles = Self.listFiles(in: pluginsRoot)
+            let listing = FolderListing(root: pluginsRoot)
+            pluginFiles = listing.files
+            let pluginsDisplay = displayNames?.plugins ?? Self.displayPath(pluginsDirectory)
+            for name in listing.invalidNames {
+                collector.error(
+                    "invalid_file_name", "the file name is not valid UTF-8 (rename it): it is not read",
+                    at: SourceLocation(file: pluginsDisplay + "/" + name, line: 1, column: 1))
+            }
             for relative in pluginFiles {
                 guard let data = FileManager.default.contents(atPath: pluginsRoot + "/" + relative) else { continue }
+                guard data.count <= Self.maxFileBytes else {
+                    collector.error(
+                        "file_too_large",
+                        "the file has \(data.count) bytes, more than the \(Self.maxFileBytes) a plugins file may have: it is not read",
+                        at: SourceLocation(file: pluginsDisplay + "/" + relative, line: 1, column: 1))
+                    continue
+                }
                 hasher.add(root: "Plugins", relative: relative, data)
                 pluginContents[relative] = String(data: data, encoding: .utf8)
             }
@@ -165,24 +192,14 @@ public struct RuleSetLoader {
         return relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") || relative.hasSuffix(".json")
     }
 
-    /// Regular files under `root`, relative and sorted; hidden files and editor leftovers skipped.
+    /// Regular files under `root`, relative and sorted; hidden files and editor leftovers skipped
+    /// (see ``FolderListing``, which also names the files whose name is not UTF-8).
     public static func listFiles(in root: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".swp") || name.hasPrefix("#") {
-                if let type = enumerator.fileAttributes?[.type] as? FileAttributeType, type == .typeDirectory {
-                    enumerator.skipDescendants()
-                }
-                continue
-            }
-            if let type = enumerator.fileAttributes?[.type] as? FileAttributeType, type == .typeRegular {
-                files.append(relative)
-            }
-        }
-        return files.sorted()
+        FolderListing(root: root).files
     }
+
+    /// The most bytes a file of a rules or plugins folder may have.
+    public static let maxFileBytes = 1 << 20
 
     /// `./Rules/` → `Rules`, as paths in messages start.
     public static func displayPath(_ path: String) -> String {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Core
 import JQ
 import TestSupport
@@ -67,6 +70,32 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
             rulesDirectory: "/nonexistent/rules", pluginsDirectory: nil, ruleKinds: AllRuleKinds.list
         ).load()
         #expect(result.diagnostics.map(\.code) == ["missing_directory"])
+    }
+
+    /// A file whose name is not UTF-8 is an error naming it (it was skipped in silence).
+    @Test func aFileNameThatIsNotUTF8IsAnError() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", "rule: r\nkind: value\nexpr: .\n")
+        var bytes = Array((directory.path + "/bad").utf8) + [0xFF] + Array(".yaml".utf8) + [0]
+        let fd = bytes.withUnsafeMutableBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        try #require(fd >= 0)
+        close(fd)
+        let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
+            .load()
+        #expect(result.ruleSet == nil || result.diagnostics.contains { $0.severity == .error })
+        let diagnostic = try #require(result.diagnostics.first { $0.code == "invalid_file_name" })
+        #expect(diagnostic.location.file.hasSuffix("/bad\\xFF.yaml"), "\(diagnostic.location.file)")
+    }
+
+    /// A file over the size limit is an error, and is not parsed.
+    @Test func aFileOverTheSizeLimitIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        let padding = String(repeating: "# padding\n", count: RuleSetLoader.maxFileBytes / 10 + 1)
+        try directory.write("huge.yaml", padding + "rule: huge\nkind: value\nexpr: .\n")
+        let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
+            .load()
+        #expect(result.diagnostics.map(\.code) == ["file_too_large"], "\(result.diagnostics)")
+        #expect(result.ruleSet?.rule("huge") == nil)
     }
 
     @Test func emptyFileIsOnlyAWarning() throws {
