@@ -71,11 +71,7 @@ public struct RuleSetLoader {
         var libraryHasher = SHA256()
         let listing = FolderListing(root: root)
         let files = listing.files
-        for name in listing.invalidNames {
-            collector.error(
-                "invalid_file_name", "the file name is not valid UTF-8 (rename it): it is not read",
-                at: SourceLocation(file: display + "/" + name, line: 1, column: 1))
-        }
+        Self.reportInvalidNames(listing, display: display, to: collector)
         var contents: [String: String] = [:]
         for relative in files {
             guard let data = FileManager.default.contents(atPath: root + "/" + relative) else {
@@ -84,13 +80,7 @@ public struct RuleSetLoader {
                     at: SourceLocation(file: display + "/" + relative, line: 1, column: 1))
                 continue
             }
-            guard data.count <= Self.maxFileBytes else {
-                collector.error(
-                    "file_too_large",
-                    "the file has \(data.count) bytes, more than the \(Self.maxFileBytes) a rules file may have: it is not read",
-                    at: SourceLocation(file: display + "/" + relative, line: 1, column: 1))
-                continue
-            }
+            guard Self.isWithinSizeLimit(data, path: display + "/" + relative, collector: collector) else { continue }
             hasher.add(root: "Rules", relative: relative, data)
             if relative.hasPrefix("lib/") {
                 libraryHasher.update(relative + "\u{0}")
@@ -112,18 +102,10 @@ public struct RuleSetLoader {
             let listing = FolderListing(root: pluginsRoot)
             pluginFiles = listing.files
             let pluginsDisplay = displayNames?.plugins ?? Self.displayPath(pluginsDirectory)
-            for name in listing.invalidNames {
-                collector.error(
-                    "invalid_file_name", "the file name is not valid UTF-8 (rename it): it is not read",
-                    at: SourceLocation(file: pluginsDisplay + "/" + name, line: 1, column: 1))
-            }
+            Self.reportInvalidNames(listing, display: pluginsDisplay, to: collector)
             for relative in pluginFiles {
                 guard let data = FileManager.default.contents(atPath: pluginsRoot + "/" + relative) else { continue }
-                guard data.count <= Self.maxFileBytes else {
-                    collector.error(
-                        "file_too_large",
-                        "the file has \(data.count) bytes, more than the \(Self.maxFileBytes) a plugins file may have: it is not read",
-                        at: SourceLocation(file: pluginsDisplay + "/" + relative, line: 1, column: 1))
+                guard Self.isWithinSizeLimit(data, path: pluginsDisplay + "/" + relative, collector: collector) else {
                     continue
                 }
                 hasher.add(root: "Plugins", relative: relative, data)
@@ -200,6 +182,25 @@ public struct RuleSetLoader {
 
     /// The most bytes a file of a rules or plugins folder may have.
     public static let maxFileBytes = 1 << 20
+
+    /// An error for each file of `listing` whose name is not UTF-8 (it is not read).
+    static func reportInvalidNames(_ listing: FolderListing, display: String, to collector: DiagnosticCollector) {
+        for name in listing.invalidNames {
+            collector.error(
+                "invalid_file_name", "the file name is not valid UTF-8 (rename it): it is not read",
+                at: SourceLocation(file: display + "/" + name, line: 1, column: 1))
+        }
+    }
+
+    /// Whether `data` is within ``maxFileBytes``; an error naming `path` when it is not.
+    static func isWithinSizeLimit(_ data: Data, path: String, collector: DiagnosticCollector) -> Bool {
+        guard data.count > maxFileBytes else { return true }
+        collector.error(
+            "file_too_large",
+            "the file has \(data.count) bytes, more than the \(maxFileBytes) a rules or plugins file may have: it is not read",
+            at: SourceLocation(file: path, line: 1, column: 1))
+        return false
+    }
 
     /// `./Rules/` → `Rules`, as paths in messages start.
     public static func displayPath(_ path: String) -> String {
