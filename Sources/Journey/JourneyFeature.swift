@@ -41,6 +41,7 @@ public struct JourneyFeature: Feature {
             FeatureRoute("GET", "/v1/dogs/{dog}/branches/{branch}", DogRoutes.branch),
             FeatureRoute("GET", "/v1/dogs/{dog}/blocks/{block}/preview", DogRoutes.preview),
             FeatureRoute("GET", "/v1/dogs/{dog}/map", DogRoutes.map),
+            FeatureRoute("GET", "/v1/dogs/{dog}/records", DogRecordsRoute.records),
         ]
             + BlockStepRoute.allCases.map { step in
                 FeatureRoute("POST", "/v1/dogs/{dog}/blocks/{block}/\(step.rawValue)") {
