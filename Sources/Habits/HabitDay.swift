@@ -17,13 +17,16 @@ public enum HabitDay {
     }
 
     /// `{date, weekday, filter, trackers: [{id, name, kind, category, emoji, color, pinned,
-    /// schedule, schedule_text, scheduled, done}]}`, pinned trackers first.
+    /// schedule, schedule_text, scheduled, done, tracked_days}]}`, pinned trackers first;
+    /// `tracked_days` counts the days the tracker was checked, up to and including `date`.
     public static func json(
         user: String, date: CivilDate, filter: Filter = .today, search: String? = nil, store: any StoreReader
     ) throws -> JSON {
         let text = date.description
         let trackers = try store.habitTrackers(user: user)
-        let done = Set(try store.habitCheckins(user: user).filter { $0.date == text }.map(\.trackerID))
+        let checkins = try store.habitCheckins(user: user)
+        let done = Set(checkins.filter { $0.date == text }.map(\.trackerID))
+        let trackedDays = trackedDays(checkins, through: text)
         let categories = Dictionary(
             try store.habitCategories(user: user).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let needle = search?.lowercased().trimmingSpaces ?? ""
@@ -55,7 +58,7 @@ public enum HabitDay {
                         "color": tracker.color.map(JSON.string) ?? .null, "pinned": .bool(tracker.pinned),
                         "schedule": .array((schedule?.days ?? []).map(JSON.string)),
                         "schedule_text": .string(scheduleText(tracker, on: text)), "scheduled": .bool(scheduled),
-                        "done": .bool(isDone),
+                        "done": .bool(isDone), "tracked_days": .number(Double(trackedDays[tracker.id] ?? 0)),
                     ])
                 ))
         }
@@ -65,6 +68,16 @@ public enum HabitDay {
             "filter": .string(filter.rawValue), "search": search.map(JSON.string) ?? .null,
             "trackers": .array(ordered.map(\.json)),
         ])
+    }
+
+    /// By tracker, the days it was checked on or before `date` (one check-in row per tracker
+    /// and day; `YYYY-MM-DD` sorts as dates do). Through nil: every day.
+    public static func trackedDays(_ checkins: [HabitCheckin], through date: String? = nil) -> [String: Int] {
+        var days: [String: Int] = [:]
+        for checkin in checkins where date.map({ checkin.date <= $0 }) ?? true {
+            days[checkin.trackerID, default: 0] += 1
+        }
+        return days
     }
 
     /// "Every day", "Mon, Wed, Fri", or "Irregular".

@@ -19,6 +19,7 @@ enum HabitRoutes {
             let today = CivilDate(utc: service.now()).description
             let trackers = try service.store.habitTrackers(user: user)
             let categories = try service.store.habitCategories(user: user)
+            let trackedDays = HabitDay.trackedDays(try service.store.habitCheckins(user: user))
             return .json([
                 "user_id": .string(user),
                 "trackers": .array(
@@ -32,6 +33,7 @@ enum HabitRoutes {
                             "schedule": .array((tracker.schedules.last?.days ?? []).map(JSON.string)),
                             "schedule_text": .string(HabitDay.scheduleText(tracker, on: today)),
                             "created_on": .string(tracker.createdOn),
+                            "tracked_days": .number(Double(trackedDays[tracker.id] ?? 0)),
                         ])
                     }),
                 "categories": .array(categories.map { .object(["id": .string($0.id), "name": .string($0.name)]) }),
