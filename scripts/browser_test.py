@@ -210,6 +210,23 @@ try:
     assert len(bad) == 1 and bad[0]["status"] == 401, f"4xx/5xx in the access log: {bad}"
     errors = severe_logs()
     assert not errors, f"JavaScript errors: {errors}"
+
+    # --- without CodeMirror (the package missing): a textarea, the same diagnostics ---------------
+    step("without CodeMirror: the textarea fallback")
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/console/vendor/codemirror/*"]})
+    driver.get("about:blank")  # a new load of the page (a new hash alone would not load it again)
+    driver.get(URL + "#editor")
+    wait.until(lambda d: d.execute_script("return window.JC && JC.editor && JC.editor.file") == RECOMMENDATION)
+    assert driver.execute_script("return typeof window.CodeMirror") == "undefined", "CodeMirror was not blocked"
+    area = driver.find_element(By.ID, "editor-text")
+    assert area.is_displayed() and area.get_attribute("value").startswith("rule: recommendation")
+    driver.execute_script("const a = arguments[0]; const end = a.value.indexOf('\\n', a.value.indexOf('\\n') + 1); a.focus(); a.setSelectionRange(end, end);", area)
+    area.send_keys(typed)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '#diagnostics li[data-line="2"]'))
+    shot("10-editor-textarea")
+    others = [e for e in severe_logs() if "ERR_BLOCKED_BY_CLIENT" not in e["message"]]
+    assert not others, f"JavaScript errors without CodeMirror: {others}"
     step(f"passed: {len(requests)} requests, {len(answers)} answers in the access log")
 except Exception as error:
     shot("failed")
