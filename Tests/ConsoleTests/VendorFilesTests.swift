@@ -10,8 +10,10 @@ import Testing
     @Test func servesFilesInsideAndRefusesEscapes() throws {
         let folder = try TemporaryDirectory(["root/lib/a.js": "a()", "root/lib/b.css": "b{}", "outside.js": "secret()"])
         let root = folder.file("root")
-        try FileManager.default.createSymbolicLink(atPath: root + "/lib/escape.js", withDestinationPath: folder.file("outside.js"))
-        try FileManager.default.createSymbolicLink(atPath: root + "/lib/inside.js", withDestinationPath: root + "/lib/a.js")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/lib/escape.js", withDestinationPath: folder.file("outside.js"))
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/lib/inside.js", withDestinationPath: root + "/lib/a.js")
         try FileManager.default.createSymbolicLink(atPath: root + "/up", withDestinationPath: folder.path)
         let files = VendorFiles(root: root)
 
@@ -35,6 +37,8 @@ import Testing
         ] {
             #expect(status(folder, file, in: files) == 404, "\(folder)/\(file)")
         }
-        #expect(status("lib", "a.js", in: VendorFiles(root: folder.file("absent"))) == 404, "a missing folder serves nothing")
+        #expect(
+            status("lib", "a.js", in: VendorFiles(root: folder.file("absent"))) == 404,
+            "a missing folder serves nothing")
     }
 }

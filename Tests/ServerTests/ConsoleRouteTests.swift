@@ -27,8 +27,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("app.js", "text/javascript; charset=utf-8"), ("app.css", "text/css; charset=utf-8"),
-        ("editor.js", "text/javascript; charset=utf-8")])
+    @Test(arguments: [
+        ("app.js", "text/javascript; charset=utf-8"), ("app.css", "text/css; charset=utf-8"),
+        ("editor.js", "text/javascript; charset=utf-8"),
+    ])
     func assetsHaveTheirTypes(file: String, type: String) throws {
         try Self.shared.use { harness in
             let response = harness.send("GET", "/console/\(file)")
@@ -63,7 +65,8 @@ import Testing
         try Self.shared.use { harness in
             let script = harness.send("GET", "/console/vendor/codemirror/lib/codemirror.js")
             #expect(script.status == 200 && script.header("Content-Type") == "text/javascript; charset=utf-8")
-            let system = try Data(contentsOf: URL(fileURLWithPath: "/usr/share/javascript/codemirror/lib/codemirror.js"))
+            let system = try Data(
+                contentsOf: URL(fileURLWithPath: "/usr/share/javascript/codemirror/lib/codemirror.js"))
             #expect(script.body == [UInt8](system))
             let mode = harness.send("GET", "/console/vendor/codemirror/mode/yaml/yaml.js")
             #expect(mode.status == 200)

@@ -13,13 +13,17 @@ import Testing
         let harness = try ServiceHarness()
         let bundled = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
         let first = harness.send(
-            "POST", "/v1/rules/revisions", json: ["message": "bundled", "files": RevisionRouteTests.filesJSON(bundled.files)],
+            "POST", "/v1/rules/revisions",
+            json: ["message": "bundled", "files": RevisionRouteTests.filesJSON(bundled.files)],
             admin: true)
         #expect(first.status == 201)
         let path = "Rules/journey/recommendation.yaml"
         let edited = (bundled.files[path] ?? "").replacingOccurrences(
-            of: "min_by([-($progress", with: "max_by([-($progress")
-            .replacingOccurrences(of: "variant: by-branch\n    expect: coat-and-skin", with: "variant: by-branch\n    expect: daily-exercise-needs")
+            of: "min_by([-($progress", with: "max_by([-($progress"
+        )
+        .replacingOccurrences(
+            of: "variant: by-branch\n    expect: coat-and-skin",
+            with: "variant: by-branch\n    expect: daily-exercise-needs")
         #expect(edited != bundled.files[path])
         let draft: JSON = [
             "message": "try max_by", "base": "active", "files": [path: .string(edited)], "activate": false,
