@@ -206,7 +206,7 @@
     return JC.el(
       "div",
       { class: "diff" },
-      JC.el("p", {}, "From ", JC.el("code", {}, diff.from.slice(0, 12)), " to ", JC.el("code", {}, diff.to.slice(0, 12)), ": " + (diff.files.length ? diff.files.length + " files change." : "no file changes.")),
+      JC.el("p", {}, "From ", JC.el("code", {}, diff.from.slice(0, 12)), " to ", JC.el("code", {}, diff.to.slice(0, 12)), ": " + (diff.files.length === 1 ? "1 file changes." : diff.files.length ? diff.files.length + " files change." : "no file changes.")),
       rules.length ? JC.el("ul", {}, rules.map((r) => JC.el("li", {}, r))) : null,
       diff.files.map((file) =>
         JC.el(
