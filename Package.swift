@@ -67,11 +67,16 @@ let package = Package(
             name: "Revisions",
             dependencies: ["FeatureKit", "CommandKit", "RuleEngine", "Store", "HTTP", "JQ", "Core"],
             resources: [.copy("openapi.json")]),
+        // The product managers' console at /console: static pages over the admin API.
+        .target(
+            name: "Console", dependencies: ["FeatureKit", "HTTP", "Core"],
+            resources: [.copy("openapi.json"), .copy("Assets")]),
         // The one list of features.
         .target(
             name: "Features",
             dependencies: [
                 "FeatureKit", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Revisions",
+                "Console",
             ]),
 
         // The HTTP service: a pure router over the engine, libmicrohttpd as the adapter, and a
@@ -120,6 +125,7 @@ let package = Package(
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "Core"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "FeatureKit", "HTTP", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(

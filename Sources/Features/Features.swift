@@ -1,5 +1,6 @@
 import Challenges
 import CheckPlugins
+import Console
 import Experiments
 import FeatureKit
 import Habits
@@ -20,6 +21,7 @@ public enum Features {
             HabitsFeature(),
             ChallengesFeature(),
             RevisionsFeature(),
+            ConsoleFeature(),
         ])
     }
 

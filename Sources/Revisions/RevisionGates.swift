@@ -117,11 +117,14 @@ public struct GateReport: Sendable {
             "revision": .string(revision), "parent": parent.map(JSON.string) ?? .null, "passed": .bool(passed),
             "summary": .string(summary), "rules": .number(Double(rules)), "tests_run": .number(Double(testsRun)),
             "failed_tests": .array(
-                failedTests.map {
-                    [
-                        "test": .string($0.fullName), "location": .string($0.location.description),
-                        "message": .string($0.message ?? ""),
+                failedTests.map { test in
+                    var object: JSONObject = [
+                        "test": .string(test.fullName), "location": .string(test.location.description),
+                        "message": .string(test.message ?? ""),
                     ]
+                    if let expected = test.expected { object["expected"] = expected }
+                    if let actual = test.actual { object["actual"] = actual }
+                    return .object(object)
                 }),
             "diagnostics": .array(diagnostics.map(\.json)),
             "rule_digests": .object(

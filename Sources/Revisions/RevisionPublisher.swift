@@ -23,6 +23,9 @@ public struct RevisionPublisher {
         public var revision: RuleRevision?
         /// False when the files are the active revision already (nothing changed).
         public var activated: Bool
+        /// With `activate: false`, whether this call kept the revision (false when it was kept
+        /// already, or refused).
+        public var kept: Bool = false
 
         public var json: JSON {
             [
@@ -32,8 +35,11 @@ public struct RevisionPublisher {
     }
 
     /// Runs the gates on `files` against the active revision; when they pass, keeps the
-    /// revision (once per content) and makes it active.
-    public func publish(_ files: RevisionFiles, author: String, message: String) throws -> Outcome {
+    /// revision (once per content) and, unless `activate` is false, makes it active (a kept,
+    /// inactive revision can be previewed, diffed and activated later).
+    public func publish(_ files: RevisionFiles, author: String, message: String, activate: Bool = true) throws
+        -> Outcome
+    {
         let author = try Self.required(author, "an author")
         let message = try Self.required(message, "a message")
         let active = try store.activeRevision().map { try store.ruleRevision($0.revision) }
@@ -45,6 +51,21 @@ public struct RevisionPublisher {
             return Outcome(report: report, revision: active, activated: false)
         }
         let at = now()
+        guard activate else {
+            let candidate = RuleRevision(
+                id: id, parent: active?.id, author: author, message: message, createdAt: at, gates: report.json)
+            let (revision, kept) = try store.transaction { () throws -> (RuleRevision, Bool) in
+                let kept = try store.insertRuleRevision(candidate, files: files)
+                if kept {
+                    try store.appendAudit(
+                        AuditEntry(
+                            at: at, actor: author, action: "keep", subject: id, message: message,
+                            detail: ["parent": active.map { .string($0.id) } ?? .null]))
+                }
+                return (try store.ruleRevision(id), kept)
+            }
+            return Outcome(report: report, revision: revision, activated: false, kept: kept)
+        }
         let summary: JSON =
             if let active, let parentFiles {
                 RevisionDiff(from: parentFiles, to: files, digests: (Self.digests(active), report.ruleDigests)).summary
@@ -61,7 +82,7 @@ public struct RevisionPublisher {
                 AuditEntry(at: at, actor: author, action: "publish", subject: id, message: message, detail: summary))
             return try store.ruleRevision(id)
         }
-        return Outcome(report: report, revision: revision, activated: true)
+        return Outcome(report: report, revision: revision, activated: true, kept: true)
     }
 
     /// Makes a kept revision active again (`action` is `activate` or `rollback`); returns it.

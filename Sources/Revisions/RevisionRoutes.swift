@@ -30,22 +30,25 @@ enum RevisionRoutes {
         }
     }
 
-    /// `{files: {path: text|null}, message, base?}`: 201 with the gate report when it passes
-    /// (200 when it is the active revision already), 422 with every diagnostic when not.
+    /// `{files: {path: text|null}, message, base?, activate?}`: 201 with the gate report when it
+    /// passes (200 when it is the active revision already), 422 with every diagnostic when not.
+    /// With `activate: false` the revision is only kept (200 when it was kept already).
     static func publish(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         var fields = Fields(try RequestBody.object(request))
         let message = fields.requiredString("message", maxLength: 2_000)
         let draft = try Draft(&fields)
+        let activate = fields.bool("activate") ?? true
         try fields.check()
         let publisher = RevisionPublisher(store: service.store, engine: service.features, now: service.now)
         let outcome: RevisionPublisher.Outcome = try answer {
             try publisher.publish(
-                try draft.files(in: service.store), author: service.adminName(of: request), message: message)
+                try draft.files(in: service.store), author: service.adminName(of: request), message: message,
+                activate: activate)
         }
         guard outcome.report.passed else { throw refusal(outcome.report) }
-        return .json(outcome.json, status: outcome.activated ? 201 : 200)
+        return .json(outcome.json, status: (activate ? outcome.activated : outcome.kept) ? 201 : 200)
     }
 
     static func show(_ service: any ServiceContext, _ request: HTTPRequest, _ parameters: RouteParameters)

@@ -331,7 +331,7 @@ final class ServiceStatus: @unchecked Sendable {
                 "file": .string(rule.location.file), "line": .number(Double(rule.location.line)),
                 "experiment": rule.experiment.map(JSON.string) ?? .null,
                 "variants": .array(rule.variants.map { .string($0.name) }),
-                "has_fallback": .bool(rule.fallback != nil),
+                "has_fallback": .bool(rule.fallback != nil), "tests": .number(Double(rule.tests.count)),
                 "budget_ms": .number(
                     Double(rule.budget.components.seconds * 1000)
                         + Double(rule.budget.components.attoseconds / 1_000_000_000_000_000)),

@@ -1,0 +1,122 @@
+// The Experiments page: each experiment's variations, weights, exposures and results (rates with
+// 95% intervals drawn beside the numbers), and the onboarding funnel per variant.
+"use strict";
+(function () {
+  const JC = window.JC;
+
+  /** The experiment keys of Rules/experiments.yaml (its top-level list items). */
+  function experimentKeys(files) {
+    const text = files["Rules/experiments.yaml"] || "";
+    return [...text.matchAll(/^ {2}- key:\s*([A-Za-z0-9_.-]+)/gm)].map((m) => m[1]);
+  }
+
+  /** A 95% interval of a rate (Wilson score), for the chart. */
+  function wilson(conversions, users) {
+    if (!users) return [0, 0];
+    const z = 1.96, p = conversions / users, n = users;
+    const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+    const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+    return [Math.max(0, centre - half), Math.min(1, centre + half)];
+  }
+
+  function estimate(e) {
+    if (!e) return "–";
+    return JC.percent(e.estimate) + " [" + JC.percent(e.ci_lower) + ", " + JC.percent(e.ci_upper) + "], p = " + e.p_value.toFixed(3);
+  }
+
+  function metricView(metric, control) {
+    const rows = metric.variations.map((v) => {
+      const [low, high] = wilson(v.conversions, v.users);
+      return { label: v.variation, rate: v.rate || 0, low, high, control: v.variation === control };
+    });
+    const title = metric.key + (metric.guardrail ? " (guardrail)" : "") + ": " + metric.event + (metric.where ? " where " + metric.where : "") + " within " + metric.within;
+    return JC.el(
+      "div",
+      { class: "metric" },
+      JC.el("h4", {}, title),
+      JC.el(
+        "div",
+        { class: "side" },
+        JC.chart.intervals(rows, "Conversion rate per variation with its 95% interval: " + metric.key),
+        JC.table(
+          ["Variation", "Users", "Converted", "Rate", "Change vs control", "Relative change"],
+          metric.variations.map((v) => [
+            v.variation + (v.variation === control ? " (control)" : ""),
+            { text: String(v.users), class: "number" },
+            { text: String(v.conversions), class: "number" },
+            JC.percent(v.rate),
+            v.unavailable ? JC.el("span", { title: v.unavailable.code }, v.unavailable.message) : estimate(v.absolute),
+            v.unavailable ? "–" : estimate(v.relative),
+          ])
+        )
+      )
+    );
+  }
+
+  async function openReport(key, button) {
+    await JC.busy(button, "experiment-report", "open the report of " + key, async () => {
+      const report = (await JC.api("GET", "/v1/experiments/" + encodeURIComponent(key) + "/report")).data;
+      const control = report.variations.length ? report.variations[0].variation : null;
+      const srm = report.sample_ratio;
+      const warnings = [];
+      if (srm.status === "mismatch" || (srm.status !== "ok" && srm.status !== "not_enough_traffic")) {
+        warnings.push(JC.message("warning", "Sample ratio mismatch: the users are not split by the weights (p = " + srm.p_value.toPrecision(3) + "). Do not trust the results until an engineer checks the assignment.", srm));
+      } else if (srm.status === "not_enough_traffic") {
+        warnings.push(JC.message("warning", "Not enough users yet to check the split (at least " + srm.minimum_users + " per variation).", srm));
+      }
+      if (report.multiple_exposures.users > 0) warnings.push(JC.message("warning", report.multiple_exposures.users + " users saw more than one variation" + (report.multiple_exposures.excluded ? " and are left out." : ".")));
+      JC.show(
+        "experiment-report",
+        JC.el("h3", { id: "report-title", tabindex: "-1" }, "Results of " + key),
+        JC.el("p", {}, report.exposed_users + " users exposed (as of " + JC.time(report.now) + ")."),
+        JC.table(["Variation", "Weight", "Users"], report.variations.map((v) => [v.variation + (v.variation === control ? " (control)" : ""), JC.percent(v.weight), { text: String(v.users), class: "number" }])),
+        warnings,
+        report.metrics.map((metric) => metricView(metric, control)),
+        JC.el("details", {}, JC.el("summary", {}, "The whole report"), JC.el("pre", {}, JSON.stringify(report, null, 2)))
+      );
+      document.getElementById("report-title").focus();
+    });
+  }
+
+  async function funnel() {
+    const data = (await JC.api("GET", "/v1/funnels/onboarding?by_variant=true")).data;
+    JC.show(
+      "funnel",
+      data.funnels.map((flow) => {
+        const steps = [];
+        for (const variant of flow.variants) for (const step of variant.steps) if (!steps.includes(step.step_id)) steps.push(step.step_id);
+        const values = flow.variants.map((variant) => steps.map((id) => (variant.steps.find((s) => s.step_id === id) || { reached: 0 }).reached));
+        return JC.el(
+          "div",
+          {},
+          JC.el("h4", {}, flow.key),
+          JC.el(
+            "div",
+            { class: "side" },
+            JC.chart.bars(steps, flow.variants.map((v) => v.variant), values, "Users reaching each step of " + flow.key + " per variant"),
+            JC.table(["Variant", "Started", "Finished"].concat(steps), flow.variants.map((v, i) => [v.variant, String(v.started), String(v.finished)].concat(values[i].map(String))))
+          )
+        );
+      })
+    );
+  }
+
+  JC.pages.experiments = {
+    async load() {
+      const [active, rules] = await Promise.all([JC.active(), JC.api("GET", "/v1/rules").then((r) => r.data)]);
+      const keys = experimentKeys(active.files);
+      for (const rule of rules.rules) if (rule.experiment && !keys.includes(rule.experiment)) keys.push(rule.experiment);
+      const usedBy = (key) => rules.rules.filter((rule) => rule.experiment === key).map((rule) => rule.id);
+      JC.show(
+        "experiments-body",
+        keys.length === 0
+          ? JC.el("p", {}, "No experiment in the active revision.")
+          : JC.table(
+              ["Experiment", "Rules that use it", ""],
+              keys.map((key) => [key, usedBy(key).join(", ") || "an onboarding flow or none", JC.el("button", { type: "button", class: "secondary", "data-experiment": key, onclick: (event) => openReport(key, event.target) }, "Open results")])
+            )
+      );
+      await funnel();
+    },
+  };
+})();

@@ -1,0 +1,76 @@
+// The Rules page: every rule and document of the active revision, with its last change.
+"use strict";
+(function () {
+  const JC = window.JC;
+
+  /** What kind of document a file is, by its first top-level key. */
+  JC.documentKind = function (path, text) {
+    if (path.endsWith(".jq")) return "jq library";
+    if (path.endsWith(".json")) return "test fixture";
+    if (path.endsWith(".md")) return "notes";
+    const match = /^(rule|rules|flow|catalog|experiments|plugin|challenge|wording):/m.exec(text || "");
+    const key = match ? match[1] : "file";
+    return { rules: "rules", experiments: "experiments", plugin: "check plugin" }[key] || key;
+  };
+
+  /** For each file, the kept revision that last changed it (walking the history oldest first). */
+  async function lastChanges(revisions) {
+    const recent = revisions.slice(0, 20).reverse();
+    const details = await Promise.all(recent.map((revision) => JC.api("GET", "/v1/rules/revisions/" + revision.revision).then((r) => r.data)));
+    const changed = {};
+    let previous = {};
+    for (const detail of details) {
+      for (const [path, text] of Object.entries(detail.files)) if (previous[path] !== text) changed[path] = detail;
+      previous = detail.files;
+    }
+    return changed;
+  }
+
+  function change(revision) {
+    if (!revision) return "before the kept history";
+    return JC.el("span", {}, revision.author + ", " + JC.time(revision.created_at) + ": ", JC.el("q", {}, revision.message));
+  }
+
+  function openButton(file, line, label) {
+    return JC.el("button", { type: "button", class: "secondary", onclick: () => JC.openFile(file, line) }, label);
+  }
+
+  JC.pages.rules = {
+    async load() {
+      JC.show("rules-body", JC.el("p", {}, "Loading…"));
+      const [rules, active] = await Promise.all([JC.api("GET", "/v1/rules").then((r) => r.data), JC.active()]);
+      if (!active.id) {
+        JC.show("rules-revision", "No revision is published yet: the service serves its rule folders. An engineer publishes the first one with journey publish.");
+      } else {
+        const detail = active.detail;
+        JC.show("rules-revision", "Active revision ", JC.el("code", {}, active.id.slice(0, 12)), " — " + detail.author + ", " + JC.time(detail.created_at) + ": ", JC.el("q", {}, detail.message), " (" + detail.gates.summary + ")");
+      }
+      const changes = active.id ? await lastChanges(active.revisions) : {};
+      const quarantined = new Map(rules.quarantined.map((q) => [q.rule, q]));
+      const ruleRows = rules.rules.map((rule) => {
+        const q = quarantined.get(rule.id);
+        return [
+          openButton(rule.file, rule.line, rule.id),
+          rule.kind,
+          rule.file + ":" + rule.line,
+          rule.experiment ? rule.experiment + " (" + rule.variants.join(", ") + ")" : "—",
+          { text: String(rule.tests), class: "number" },
+          q ? JC.el("span", { class: "tag bad", title: q.detail }, "quarantined: " + q.reason) : JC.el("span", { class: "tag good" }, "serving"),
+          change(changes[rule.file]),
+        ];
+      });
+      const ruleFiles = new Set(rules.rules.map((rule) => rule.file));
+      const documents = Object.keys(active.files)
+        .filter((path) => !ruleFiles.has(path))
+        .sort()
+        .map((path) => [openButton(path, 1, path), JC.documentKind(path, active.files[path]), change(changes[path])]);
+      JC.show(
+        "rules-body",
+        JC.el("h3", {}, rules.rules.length + " rules"),
+        JC.table(["Rule", "Kind", "File", "Experiment (variants)", "Tests", "Status", "Last change"], ruleRows),
+        JC.el("h3", {}, "Experiments, flows, catalogs, plugins and other files"),
+        JC.table(["File", "Kind", "Last change"], documents)
+      );
+    },
+  };
+})();
