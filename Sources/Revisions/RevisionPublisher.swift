@@ -87,12 +87,14 @@ public struct RevisionPublisher {
 
     /// Makes a kept revision active again (`action` is `activate` or `rollback`); returns it.
     @discardableResult
-    public func activate(_ id: String, author: String, message: String, action: String = "activate") throws
+    public func activate(_ id: String, author: String, message: String, action: String? = nil) throws
         -> RuleRevision
     {
         let author = try Self.required(author, "an author")
         let message = try Self.required(message, "a message")
         let revision = try store.ruleRevision(id)
+        // Unless told: making a revision that was active before active again is a rollback.
+        let action = try action ?? (store.hasBeenActive(revision.id) ? "rollback" : "activate")
         let active = try store.activeRevision().map { try store.ruleRevision($0.revision) }
         var summary: JSON = ["from": active.map { .string($0.id) } ?? .null]
         if let active { summary = try diff(active, revision).summary.merging(["from": .string(active.id)]) }

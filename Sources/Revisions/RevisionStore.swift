@@ -44,6 +44,11 @@ extension StoreReader {
     }
 
     /// Every activation, newest first, at most `limit`.
+    /// Whether `revision` was ever the active one.
+    public func hasBeenActive(_ revision: String) throws -> Bool {
+        try first("SELECT 1 FROM rule_activations WHERE revision = ? LIMIT 1", [.text(revision)]) { _ in true } ?? false
+    }
+
     public func revisionActivations(limit: Int = 100) throws -> [RevisionActivation] {
         try rows(
             "SELECT id, revision, author, message, activated_at FROM rule_activations ORDER BY id DESC LIMIT ?",

@@ -79,7 +79,7 @@ import Testing
         #expect(activated.status == 200 && activated.json["active"]?["revision"]?.stringValue == bundled.revision)
 
         let audit = harness.send("GET", "/v1/audit", admin: true).json["audit"]?.arrayValue ?? []
-        #expect(audit.map { $0["action"]?.stringValue ?? "" } == ["activate", "publish", "publish"])
+        #expect(audit.map { $0["action"]?.stringValue ?? "" } == ["rollback", "publish", "publish"], "active before: a rollback")
         #expect(audit.allSatisfy { $0["actor"] == "admin" })
     }
 }
