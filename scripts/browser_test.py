@@ -109,6 +109,7 @@ try:
     click("signin")
     wait_text("rules-body", "rules")
     wait_text("rules-revision", "the bundled rules")
+    wait_text("signed-in", "Signed in as pm-ann")
     assert TOKEN not in driver.current_url
     first = admin_get("/v1/rules")["revision"]
     shot("02-rules")

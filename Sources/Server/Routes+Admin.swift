@@ -20,6 +20,7 @@ enum AdminRoutes {
             "last_reload": state.report?.json ?? .null,
             "quarantined": .array(state.quarantine.map(\.json)),
             "rules": .array(state.rules),
+            "signed_in_as": .string(service.adminName(of: request)),
         ])
     }
 

@@ -37,7 +37,8 @@
     JC.token.set(input.value.trim());
     button.disabled = true;
     try {
-      await JC.api("GET", "/v1/rules");
+      const answer = await JC.api("GET", "/v1/rules");
+      document.getElementById("signed-in").textContent = "Signed in as " + (answer.data.signed_in_as || "admin");
       input.value = "";
       document.getElementById("nav").hidden = false;
       JC.invalidate();
@@ -53,6 +54,7 @@
 
   function signOut() {
     JC.token.clear();
+    document.getElementById("signed-in").textContent = "";
     JC.invalidate();
     document.getElementById("nav").hidden = true;
     location.hash = "";
@@ -63,6 +65,15 @@
   document.getElementById("signin-form").addEventListener("submit", signIn);
   document.getElementById("sign-out").addEventListener("click", signOut);
   window.addEventListener("hashchange", route);
-  if (JC.token.get()) document.getElementById("nav").hidden = false;
+  if (JC.token.get()) {
+    document.getElementById("nav").hidden = false;
+    // Signed in before this page was loaded: the name of the credential, for the header.
+    JC.api("GET", "/v1/rules").then(
+      (answer) => {
+        document.getElementById("signed-in").textContent = "Signed in as " + (answer.data.signed_in_as || "admin");
+      },
+      () => {} // the page shown says what went wrong
+    );
+  }
   route();
 })();
