@@ -1,0 +1,48 @@
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+/// Migrations, statistics, health and the change signal, on every backend.
+@Suite struct StoreAdministrationConformanceTests {
+    @Test(arguments: TestStore.names)
+    func migrationsAreRecordedOnceAndANewerDatabaseIsRefused(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        #expect(try store.schemaVersion() == SQLiteStore.latestSchemaVersion)
+        #expect(try store.migrate() == [])
+        #expect(try store.first("SELECT count(*) FROM schema_migrations", []) { $0.integer(0) }
+            == Int64(SQLiteStore.latestSchemaVersion))
+        #expect(try store.integrityCheck() == "ok")
+        try store.ping()
+        try store.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 0)", [])
+        #expect { try store.migrate() } throws: { "\($0)".contains("newer than this engine knows") }
+        if name == "postgres" {  // SQLite's check is of the file's structure only
+            #expect(try store.integrityCheck() != "ok")
+        }
+    }
+
+    @Test(arguments: TestStore.names)
+    func statisticsCountRowsPerTable(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try store.ensureUser("u1", firstSeenAt: 1)
+        try store.ensureUser("u2", firstSeenAt: 1)
+        let statistics = try store.statistics()
+        let rows = Dictionary(uniqueKeysWithValues: statistics.tables.map { ($0.name, $0.rows) })
+        #expect(rows["users"] == 2 && rows["events"] == 0 && rows["schema_migrations"] != nil)
+        #expect(statistics.tables.count >= 25 && statistics.bytes > 0)
+        #expect(statistics.schemaVersion == SQLiteStore.latestSchemaVersion)
+        #expect(!store.location.isEmpty)
+    }
+
+    @Test(arguments: TestStore.names)
+    func theExternalVersionChangesWhenAnotherConnectionCommits(backend name: String) throws {
+        let backend = try TestStore(name)
+        let other = try backend.connect()
+        let before = try backend.store.externalVersion()
+        #expect(try backend.store.externalVersion() == before)
+        try other.transaction { try other.ensureUser("u9", firstSeenAt: 1) }
+        #expect(try backend.store.externalVersion() != before)
+    }
+}
