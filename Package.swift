@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "JourneyTests",
             dependencies: [
-                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core",
+                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "Postgres", "JQ", "Core",
                 "TestSupport",
             ],
             exclude: ["Cases"]
