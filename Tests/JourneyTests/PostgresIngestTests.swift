@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// The whole ingest path (every feature's consumers and stores) on PostgreSQL gives the
-/// results and the rows it gives on SQLite: examples/events.jsonl, twice (the second time
+/// results and the rows it gives on SQLite: each of the examples, twice (the second time
 /// every event is a duplicate).
 @Suite(.enabled(if: TestStore.postgresURL != nil)) struct PostgresIngestTests {
     struct Ingested {
@@ -17,13 +17,13 @@ import Testing
         var tables: [String: (columns: [String], rows: [[String]])]
     }
 
-    static func ingestExamples(on backend: TestStore) throws -> Ingested {
+    static func ingest(_ example: String, on backend: TestStore) throws -> Ingested {
         let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
         let now = Timestamp.parse("2026-11-29T12:00:00Z")!
         let ingestor = Features.all.makeIngestor(
             store: backend.store, evaluator: evaluator, policy: IngestPolicy(clock: { now }), cores: 1)
-        let lines = try String(contentsOfFile: Repository.examples + "/events.jsonl", encoding: .utf8)
+        let lines = try String(contentsOfFile: Repository.examples + "/" + example, encoding: .utf8)
         let events = try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }
         let results = ingestor.ingest(events) + ingestor.ingest(events)
         let store = backend.store
@@ -48,9 +48,10 @@ import Testing
         return Ingested(results: results, tables: tables)
     }
 
-    @Test func examplesIngestAlikeOnSQLiteAndPostgreSQL() throws {
-        let sqlite = try Self.ingestExamples(on: TestStore("sqlite"))
-        let postgres = try Self.ingestExamples(on: TestStore("postgres"))
+    @Test(arguments: ["events.jsonl", "habits.jsonl", "challenges.jsonl", "onboarding.jsonl", "experiment.jsonl"])
+    func examplesIngestAlikeOnSQLiteAndPostgreSQL(example: String) throws {
+        let sqlite = try Self.ingest(example, on: TestStore("sqlite"))
+        let postgres = try Self.ingest(example, on: TestStore("postgres"))
         let half = sqlite.results.count / 2
         #expect(sqlite.results[..<half].contains { $0.status == .accepted })
         #expect(sqlite.results[half...].allSatisfy { $0.status == .duplicate })
@@ -61,6 +62,6 @@ import Testing
             #expect(found?.columns == expected.columns, "\(table)")
             #expect(found?.rows == expected.rows, "\(table)")
         }
-        #expect(sqlite.tables["events"]?.rows.isEmpty == false && sqlite.tables["profile_records"]?.rows.isEmpty == false)
+        #expect(sqlite.tables["events"]?.rows.isEmpty == false)
     }
 }
