@@ -11,7 +11,7 @@ extension PostgresStore {
         ) { row in
             ProfileRecord(
                 id: row.integer(0), dogID: dog, kind: row.text(1) ?? "", recordedAt: row.real(2),
-                recordedAtText: row.text(3) ?? "", payload: try SQLiteStore.json(row.text(4)), source: row.text(5) ?? "",
+                recordedAtText: row.text(3) ?? "", payload: try StoredJSON.parse(row.text(4)), source: row.text(5) ?? "",
                 ruleRevision: row.text(6), blockID: row.text(7))
         }
     }
@@ -91,7 +91,7 @@ extension PostgresStore {
         ) { row in
             Reminder(
                 id: row.integer(0), userID: row.text(1) ?? "", dogID: row.text(2), kind: row.text(3) ?? "",
-                dueAt: row.real(4), payload: try SQLiteStore.json(row.text(5)), status: row.text(6) ?? "pending")
+                dueAt: row.real(4), payload: try StoredJSON.parse(row.text(5)), status: row.text(6) ?? "pending")
         }
     }
 

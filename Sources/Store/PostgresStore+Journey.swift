@@ -13,8 +13,8 @@ extension PostgresStore {
             StoredEvent(
                 rowID: row.integer(0), userID: user, eventID: eventID, type: row.text(1) ?? "", dogID: row.text(2),
                 occurredAt: row.real(3), occurredAtText: row.text(4) ?? "", receivedAt: row.real(5),
-                payload: try SQLiteStore.json(row.text(6)), outcome: try SQLiteStore.json(row.text(7)),
-                ruleRevision: row.text(8), provenance: try row.text(9).map { try SQLiteStore.json($0) } ?? .null)
+                payload: try StoredJSON.parse(row.text(6)), outcome: try StoredJSON.parse(row.text(7)),
+                ruleRevision: row.text(8), provenance: try row.text(9).map { try StoredJSON.parse($0) } ?? .null)
         }
     }
 
@@ -54,7 +54,7 @@ extension PostgresStore {
             DogProfile(
                 id: id, userID: row.text(0) ?? "", name: row.text(1) ?? "", birthDate: row.text(2),
                 ageRange: row.text(3), breed: row.text(4), timezone: row.text(5),
-                metrics: try SQLiteStore.json(row.text(6)).objectValue ?? [:], registeredAt: row.real(7))
+                metrics: try StoredJSON.parse(row.text(6)).objectValue ?? [:], registeredAt: row.real(7))
         }
     }
 
@@ -84,7 +84,7 @@ extension PostgresStore {
         try first("SELECT rule_revision, created_at, manifest FROM manifests WHERE dog_id = ?", [.text(dog)]) { row in
             StoredManifest(
                 dogID: dog, ruleRevision: row.text(0) ?? "", createdAt: row.real(1),
-                manifest: try SQLiteStore.json(row.text(2)))
+                manifest: try StoredJSON.parse(row.text(2)))
         }
     }
 
@@ -100,7 +100,7 @@ extension PostgresStore {
 
     public func catalogSnapshot(hash: String) throws -> JSON? {
         try first("SELECT catalog FROM catalog_snapshots WHERE hash = ?", [.text(hash)]) {
-            try SQLiteStore.json($0.text(0))
+            try StoredJSON.parse($0.text(0))
         }
     }
 
@@ -122,7 +122,7 @@ extension PostgresStore {
             StoredEvent(
                 rowID: row.integer(0), userID: row.text(1) ?? "", eventID: row.text(2) ?? "", type: row.text(3) ?? "",
                 dogID: dog, occurredAt: row.real(4), occurredAtText: row.text(5) ?? "", receivedAt: row.real(6),
-                payload: try SQLiteStore.json(row.text(7)), outcome: .null)
+                payload: try StoredJSON.parse(row.text(7)), outcome: .null)
         }
     }
 
