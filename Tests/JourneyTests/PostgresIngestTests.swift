@@ -64,4 +64,53 @@ import Testing
         }
         #expect(sqlite.tables["events"]?.rows.isEmpty == false)
     }
+
+    /// Two instances (two connections, two threads) ingesting the same events at once: each
+    /// event is kept once, whichever instance wins; the other sees a duplicate.
+    @Test func twoInstancesIngestingTheSameEventsKeepEachOnce() throws {
+        let backend = try TestStore("postgres")
+        let now = Timestamp.parse("2026-11-29T12:00:00Z")!
+        let lines = try String(contentsOfFile: Repository.examples + "/events.jsonl", encoding: .utf8)
+            .split(separator: "\n")
+        // Twenty owners, each with the example's dogs and events.
+        let events = try (0..<20).flatMap { copy in
+            try lines.map { line in
+                try JSONParser().parse(
+                    line.replacingOccurrences(of: "q-123", with: "q-123-\(copy)")
+                        .replacingOccurrences(of: "miso-001", with: "miso-001-\(copy)")
+                        .replacingOccurrences(of: "owner-", with: "owner\(copy)-"))
+            }
+        }
+        /// An engine instance: its own connection, rules and results, used by one thread.
+        final class Instance: @unchecked Sendable {
+            let ingestor: Ingestor
+            var results: [IngestResult] = []
+            init(_ ingestor: Ingestor) { self.ingestor = ingestor }
+        }
+        let instances = try (0..<2).map { _ in
+            let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
+            let evaluator = try #require(loaded.evaluator)
+            return Instance(
+                Features.all.makeIngestor(
+                    store: try backend.connect(), evaluator: evaluator, policy: IngestPolicy(clock: { now }), cores: 1))
+        }
+        let done = DispatchGroup()
+        for instance in instances {
+            done.enter()
+            Thread.detachNewThread {
+                // One event a batch, so that the two interleave.
+                instance.results = events.flatMap { instance.ingestor.ingest([$0]) }
+                done.leave()
+            }
+        }
+        #expect(done.wait(timeout: .now() + 60) == .success, "the two instances did not finish within a minute")
+        let accepted = (0..<events.count).map { index in
+            instances.filter { $0.results.indices.contains(index) && $0.results[index].status == .accepted }.count
+        }
+        #expect(accepted.allSatisfy { $0 <= 1 })
+        #expect(try backend.store.eventCount() == accepted.reduce(0, +))
+        #expect(accepted.reduce(0, +) > events.count / 2)
+        let refused = instances.flatMap(\.results).filter { $0.status == .rejected }
+        #expect(refused.allSatisfy { $0.code != "storage_error" }, "\(refused.map { $0.message ?? "" })")
+    }
 }
