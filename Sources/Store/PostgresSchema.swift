@@ -42,12 +42,15 @@ extension PostgresConnection {
     /// applied. A database newer than the code is refused rather than touched. Concurrent
     /// migrations wait for each other (an advisory lock per transaction).
     func migrate(_ migrations: [Migration], now: Double) throws -> [Int] {
-        try ensureMigrationTable()
+        try transaction {
+            try execute("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
+            try ensureMigrationTable()
+        }
         let known = migrations.map(\.version).max() ?? 0
         var applied: [Int] = []
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
             let done: Bool = try transaction {
-                try execute("SELECT pg_advisory_xact_lock(7215190)")
+                try execute("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
                 let current = try schemaVersion()
                 guard current <= known else {
                     throw PostgresError(
@@ -73,6 +76,9 @@ extension PostgresConnection {
         }
         return applied
     }
+
+    /// The advisory lock migrations hold (any number the engine's other locks do not use).
+    static let migrationLock = 7_215_190
 
     private func ensureMigrationTable() throws {
         try execute(

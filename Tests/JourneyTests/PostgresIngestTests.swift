@@ -10,7 +10,7 @@ import Testing
 /// The whole ingest path (every feature's consumers and stores) on PostgreSQL gives the
 /// results and the rows it gives on SQLite: each of the examples, twice (the second time
 /// every event is a duplicate).
-@Suite(.enabled(if: TestStore.postgresURL != nil)) struct PostgresIngestTests {
+@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)")) struct PostgresIngestTests {
     struct Ingested {
         var results: [IngestResult]
         /// Every table's columns, and its rows (as text, numbers written alike), sorted.

@@ -46,3 +46,33 @@ import Testing
         #expect(try backend.store.externalVersion() != before)
     }
 }
+
+/// Instances starting together on a new PostgreSQL database migrate it once.
+@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)")) struct PostgresMigrationTests {
+    @Test func concurrentMigrationsApplyEachVersionOnce() throws {
+        let url = try #require(TestStore.postgresURL)
+        let schema = "migrate_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try PostgresStore(url: url, migrate: false)
+        try admin.run("CREATE SCHEMA \(schema)", [])
+        defer { _ = try? admin.run("DROP SCHEMA \(schema) CASCADE", []) }
+        let location = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        final class Applied: @unchecked Sendable {  // each thread writes its own slot
+            var versions: [[Int]] = Array(repeating: [], count: 4)
+            let failures = LockedText()
+        }
+        let applied = Applied()
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            do {
+                applied.versions[index] = try PostgresStore(url: location, migrate: false).migrate()
+            } catch {
+                applied.failures.append("\(index): \(error)\n")
+            }
+        }
+        #expect(applied.failures.text == "")
+        #expect(applied.versions.flatMap { $0 }.sorted() == Array(1...SQLiteStore.latestSchemaVersion))
+        let store = try PostgresStore(url: location)
+        #expect(try store.schemaVersion() == SQLiteStore.latestSchemaVersion)
+        #expect(try store.first("SELECT count(*) FROM schema_migrations", []) { $0.integer(0) }
+            == Int64(SQLiteStore.latestSchemaVersion))
+    }
+}
