@@ -117,7 +117,7 @@ let package = Package(
 
         // What the test targets share: the repository's folders, case files, seeded random
         // numbers, temporary folders and stores. Low layers only, so every test target can use it.
-        .target(name: "TestSupport", dependencies: ["Store", "SQLite", "YAML", "Core"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Store", "SQLite", "Postgres", "YAML", "Core"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "ExperimentStatisticsTests", dependencies: ["ExperimentStatistics", "Core", "TestSupport"], exclude: ["Cases"]),
@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "FeatureKit", "HTTP", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Core", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Postgres", "Core", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(
             name: "RevisionsTests",
@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "JourneyTests",
             dependencies: [
-                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core",
+                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "Postgres", "JQ", "Core",
                 "TestSupport",
             ],
             exclude: ["Cases"]

@@ -86,7 +86,8 @@ extension Store {
             try run(
                 """
                 INSERT INTO challenge_totals (challenge_id, team, value, participants) VALUES (?1, ?2, ?3, 1)
-                ON CONFLICT (challenge_id, team) DO UPDATE SET participants = participants + 1, value = value + ?3
+                ON CONFLICT (challenge_id, team) DO UPDATE
+                SET participants = challenge_totals.participants + 1, value = challenge_totals.value + ?3
                 """, [.text(challenge), .text(side), .real(value)])
         }
         try appendFeed(challenge: challenge, user: user, action: "joined", value: nil, at: at, event: event)

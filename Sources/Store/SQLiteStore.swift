@@ -293,7 +293,6 @@ public final class SQLiteStore: Store {
     }
 
     static func json(_ text: String?) throws -> JSON {
-        guard let text else { return .null }
-        return try JSONParser().parse(text)
+        try StoredJSON.parse(text)
     }
 }

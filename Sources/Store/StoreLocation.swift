@@ -68,10 +68,8 @@ extension StoreLocation {
         switch backend {
         case .sqlite(let path):
             return try SQLiteStore(path: path, migrate: migrate)
-        case .postgres:
-            throw StoreLocationError(
-                location: description,
-                problem: "PostgreSQL stores are not in this build yet; use a file path for the embedded SQLite store")
+        case .postgres(let url):
+            return try PostgresStore(url: url, migrate: migrate)
         }
     }
 }

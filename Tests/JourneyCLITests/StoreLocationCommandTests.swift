@@ -11,9 +11,11 @@ import Testing
         #expect(run.stderr.contains("`mysql:` is not a store this engine knows"), "\(run.stderr)")
     }
 
-    @Test func aPostgresURLSaysThisBuildHasNoPostgresStore() {
-        let run = journey(["db", "migrate", "--db", "postgresql://db/journey"])
+    @Test func aPostgresServerThatDoesNotAnswerIsNamed() {
+        let run = journey(["db", "migrate", "--db", "postgresql://journey@127.0.0.1:1/journey"])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("PostgreSQL stores are not in this build yet"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("postgresql://journey@127.0.0.1:1/journey") && run.stderr.contains("cannot connect"),
+            "\(run.stderr)")
     }
 }

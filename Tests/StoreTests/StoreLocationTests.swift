@@ -48,12 +48,20 @@ import Testing
         #expect(try !StoreLocation(":memory:").exists, "a private store never exists beforehand")
     }
 
-    @Test func aPostgresStoreIsRefusedByThisBuildWithTheReason() throws {
+    @Test func aPostgresServerThatDoesNotAnswerIsNamedWithTheReason() throws {
         #expect {
-            _ = try StoreLocation("postgresql://db/journey").open()
+            _ = try StoreLocation("postgresql://journey:secret@127.0.0.1:1/journey").open()
         } throws: { error in
-            "\(error)".contains("PostgreSQL stores are not in this build yet")
+            "\(error)".contains("postgresql://journey@127.0.0.1:1/journey") && "\(error)".contains("cannot connect")
+                && !"\(error)".contains("secret")
         }
+    }
+
+    @Test(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)")) func aPostgresURLOpensAPostgresStore() throws {
+        let backend = try TestStore("postgres")
+        let store = try StoreLocation(backend.location).open()
+        #expect(store is PostgresStore && store.location == backend.location)
+        #expect(try store.schemaVersion() == SQLiteStore.latestSchemaVersion)
     }
 }
 

@@ -1,0 +1,139 @@
+import Core
+
+/// The engine's effects and the service's reminders and quarantine, in the shared SQL.
+extension PostgresStore {
+    public func records(dog: String, kind: String?) throws -> [ProfileRecord] {
+        try rows(
+            """
+            SELECT id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id
+            FROM profile_records WHERE dog_id = ?1 AND (?2::text IS NULL OR kind = ?2) ORDER BY recorded_at, id
+            """, [.text(dog), .optional(kind)]
+        ) { row in
+            ProfileRecord(
+                id: row.integer(0), dogID: dog, kind: row.text(1) ?? "", recordedAt: row.real(2),
+                recordedAtText: row.text(3) ?? "", payload: try StoredJSON.parse(row.text(4)), source: row.text(5) ?? "",
+                ruleRevision: row.text(6), blockID: row.text(7))
+        }
+    }
+
+    public func insertRecord(_ record: ProfileRecord, event: Int64?) throws {
+        try run(
+            """
+            INSERT INTO profile_records
+                (dog_id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id, event)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(record.dogID), .text(record.kind), .real(record.recordedAt), .text(record.recordedAtText),
+                .text(record.payload.compactText), .text(record.source), .optional(record.ruleRevision),
+                .optional(record.blockID), .optional(event),
+            ])
+    }
+
+    public func completeBlockStep(dog: String, block: String, step: String, at: Double, event: Int64?) throws -> Bool {
+        try run(
+            """
+            INSERT INTO block_progress (dog_id, block_id, step, completed_at, event) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (dog_id, block_id, step) DO NOTHING
+            """, [.text(dog), .text(block), .text(step), .real(at), .optional(event)]) > 0
+    }
+
+    public func scheduleReminder(_ reminder: Reminder, event: Int64?) throws {
+        // One pending reminder per user, dog and kind: the later due time wins, whatever the
+        // order the events arrive in.
+        let changed = try run(
+            """
+            UPDATE reminders
+            SET payload = CASE WHEN ?1 >= due_at THEN ?2 ELSE payload END,
+                event = CASE WHEN ?1 >= due_at THEN ?3 ELSE event END,
+                due_at = CASE WHEN ?1 > due_at THEN ?1 ELSE due_at END
+            WHERE user_id = ?4 AND dog_id IS NOT DISTINCT FROM ?5 AND kind = ?6 AND status = 'pending'
+            """,
+            [
+                .real(reminder.dueAt), .text(reminder.payload.compactText), .optional(event),
+                .text(reminder.userID), .optional(reminder.dogID), .text(reminder.kind),
+            ])
+        guard changed == 0 else { return }
+        try run(
+            "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(reminder.userID), .optional(reminder.dogID), .text(reminder.kind), .real(reminder.dueAt),
+                .text(reminder.payload.compactText), .text(reminder.status), .optional(event),
+            ])
+    }
+
+    public func appendAnalytics(_ analytics: AnalyticsEvent, event: Int64?) throws {
+        try run(
+            "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(analytics.userID), .text(analytics.name), .real(analytics.occurredAt),
+                .text(JSON.object(analytics.properties).compactText), .optional(event),
+            ])
+    }
+
+    public func grantReward(_ reward: Reward, event: Int64?) throws {
+        try run(
+            "INSERT INTO rewards (user_id, reward, amount, badge_id, reason, granted_at, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(reward.userID), .text(reward.reward), .optional(reward.amount), .optional(reward.badgeID),
+                .optional(reward.reason), .real(reward.grantedAt), .optional(event),
+            ])
+    }
+
+    // MARK: Service
+
+    public func dueReminders(before: Double, limit: Int) throws -> [Reminder] {
+        try rows(
+            """
+            SELECT id, user_id, dog_id, kind, due_at, payload, status FROM reminders
+            WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?
+            """, [.real(before), .integer(Int64(limit))]
+        ) { row in
+            Reminder(
+                id: row.integer(0), userID: row.text(1) ?? "", dogID: row.text(2), kind: row.text(3) ?? "",
+                dueAt: row.real(4), payload: try StoredJSON.parse(row.text(5)), status: row.text(6) ?? "pending")
+        }
+    }
+
+    public func markRemindersSent(_ ids: [Int64], at: Double) throws -> [Int64] {
+        try transaction {
+            var marked: [Int64] = []
+            for id in Set(ids).sorted() {
+                let changed = try run(
+                    "UPDATE reminders SET status = 'sent', sent_at = ? WHERE id = ? AND status = 'pending'",
+                    [.real(at), .integer(id)])
+                if changed > 0 { marked.append(id) }
+            }
+            return marked
+        }
+    }
+
+    public func quarantine(_ record: QuarantineRecord) throws {
+        try run(
+            """
+            INSERT INTO rule_quarantine (rule_id, rule_digest, reason, input_digest, detail, quarantined_at)
+            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (rule_id, rule_digest) DO NOTHING
+            """,
+            [
+                .text(record.ruleID), .text(record.ruleDigest), .text(record.reason), .optional(record.inputDigest),
+                .text(record.detail), .real(record.quarantinedAt),
+            ])
+    }
+
+    public func quarantineRecords() throws -> [QuarantineRecord] {
+        try rows(
+            """
+            SELECT rule_id, rule_digest, reason, input_digest, detail, quarantined_at FROM rule_quarantine
+            ORDER BY quarantined_at DESC, rule_id
+            """
+        ) { row in
+            QuarantineRecord(
+                ruleID: row.text(0) ?? "", ruleDigest: row.text(1) ?? "", reason: row.text(2) ?? "",
+                inputDigest: row.text(3), detail: row.text(4) ?? "", quarantinedAt: row.real(5))
+        }
+    }
+
+    public func liftQuarantine(rule: String) throws -> Int {
+        try run("DELETE FROM rule_quarantine WHERE rule_id = ?", [.text(rule)])
+    }
+}

@@ -1,0 +1,89 @@
+import Core
+import Foundation
+import Postgres
+
+/// The store on a PostgreSQL server, for several engine instances sharing one database: the
+/// same tables as ``SQLiteStore`` (``PostgresSchema``), written and read in the shared SQL.
+///
+/// Not `Sendable`: it owns one connection. One owner uses it at a time; each thread or
+/// instance opens its own.
+public final class PostgresStore: Store {
+    public let database: PostgresDatabase
+    /// The URL it was opened with, without any password.
+    public let location: String
+    public let derivedCache = DerivedCache()
+    /// The server's snapshot when ``externalVersion()`` last read it, and the number given.
+    var externalSnapshot: (text: String, version: Int64) = ("", 0)
+
+    /// Connects to `url` (`postgresql://user@host:port/database`; `options=-csearch_path%3D…`
+    /// picks a schema) and brings the schema up to date unless `migrate` is false.
+    public init(url: String, migrate: Bool = true) throws {
+        location = Self.withoutPassword(url)
+        do {
+            database = try PostgresDatabase(url: url)
+        } catch let error as PostgresError {
+            throw PostgresError(sqlState: error.sqlState, message: "\(location): \(error.message)")
+        }
+        try database.connection.execute("SET client_min_messages = warning")
+        if migrate { try self.migrate() }
+    }
+
+    /// Applies pending migrations; returns the versions applied.
+    @discardableResult
+    public func migrate() throws -> [Int] {
+        try database.connection.migrate(PostgresSchema.migrations, now: Date().timeIntervalSince1970)
+    }
+
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try database.connection.transaction(body)
+        } catch {
+            derivedCache.removeAll()
+            throw error
+        }
+    }
+
+    public func atomically<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try database.connection.savepoint("event", body)
+        } catch {
+            derivedCache.removeAll()
+            throw error
+        }
+    }
+
+    // MARK: Shared SQL
+
+    public func query(_ sql: String, _ values: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
+        try database.query(sql, values, body)
+    }
+
+    public func first<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws -> T) throws -> T? {
+        try database.first(sql, values, row)
+    }
+
+    @discardableResult
+    public func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
+        try database.run(sql, values)
+    }
+
+    /// `url` without the password of its user part or a `password=` parameter.
+    static func withoutPassword(_ url: String) -> String {
+        var text = url
+        if let scheme = text.range(of: "://") {
+            let rest = text[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@"),
+                let colon = rest[..<at].firstIndex(of: ":")
+            {
+                text.removeSubrange(colon..<at)
+            }
+        }
+        if let query = text.firstIndex(of: "?") {
+            let parameters = text[text.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
+                .filter { !$0.lowercased().hasPrefix("password=") }
+            text = String(text[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
+        }
+        return text
+    }
+}

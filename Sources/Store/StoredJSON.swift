@@ -1,0 +1,10 @@
+import Core
+
+/// JSON kept as text in a column, on every backend.
+enum StoredJSON {
+    /// The value `text` holds; `null` for a NULL column.
+    static func parse(_ text: String?) throws -> JSON {
+        guard let text else { return .null }
+        return try JSONParser().parse(text)
+    }
+}

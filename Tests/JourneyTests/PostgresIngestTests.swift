@@ -1,0 +1,116 @@
+import Core
+import Engine
+import Features
+import Foundation
+import RuleEngine
+import Store
+import TestSupport
+import Testing
+
+/// The whole ingest path (every feature's consumers and stores) on PostgreSQL gives the
+/// results and the rows it gives on SQLite: each of the examples, twice (the second time
+/// every event is a duplicate).
+@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)")) struct PostgresIngestTests {
+    struct Ingested {
+        var results: [IngestResult]
+        /// Every table's columns, and its rows (as text, numbers written alike), sorted.
+        var tables: [String: (columns: [String], rows: [[String]])]
+    }
+
+    static func ingest(_ example: String, on backend: TestStore) throws -> Ingested {
+        let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
+        let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
+        let now = Timestamp.parse("2026-11-29T12:00:00Z")!
+        let ingestor = Features.all.makeIngestor(
+            store: backend.store, evaluator: evaluator, policy: IngestPolicy(clock: { now }), cores: 1)
+        let lines = try String(contentsOfFile: Repository.examples + "/" + example, encoding: .utf8)
+        let events = try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }
+        let results = ingestor.ingest(events) + ingestor.ingest(events)
+        let store = backend.store
+        let columnsSQL =
+            backend.name == "sqlite"
+            ? "SELECT name FROM pragma_table_info(?) ORDER BY cid"
+            : """
+            SELECT column_name FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
+            """
+        var tables: [String: (columns: [String], rows: [[String]])] = [:]
+        for table in try store.statistics().tables.map(\.name) where table != "schema_migrations" {
+            let columns = try store.rows(columnsSQL, [.text(table)]) { $0.text(0) ?? "" }
+            let rows = try store.rows("SELECT \(columns.joined(separator: ", ")) FROM \(table)") { row in
+                (0..<Int32(columns.count)).map { column in
+                    guard let text = row.text(column) else { return "NULL" }
+                    return Double(text).map { "\($0)" } ?? text
+                }
+            }
+            tables[table] = (columns, rows.sorted { $0.lexicographicallyPrecedes($1) })
+        }
+        return Ingested(results: results, tables: tables)
+    }
+
+    @Test(arguments: ["events.jsonl", "habits.jsonl", "challenges.jsonl", "onboarding.jsonl", "experiment.jsonl"])
+    func examplesIngestAlikeOnSQLiteAndPostgreSQL(example: String) throws {
+        let sqlite = try Self.ingest(example, on: TestStore("sqlite"))
+        let postgres = try Self.ingest(example, on: TestStore("postgres"))
+        let half = sqlite.results.count / 2
+        #expect(sqlite.results[..<half].contains { $0.status == .accepted })
+        #expect(sqlite.results[half...].allSatisfy { $0.status == .duplicate })
+        #expect(postgres.results == sqlite.results)
+        #expect(postgres.tables.keys.sorted() == sqlite.tables.keys.sorted())
+        for (table, expected) in sqlite.tables {
+            let found = postgres.tables[table]
+            #expect(found?.columns == expected.columns, "\(table)")
+            #expect(found?.rows == expected.rows, "\(table)")
+        }
+        #expect(sqlite.tables["events"]?.rows.isEmpty == false)
+    }
+
+    /// Two instances (two connections, two threads) ingesting the same events at once: each
+    /// event is kept once, whichever instance wins; the other sees a duplicate.
+    @Test func twoInstancesIngestingTheSameEventsKeepEachOnce() throws {
+        let backend = try TestStore("postgres")
+        let now = Timestamp.parse("2026-11-29T12:00:00Z")!
+        let lines = try String(contentsOfFile: Repository.examples + "/events.jsonl", encoding: .utf8)
+            .split(separator: "\n")
+        // Twenty owners, each with the example's dogs and events.
+        let events = try (0..<20).flatMap { copy in
+            try lines.map { line in
+                try JSONParser().parse(
+                    line.replacingOccurrences(of: "q-123", with: "q-123-\(copy)")
+                        .replacingOccurrences(of: "miso-001", with: "miso-001-\(copy)")
+                        .replacingOccurrences(of: "owner-", with: "owner\(copy)-"))
+            }
+        }
+        /// An engine instance: its own connection, rules and results, used by one thread.
+        final class Instance: @unchecked Sendable {
+            let ingestor: Ingestor
+            var results: [IngestResult] = []
+            init(_ ingestor: Ingestor) { self.ingestor = ingestor }
+        }
+        let instances = try (0..<2).map { _ in
+            let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
+            let evaluator = try #require(loaded.evaluator)
+            return Instance(
+                Features.all.makeIngestor(
+                    store: try backend.connect(), evaluator: evaluator, policy: IngestPolicy(clock: { now }), cores: 1))
+        }
+        let done = DispatchGroup()
+        for instance in instances {
+            done.enter()
+            Thread.detachNewThread {
+                // One event a batch, so that the two interleave.
+                instance.results = events.flatMap { instance.ingestor.ingest([$0]) }
+                done.leave()
+            }
+        }
+        #expect(done.wait(timeout: .now() + 60) == .success, "the two instances did not finish within a minute")
+        let accepted = (0..<events.count).map { index in
+            instances.filter { $0.results.indices.contains(index) && $0.results[index].status == .accepted }.count
+        }
+        #expect(accepted.allSatisfy { $0 <= 1 })
+        #expect(try backend.store.eventCount() == accepted.reduce(0, +))
+        #expect(accepted.reduce(0, +) > events.count / 2)
+        let refused = instances.flatMap(\.results).filter { $0.status == .rejected }
+        #expect(refused.allSatisfy { $0.code != "storage_error" }, "\(refused.map { $0.message ?? "" })")
+    }
+}

@@ -1,0 +1,199 @@
+import Core
+import Foundation
+import Postgres
+import SQLite
+import Store
+import TestSupport
+import Testing
+
+/// Every ``Store`` requirement, on every backend: SQLite always, PostgreSQL when
+/// `JOURNEY_TEST_POSTGRES_URL` names a server (each case in a schema of its own).
+@Suite struct StoreConformanceTests {
+    static func event(_ id: String, user: String = "u1", dog: String? = "d1", at: Double = 100) -> StoredEvent {
+        StoredEvent(
+            userID: user, eventID: id, type: "walk", dogID: dog, occurredAt: at, occurredAtText: "t\(at)",
+            receivedAt: at + 1, payload: ["minutes": 20, "note": "ш'\""], outcome: ["ok": true], ruleRevision: "r1",
+            provenance: ["rules": ["a"]])
+    }
+
+    static func seed(_ store: any Store) throws {
+        try store.ensureUser("u1", firstSeenAt: 10)
+        try store.insertDog(
+            DogProfile(id: "d1", userID: "u1", name: "Rex", breed: "collie", metrics: ["kg": 12.5], registeredAt: 11))
+    }
+
+    @Test(arguments: TestStore.names)
+    func eventsUsersAndDogsRoundTrip(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        try store.ensureUser("u1", firstSeenAt: 99)  // kept once
+        #expect(try store.dog("d1") == DogProfile(
+            id: "d1", userID: "u1", name: "Rex", breed: "collie", metrics: ["kg": 12.5], registeredAt: 11))
+        #expect(try store.dog("nobody") == nil)
+        #expect(try store.dataVersion(dog: "d1") == 0)
+        let first = try store.insertEvent(Self.event("e1", at: 100))
+        let version = try store.dataVersion(dog: "d1")
+        let second = try store.insertEvent(Self.event("e2", at: 200))
+        #expect(second > first && first > 0)
+        #expect(try store.dataVersion(dog: "d1") > version && version > 0)
+        #expect(try store.eventCount() == 2)
+        var expected = Self.event("e1", at: 100)
+        expected.rowID = first
+        let read = try #require(try store.event(user: "u1", eventID: "e1"))
+        #expect(read.rowID == first && read.payload == expected.payload && read.outcome == expected.outcome)
+        #expect(read.ruleRevision == "r1" && read.provenance == expected.provenance && read.occurredAtText == "t100.0")
+        #expect(try store.event(user: "u1", eventID: "none") == nil)
+        #expect(try store.events(dog: "d1", limit: 5).map(\.eventID) == ["e2", "e1"])
+        #expect(try store.events(dog: "d1", limit: 1).map(\.rowID) == [second])
+    }
+
+    @Test(arguments: TestStore.names)
+    func journeyRowsRoundTrip(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        let manifest = StoredManifest(dogID: "d1", ruleRevision: "r1", createdAt: 12, manifest: ["blocks": ["b1"]])
+        try store.insertManifest(manifest)
+        #expect(try store.manifest(dog: "d1") == manifest)
+        #expect(throws: (any Error).self) { try store.insertManifest(manifest) }
+        #expect(try store.hasCatalogSnapshot(hash: "h") == false)
+        try store.insertCatalogSnapshot(hash: "h", text: #"{"a":[1,2]}"#, at: 1)
+        try store.insertCatalogSnapshot(hash: "h", text: "{}", at: 2)  // kept once
+        #expect(try store.hasCatalogSnapshot(hash: "h"))
+        #expect(try store.catalogSnapshot(hash: "h") == ["a": [1, 2]])
+        let event = try store.insertEvent(Self.event("e1"))
+        #expect(try store.completeBlockStep(dog: "d1", block: "b1", step: "s1", at: 5, event: event))
+        #expect(try store.completeBlockStep(dog: "d1", block: "b1", step: "s1", at: 6, event: nil) == false)
+        #expect(try store.completeBlockStep(dog: "d1", block: "b1", step: "s2", at: 7, event: nil))
+        #expect(try store.blockSteps(dog: "d1") == [
+            BlockStep(blockID: "b1", step: "s1", completedAt: 5), BlockStep(blockID: "b1", step: "s2", completedAt: 7),
+        ])
+        let weight = ProfileRecord(
+            dogID: "d1", kind: "weight", recordedAt: 3, recordedAtText: "3", payload: ["kg": 12], source: "app",
+            ruleRevision: "r1", blockID: "b1")
+        try store.insertRecord(weight, event: event)
+        try store.insertRecord(
+            ProfileRecord(dogID: "d1", kind: "note", recordedAt: 2, recordedAtText: "2", payload: "hi", source: "rule"),
+            event: nil)
+        #expect(try store.records(dog: "d1", kind: nil).map(\.kind) == ["note", "weight"])
+        let weights = try store.records(dog: "d1", kind: "weight")
+        #expect(weights.count == 1 && weights.first?.payload == ["kg": 12] && weights.first?.blockID == "b1")
+        #expect(weights.first?.id != nil)
+    }
+
+    @Test(arguments: TestStore.names)
+    func effectsRemindersAndQuarantineRoundTrip(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        let event = try store.insertEvent(Self.event("e1"))
+        // One pending reminder per user, dog and kind: the later due time wins.
+        try store.scheduleReminder(Reminder(userID: "u1", dogID: "d1", kind: "walk", dueAt: 50, payload: "a"), event: event)
+        try store.scheduleReminder(Reminder(userID: "u1", dogID: "d1", kind: "walk", dueAt: 40, payload: "b"), event: nil)
+        try store.scheduleReminder(Reminder(userID: "u1", dogID: nil, kind: "walk", dueAt: 30, payload: "c"), event: nil)
+        try store.scheduleReminder(Reminder(userID: "u1", dogID: nil, kind: "walk", dueAt: 35, payload: "d"), event: nil)
+        let due = try store.dueReminders(before: 100, limit: 10)
+        #expect(due.map(\.dueAt) == [35, 50] && due.map(\.payload) == ["d", "a"] && due.map(\.dogID) == [nil, "d1"])
+        #expect(try store.dueReminders(before: 40, limit: 10).count == 1)
+        #expect(try store.dueReminders(before: 100, limit: 1).count == 1)
+        let ids = due.compactMap(\.id)
+        #expect(try store.markRemindersSent(ids + [999], at: 60) == ids.sorted())
+        #expect(try store.markRemindersSent(ids, at: 61) == [])
+        #expect(try store.dueReminders(before: 100, limit: 10).isEmpty)
+
+        try store.appendAnalytics(AnalyticsEvent(userID: "u1", name: "walked", occurredAt: 1, properties: ["n": 1]), event: event)
+        try store.grantReward(Reward(reward: "xp", userID: "u1", amount: 5, badgeID: nil, reason: "walk", grantedAt: 1), event: event)
+        try store.grantReward(Reward(reward: "badge", userID: "u1", amount: nil, badgeID: "b", reason: nil, grantedAt: 2), event: nil)
+        #expect(try store.first("SELECT count(*) FROM analytics_outbox WHERE event = ?", [.integer(event)]) { $0.integer(0) } == 1)
+        #expect(try store.rows("SELECT amount FROM rewards ORDER BY granted_at") { $0.optionalReal(0) } == [5, nil])
+
+        let record = QuarantineRecord(
+            ruleID: "r", ruleDigest: "x", reason: "timeout", inputDigest: nil, detail: "slow", quarantinedAt: 1)
+        try store.quarantine(record)
+        try store.quarantine(record)  // once per digest
+        var newer = record
+        newer.ruleDigest = "y"
+        newer.quarantinedAt = 2
+        try store.quarantine(newer)
+        #expect(try store.quarantineRecords() == [newer, record])
+        #expect(try store.liftQuarantine(rule: "r") == 2)
+        #expect(try store.quarantineRecords().isEmpty)
+    }
+
+    @Test(arguments: TestStore.names)
+    func transactionsKeepAllOrNothingAndEmptyTheDerivedCache(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try store.transaction {
+                _ = try store.insertEvent(Self.event("e1"))
+                _ = store.derivedCache.value("k") { 1 }
+                throw Refused()
+            }
+        }
+        #expect(try store.eventCount() == 0)
+        #expect(store.derivedCache.value("k") { Int?.none } == nil)
+        try store.transaction {
+            _ = try store.insertEvent(Self.event("e1"))
+            // A unit that throws undoes only its own changes.
+            #expect(throws: Refused.self) {
+                try store.atomically {
+                    _ = try store.insertEvent(Self.event("e2"))
+                    throw Refused()
+                }
+            }
+            try store.atomically { _ = try store.insertEvent(Self.event("e3")) }
+        }
+        #expect(try store.rows("SELECT event_id FROM events ORDER BY event_id") { $0.text(0) } == ["e1", "e3"])
+    }
+
+    @Test(arguments: TestStore.names)
+    func theSameEventTwiceIsAUniqueViolation(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        _ = try store.insertEvent(Self.event("e1"))
+        do {
+            _ = try store.insertEvent(Self.event("e1", at: 500))
+            Issue.record("a second e1 was accepted")
+        } catch let error as PostgresError {
+            #expect(name == "postgres" && error.sqlState == "23505")
+        } catch let error as SQLiteError {
+            #expect(name == "sqlite" && error.code == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+        }
+        // Inside a transaction, a unit keeps the rest going (the ingest path's idempotence).
+        try store.transaction {
+            #expect(throws: (any Error).self) { try store.atomically { _ = try store.insertEvent(Self.event("e1")) } }
+            _ = try store.insertEvent(Self.event("e2"))
+        }
+        #expect(try store.eventCount() == 2)
+    }
+
+    @Test(arguments: TestStore.names)
+    func concurrentWritersLoseNothing(backend name: String) throws {
+        let backend = try TestStore(name)
+        try Self.seed(backend.store)
+        final class Writers: @unchecked Sendable {  // each thread uses its own connection
+            let stores: [any StoreConnection]
+            init(_ stores: [any StoreConnection]) { self.stores = stores }
+        }
+        let writers = Writers(try (0..<2).map { _ in try backend.connect() })
+        let failures = LockedText()
+        DispatchQueue.concurrentPerform(iterations: writers.stores.count) { index in
+            let store = writers.stores[index]
+            do {
+                for n in 0..<50 {
+                    try store.transaction { _ = try store.insertEvent(Self.event("w\(index)-\(n)", at: Double(n))) }
+                }
+            } catch {
+                failures.append("writer \(index): \(error)\n")
+            }
+        }
+        #expect(failures.text == "")
+        #expect(try backend.store.eventCount() == 100)
+        #expect(Set(try backend.store.rows("SELECT id FROM events") { $0.integer(0) }).count == 100)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Postgres
+import Store
+
+/// A fresh, migrated store on one backend: `sqlite` (a temporary file) or `postgres` (a schema
+/// of its own on the server `JOURNEY_TEST_POSTGRES_URL` names, dropped when released).
+public final class TestStore: CustomStringConvertible, @unchecked Sendable {
+    public let name: String
+    /// Where another connection to the same store connects (`--db`).
+    public let location: String
+    public let store: any StoreConnection
+    private let file: TestDatabase?
+    private let schema: String?
+
+    public init(_ name: String) throws {
+        self.name = name
+        switch name {
+        case "sqlite":
+            let file = TestDatabase()
+            self.file = file
+            schema = nil
+            location = file.path
+            store = file.store
+        default:
+            guard let url = Self.postgresURL else {
+                throw PostgresError(sqlState: nil, message: "JOURNEY_TEST_POSTGRES_URL is not set")
+            }
+            let schema = "store_\(UUID().uuidString.prefix(8).lowercased())"
+            try PostgresConnection(url: url).execute("CREATE SCHEMA \(schema)")
+            self.schema = schema
+            file = nil
+            location = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+            store = try PostgresStore(url: location)
+        }
+    }
+
+    deinit {
+        if let schema, let url = Self.postgresURL {
+            try? PostgresConnection(url: url).execute("SET client_min_messages = warning; DROP SCHEMA \(schema) CASCADE")
+        }
+    }
+
+    /// Another connection to the same store.
+    public func connect() throws -> any StoreConnection {
+        try StoreLocation(location).open()
+    }
+
+    public var description: String { name }
+
+    public static let postgresURL = ProcessInfo.processInfo.environment["JOURNEY_TEST_POSTGRES_URL"]
+    /// The backends to run on: SQLite always, PostgreSQL when a server is named.
+    public static var names: [String] { ["sqlite"] + (postgresURL == nil ? [] : ["postgres"]) }
+}
