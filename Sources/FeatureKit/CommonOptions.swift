@@ -13,7 +13,7 @@ public enum CommonOptions {
         long: "plugins", valueName: "dir", help: "The check-plugins directory.", defaultValue: "./Plugins")
     public static let database = OptionSpec(
         long: "db", valueName: "path",
-        help: "The store: an SQLite file (or sqlite:PATH, :memory:); postgresql://… is not in this build yet.",
+        help: "The store: an SQLite file (or sqlite:PATH, :memory:), or a PostgreSQL URL (postgresql://…).",
         defaultValue: "./journey.sqlite",
         problem: storeLocationProblem)
 

@@ -145,6 +145,12 @@ enum ServeCommand: Command {
             configuration.workers = workers
         }
         configuration.databasePath = arguments.value("db", spec: spec) ?? configuration.databasePath
+        if case .postgres = try CommonOptions.storeLocation(arguments, spec: spec).backend {
+            throw UsageError(
+                message:
+                    "journey serve does not run on a PostgreSQL store yet (its state folder, the workers' command line and the view cache's change feed are still SQLite's); ingest and read it with the other commands",
+                command: spec)
+        }
         configuration.rulesDirectory = arguments.value("rules", spec: spec) ?? "./Rules"
         configuration.pluginsDirectory = arguments.value("plugins", spec: spec) ?? "./Plugins"
         configuration.stateDirectory = arguments.values["state-dir"]?.last

@@ -18,4 +18,11 @@ import Testing
             run.stderr.contains("postgresql://journey@127.0.0.1:1/journey") && run.stderr.contains("cannot connect"),
             "\(run.stderr)")
     }
+
+    /// The service refuses a PostgreSQL store in words until it can serve one.
+    @Test func serveSaysItDoesNotRunOnPostgresYet() {
+        let run = journey(["serve", "--port", "0", "--db", "postgresql://db/journey"])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("journey serve does not run on a PostgreSQL store yet"), "\(run.stderr)")
+    }
 }
