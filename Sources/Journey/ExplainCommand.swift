@@ -86,17 +86,13 @@ enum ExplainCommand: Command {
 
 extension ExplainCommand {
     /// `journey explain event USER EVENT_ID`: the stored event, the outcome it had and what made
-    /// each effect (revision, consumer, rules and variants), then what each event rule makes of it now (today's rules, the dog as it is now; nothing applied).
+    /// each effect (revision, consumer, rules and variants), then what each event rule makes of
+    /// it now (today's rules, the dog as it is now; nothing applied).
     fileprivate static func explainEvent(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet)
         throws(UsageError) -> ExitCode
     {
-        let given = arguments.positionals
-        guard given.count == 3 else {
-            throw UsageError(
-                message: given.count < 3
-                    ? "Missing \(given.count == 1 ? "the user's id" : "the event's id")"
-                    : "Unexpected argument '\(given[3])'", command: spec)
-        }
+        let given = try CommonOptions.positionals(
+            arguments, spec: spec, names: ["the view", "the user's id", "the event's id"])
         let now = try CommonOptions.now(arguments, spec: spec)
         guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
             let evaluator = loaded.evaluator
