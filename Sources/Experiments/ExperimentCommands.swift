@@ -35,16 +35,12 @@ enum AssignCommand: Command {
             throw UsageError(message: "Give --user (and --dog for experiments that hash dog_id)", command: spec)
         }
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
-            let ruleSet = loaded.ruleSet
-        else {
-            return .ruleErrors
+        let named: ExperimentInRules
+        switch ExperimentInRules.load(key, arguments, spec: spec, io: io, engine: engine) {
+        case .success(let found): named = found
+        case .failure(let refusal): return refusal.code
         }
-        let catalog = ExperimentCatalog(ruleSet: ruleSet)
-        guard let experiment = catalog[key] else {
-            io.stderr.line("Error: \(catalog.unknown(key)) (see 'journey experiments')")
-            return .failure
-        }
+        let (catalog, experiment) = (named.catalog, named.experiment)
         return CommonOptions.present(arguments, spec: spec, io: io, store: .existingOrEmpty) { store in
             try ExperimentAssigner(catalog: catalog, readingFrom: store).assignment(key, subject: subject, now: now)
         } json: { assignment in
@@ -131,5 +127,34 @@ enum ExperimentsCommand: Command {
         if experiment.coverage < 1 { parts.append("coverage \(AssignCommand.format(experiment.coverage))") }
         if let endsAt = experiment.endsAt { parts.append("until \(Timestamp.format(endsAt))") }
         return parts.joined(separator: ", ")
+    }
+}
+
+/// The experiment a command names, in the rules of `--rules` and `--plugins`.
+struct ExperimentInRules {
+    var loaded: RuleSetLoader.Result
+    var catalog: ExperimentCatalog
+    var experiment: Experiment
+
+    /// Why there is none: the rules do not load (their diagnostics were printed), or they have
+    /// no such experiment (said, with the closest key).
+    struct Refusal: Error {
+        var code: ExitCode
+    }
+
+    static func load(
+        _ key: String, _ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO, engine: FeatureSet
+    ) -> Result<ExperimentInRules, Refusal> {
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let ruleSet = loaded.ruleSet
+        else {
+            return .failure(Refusal(code: .ruleErrors))
+        }
+        let catalog = ExperimentCatalog(ruleSet: ruleSet)
+        guard let experiment = catalog[key] else {
+            io.stderr.line("Error: \(catalog.unknown(key)) (see 'journey experiments')")
+            return .failure(Refusal(code: .failure))
+        }
+        return .success(ExperimentInRules(loaded: loaded, catalog: catalog, experiment: experiment))
     }
 }

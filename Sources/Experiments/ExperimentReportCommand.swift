@@ -29,16 +29,13 @@ enum ExperimentReportCommand: Command {
     {
         let key = try CommonOptions.positionals(arguments, spec: spec, names: ["the experiment's key"])[0]
         let now = try CommonOptions.now(arguments, spec: spec)
-        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
-            let ruleSet = loaded.ruleSet, let evaluator = loaded.evaluator
-        else {
-            return .ruleErrors
+        let named: ExperimentInRules
+        switch ExperimentInRules.load(key, arguments, spec: spec, io: io, engine: engine) {
+        case .success(let found): named = found
+        case .failure(let refusal): return refusal.code
         }
-        let catalog = ExperimentCatalog(ruleSet: ruleSet)
-        guard let experiment = catalog[key] else {
-            io.stderr.line("Error: \(catalog.unknown(key)) (see 'journey experiments')")
-            return .failure
-        }
+        guard let evaluator = named.loaded.evaluator else { return .ruleErrors }
+        let experiment = named.experiment
         return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
             try ExperimentReport(experiment: experiment, store: store, evaluator: evaluator, now: now)
         } json: { report in
