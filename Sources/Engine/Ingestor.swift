@@ -112,13 +112,24 @@ public final class Ingestor {
     /// (a storage error), the transaction is rolled back and the batch runs again with each
     /// event in its own savepoint, so that only the failing event is refused.
     private func write(_ items: [Item], _ precomputed: [Precomputer.Outcome?]?) -> [IngestResult] {
+        let users = Array(Set(items.compactMap { $0.event?.userID }))
         do {
-            return try store.transaction { try run(items, precomputed, guarded: false) }
+            return try retryingTransient {
+                try store.transaction {
+                    try store.serializeWriters(of: users)
+                    return try run(items, precomputed, guarded: false)
+                }
+            }
         } catch {
             forget()
         }
         do {
-            return try store.transaction { try run(items, precomputed, guarded: true) }
+            return try retryingTransient {
+                try store.transaction {
+                    try store.serializeWriters(of: users)
+                    return try run(items, precomputed, guarded: true)
+                }
+            }
         } catch {
             // The batch could not be committed: nothing of it was kept, nor may be remembered.
             forget()
@@ -227,6 +238,24 @@ public final class Ingestor {
                 Rejection(.storageError, "\(error)"), eventID: event.eventID, userID: event.userID, type: event.type)
         }
     }
+
+    /// Runs `body` again (after a short, growing pause) while it fails with a transient store
+    /// failure, up to ``transientAttempts`` times; what it remembered is forgotten each time.
+    private func retryingTransient<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try body()
+            } catch let failure as any TransientStoreFailure where failure.isTransient && attempt < Self.transientAttempts {
+                forget()
+                usleep(UInt32(1_000 << min(attempt, 6)) + UInt32.random(in: 0..<1_000))
+                attempt += 1
+            }
+        }
+    }
+
+    /// How many times a batch is tried when the store fails transiently.
+    static let transientAttempts = 5
 
     private func forget() {
         knownUsers.removeAll()

@@ -130,7 +130,7 @@ enum ServeCommand: Command {
         io.stderr.flush()
         let code = supervisor.run { address in
             logLine(
-                "journey serve: listening on \(address) (\(configuration.workers) worker\(configuration.workers == 1 ? "" : "s"), \(configuration.rulesDescription), store \(configuration.databasePath))"
+                "journey serve: listening on \(address) (\(configuration.workers) worker\(configuration.workers == 1 ? "" : "s"), \(configuration.rulesDescription), store \(configuration.storeDescription))"
             )
         }
         return code == 0 ? .success : code == Worker.configurationExitCode ? .ruleErrors : .failure
@@ -145,12 +145,7 @@ enum ServeCommand: Command {
             configuration.workers = workers
         }
         configuration.databasePath = arguments.value("db", spec: spec) ?? configuration.databasePath
-        if case .postgres = try CommonOptions.storeLocation(arguments, spec: spec).backend {
-            throw UsageError(
-                message:
-                    "journey serve does not run on a PostgreSQL store yet (its state folder, the workers' command line and the view cache's change feed are still SQLite's); ingest and read it with the other commands",
-                command: spec)
-        }
+        _ = try CommonOptions.storeLocation(arguments, spec: spec)
         configuration.rulesDirectory = arguments.value("rules", spec: spec) ?? "./Rules"
         configuration.pluginsDirectory = arguments.value("plugins", spec: spec) ?? "./Plugins"
         configuration.stateDirectory = arguments.values["state-dir"]?.last
@@ -195,7 +190,7 @@ enum ServeCommand: Command {
     /// The flags that give a worker the supervisor's configuration (the token goes by environment).
     static func workerFlags(_ configuration: ServiceConfiguration) -> [String] {
         var flags = [
-            "--host", configuration.host, "--port", String(configuration.port), "--db", configuration.databasePath,
+            "--host", configuration.host, "--port", String(configuration.port), "--db", configuration.storeDescription,
             "--rules", configuration.rulesDirectory, "--plugins", configuration.pluginsDirectory ?? "./Plugins",
             "--state-dir", configuration.resolvedStateDirectory, "--max-body", String(configuration.maxBodyBytes),
             "--connection-timeout", "\(configuration.connectionTimeoutSeconds)s",

@@ -8,11 +8,22 @@ import CPostgres
 /// (prepared once per connection and text), rows read by position, transactions and
 /// savepoints, errors with their SQLSTATE.
 ///
+/// A connection the server dropped (a restart, a network cut) is opened again on its next use
+/// outside a transaction: the statement that met the broken connection fails (its caller
+/// answers 503 or retries), the ones after it run on the new connection. A transaction the
+/// connection was lost in is never resumed: its work is gone, as the server rolled it back.
+///
 /// Not `Sendable`: a connection belongs to one thread (a worker has its own).
 public final class PostgresConnection {
     private let handle: OpaquePointer
-    /// Prepared statements by their SQL.
+    /// Prepared statements by their SQL (of the current session: emptied on reconnection).
     private var prepared: [String: (name: String, parameters: Int)] = [:]
+    /// Whether a transaction is open (BEGIN sent, no COMMIT or ROLLBACK yet).
+    private var inTransaction = false
+    /// Statements run at the start of every session (see ``setUpSession(_:)``).
+    private var sessionSetup: String?
+    /// How many times the connection was opened again after the server dropped it.
+    public private(set) var reconnections = 0
 
     /// Connects to `url` (`postgresql://user@host:port/database`, or libpq's `key=value` form).
     public init(url: String) throws(PostgresError) {
@@ -34,6 +45,7 @@ public final class PostgresConnection {
 
     /// Runs statements without parameters (DDL, several separated by `;`).
     public func execute(_ sql: String) throws(PostgresError) {
+        try ensureConnected()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -62,12 +74,14 @@ public final class PostgresConnection {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")
+        inTransaction = true
+        defer { inTransaction = false }
         do {
             let value = try body()
             try execute("COMMIT")
             return value
         } catch {
-            try? execute("ROLLBACK")
+            if isAlive { try? execute("ROLLBACK") }
             throw error
         }
     }
@@ -87,17 +101,47 @@ public final class PostgresConnection {
         }
     }
 
+    /// Runs `sql` now and again at the start of every session after a reconnection (settings
+    /// such as `SET client_min_messages`).
+    public func setUpSession(_ sql: String) throws(PostgresError) {
+        try execute(sql)
+        sessionSetup = sql
+    }
+
     /// Whether the server still answers on this connection.
     public var isAlive: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Opens the session again when the server dropped it, outside a transaction; inside one
+    /// the transaction is lost, and so is this statement.
+    private func ensureConnected() throws(PostgresError) {
+        guard PQstatus(handle) != CONNECTION_OK else { return }
+        guard !inTransaction else {
+            throw PostgresError(sqlState: "08003", message: "the connection was lost during the transaction")
+        }
+        PQreset(handle)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines
+            throw PostgresError(sqlState: "08001", message: "cannot reconnect: \(message)")
+        }
+        prepared.removeAll()
+        reconnections += 1
+        _ = PQsetErrorVerbosity(handle, PQERRORS_DEFAULT)
+        if let sessionSetup {
+            let result = PQexec(handle, sessionSetup)
+            defer { PQclear(result) }
+            try check(result, sql: sessionSetup)
+        }
+    }
 
     // MARK: Statements
 
     /// Prepares `sql` once (its `?` placeholders as `$n`) and executes it with `values` as text.
     private func send(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) -> OpaquePointer? {
+        try ensureConnected()
         let statement = try prepare(sql)
         guard values.count == statement.parameters else {
             throw PostgresError(
-                sqlState: nil, message: "\(values.count) values for \(statement.parameters) placeholders", sql: sql)
+                sqlState: "07001", message: "\(values.count) values for \(statement.parameters) placeholders", sql: sql)
         }
         let texts = values.map(\.text)
         let result = withCStrings(texts) { pointers in

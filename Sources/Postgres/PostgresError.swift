@@ -16,6 +16,13 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
     /// Whether the connection is gone (class 08, or no state at all from a dead connection).
     public var isConnectionLost: Bool { sqlState?.hasPrefix("08") ?? true }
 
+    /// Whether the same work may succeed when tried again: a serialization failure (`40001`),
+    /// a deadlock (`40P01`), a lost connection, or the server shutting down (`57P01`–`57P03`).
+    public var isTransient: Bool {
+        guard let sqlState else { return true }
+        return sqlState == "40001" || sqlState == "40P01" || sqlState.hasPrefix("08") || sqlState.hasPrefix("57P")
+    }
+
     public var description: String {
         var text = "PostgreSQL"
         if let sqlState { text += " \(sqlState)" }

@@ -63,11 +63,30 @@ public struct ServiceConfiguration: Sendable {
             ?? CommandLine.arguments[0]
     }
 
-    /// The state directory: as given, else `<database>.state` beside the database.
+    /// The state directory: as given, else `<database>.state` beside an SQLite database, or
+    /// `postgres-<database name>.state` in the working directory for a PostgreSQL store.
     public var resolvedStateDirectory: String {
         if let stateDirectory { return stateDirectory }
+        if case .postgres(let url)? = try? storeLocation().backend {
+            return "postgres-" + Self.databaseName(url) + ".state"
+        }
         let base = databasePath.hasSuffix(".sqlite") ? String(databasePath.dropLast(7)) : databasePath
         return base + ".state"
+    }
+
+    /// The database a PostgreSQL URL names (its path), as a file name may hold it.
+    static func databaseName(_ url: String) -> String {
+        var rest = Substring(url)
+        if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
+        rest = rest.prefix { $0 != "?" }
+        let path = rest.firstIndex(of: "/").map { rest[rest.index(after: $0)...] } ?? ""
+        let name = path.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "_" }
+        return name.isEmpty ? "default" : String(name)
+    }
+
+    /// The store as logs show it (without a password).
+    public var storeDescription: String {
+        (try? storeLocation().withoutPassword) ?? databasePath
     }
 }
 

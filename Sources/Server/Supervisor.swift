@@ -115,6 +115,8 @@ public final class Supervisor {
         let arguments = [executable] + workerArguments(index)
         var environment = ProcessInfo.processInfo.environment
         environment["JOURNEY_ADMIN_TOKEN"] = configuration.adminToken
+        // The workers' command line names the store without its password: it comes this way.
+        if let password = try? configuration.storeLocation().password { environment["PGPASSWORD"] = password }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -77,7 +77,7 @@ public enum Worker {
         if configuration.rulesSource == .store, (try? store.activeRevision()) == nil {
             throw StartupRefusal(
                 text:
-                    "journey serve: w\(index): no revision is published in \(configuration.databasePath) (--rules-from store); publish one first: journey publish --db \(configuration.databasePath) --message TEXT"
+                    "journey serve: w\(index): no revision is published in \(configuration.storeDescription) (--rules-from store); publish one first: journey publish --db \(configuration.storeDescription) --message TEXT"
             )
         }
         var (generation, report) = reloader.loadServed(

@@ -24,7 +24,7 @@ public final class PostgresStore: Store {
         } catch let error as PostgresError {
             throw PostgresError(sqlState: error.sqlState, message: "\(location): \(error.message)")
         }
-        try database.connection.execute("SET client_min_messages = warning")
+        try database.connection.setUpSession("SET client_min_messages = warning")
         if migrate { try self.migrate() }
     }
 
@@ -50,6 +50,30 @@ public final class PostgresStore: Store {
             derivedCache.removeAll()
             throw error
         }
+    }
+
+    /// Takes a transaction-scoped advisory lock per user, in one global order (by key) so
+    /// that two instances' batches cannot wait for each other; released at commit or rollback.
+    public func serializeWriters(of users: [String]) throws {
+        guard !users.isEmpty else { return }
+        let keys = Set(users.map(Self.writerLockKey)).sorted()
+        _ = try first(
+            "SELECT count(pg_advisory_xact_lock(\(Self.writerLockSpace), k)) FROM unnest(CAST(? AS integer[])) AS k",
+            [.text("{" + keys.map(String.init).joined(separator: ",") + "}")]
+        ) { $0.integer(0) }
+    }
+
+    /// The first key of the users' advisory locks (two-key locks never meet the migrations'
+    /// one-key lock).
+    static let writerLockSpace: Int32 = 0x4A52
+    /// A user's lock key: 32 bits of FNV-1a of the id (two users sharing one only wait more).
+    static func writerLockKey(_ user: String) -> Int32 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in user.utf8 {
+            hash ^= UInt32(byte)
+            hash &*= 16_777_619
+        }
+        return Int32(bitPattern: hash)
     }
 
     // MARK: Shared SQL
@@ -87,3 +111,5 @@ public final class PostgresStore: Store {
         return text
     }
 }
+
+extension PostgresError: TransientStoreFailure {}

@@ -15,6 +15,11 @@ public protocol Store: StoreReader, SQLWriting {
     /// Runs `body` as a unit inside the current transaction: when it throws, only its own
     /// changes are undone.
     func atomically<T>(_ body: () throws -> T) throws -> T
+    /// Inside a write transaction: makes writers of any of `users` on other connections (other
+    /// engine instances) wait until this transaction ends, so that what an event's consumers
+    /// read of their user's state is still true when its effects are written. A store with
+    /// one writer at a time (SQLite) has nothing to do.
+    func serializeWriters(of users: [String]) throws
 
     /// Keeps an accepted event and its outcome; returns its row id.
     func insertEvent(_ event: StoredEvent) throws -> Int64
@@ -74,4 +79,15 @@ public protocol StoreReader: SQLReading {
     /// A number that grows whenever something is stored about the dog (its latest event's row
     /// id; 0 for none): views derived from the dog's data can be kept until it changes.
     func dataVersion(dog: String) throws -> Int64
+}
+
+extension Store {
+    public func serializeWriters(of users: [String]) throws {}
+}
+
+/// A store failure that may not happen again when the same work is tried once more (a
+/// deadlock between two instances' transactions, a serialization failure, a dropped
+/// connection): the ingest path tries a batch again before refusing it.
+public protocol TransientStoreFailure: Error {
+    var isTransient: Bool { get }
 }

@@ -54,6 +54,36 @@ public struct StoreLocation: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension StoreLocation {
+    /// The location as logs and command lines may show it: a PostgreSQL URL without its
+    /// password (of the user part, or a `password=` parameter).
+    public var withoutPassword: String {
+        switch backend {
+        case .sqlite: description
+        case .postgres(let url): PostgresStore.withoutPassword(url)
+        }
+    }
+
+    /// The password a PostgreSQL URL carries (percent-decoded), if any: given to another
+    /// process in its environment (`PGPASSWORD`, which libpq reads) rather than on its command
+    /// line, where every user of the machine could read it.
+    public var password: String? {
+        guard case .postgres(let url) = backend, let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        if let query = rest.firstIndex(of: "?") {
+            for parameter in rest[rest.index(after: query)...].split(separator: "&")
+            where parameter.lowercased().hasPrefix("password=") {
+                return String(parameter.dropFirst("password=".count)).removingPercentEncoding
+            }
+        }
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else {
+            return nil
+        }
+        return String(rest[rest.index(after: colon)..<at]).removingPercentEncoding
+    }
+}
+
 /// A `--db` value that names no store.
 public struct StoreLocationError: Error, CustomStringConvertible {
     public var location: String

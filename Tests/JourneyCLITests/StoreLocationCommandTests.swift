@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -19,10 +20,23 @@ import Testing
             "\(run.stderr)")
     }
 
-    /// The service refuses a PostgreSQL store in words until it can serve one.
-    @Test func serveSaysItDoesNotRunOnPostgresYet() {
-        let run = journey(["serve", "--port", "0", "--db", "postgresql://db/journey"])
-        #expect(run.status == 64, "\(run.stderr)")
-        #expect(run.stderr.contains("journey serve does not run on a PostgreSQL store yet"), "\(run.stderr)")
+    /// The service on a PostgreSQL server that does not answer says which (without the
+    /// password) and why, and stops.
+    @Test func serveNamesAPostgresServerThatDoesNotAnswer() throws {
+        // The executable: the supervisor writes its log to the process's own stderr.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path("journey"))
+        process.arguments = ["serve", "--port", "0", "--db", "postgresql://journey:secret@127.0.0.1:1/journey"]
+        let folder = try TemporaryDirectory()
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let status = process.waitForExit()
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("postgresql://journey@127.0.0.1:1/journey") && text.contains("cannot connect"), "\(text)")
+        #expect(!text.contains("secret"))
     }
 }

@@ -26,26 +26,8 @@ import Testing
         let lines = try String(contentsOfFile: Repository.examples + "/" + example, encoding: .utf8)
         let events = try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }
         let results = ingestor.ingest(events) + ingestor.ingest(events)
-        let store = backend.store
-        let columnsSQL =
-            backend.name == "sqlite"
-            ? "SELECT name FROM pragma_table_info(?) ORDER BY cid"
-            : """
-            SELECT column_name FROM information_schema.columns
-            WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
-            """
-        var tables: [String: (columns: [String], rows: [[String]])] = [:]
-        for table in try store.statistics().tables.map(\.name) where table != "schema_migrations" {
-            let columns = try store.rows(columnsSQL, [.text(table)]) { $0.text(0) ?? "" }
-            let rows = try store.rows("SELECT \(columns.joined(separator: ", ")) FROM \(table)") { row in
-                (0..<Int32(columns.count)).map { column in
-                    guard let text = row.text(column) else { return "NULL" }
-                    return Double(text).map { "\($0)" } ?? text
-                }
-            }
-            tables[table] = (columns, rows.sorted { $0.lexicographicallyPrecedes($1) })
-        }
-        return Ingested(results: results, tables: tables)
+        let dump = try StoreDump(backend.store, backend: backend.name)
+        return Ingested(results: results, tables: dump.tables.mapValues { ($0.columns, $0.rows) })
     }
 
     @Test(arguments: ["events.jsonl", "habits.jsonl", "challenges.jsonl", "onboarding.jsonl", "experiment.jsonl"])

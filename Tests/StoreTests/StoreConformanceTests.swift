@@ -196,4 +196,41 @@ import Testing
         #expect(try backend.store.eventCount() == 100)
         #expect(Set(try backend.store.rows("SELECT id FROM events") { $0.integer(0) }).count == 100)
     }
+
+    /// Two instances writing for the same user: the second waits until the first's
+    /// transaction ends, so that what it reads of the user is what the first wrote (what an
+    /// event's consumers read of their user's state stays true until its effects are written).
+    @Test(arguments: TestStore.names)
+    func writersOfOneUserWaitForEachOther(backend name: String) throws {
+        let backend = try TestStore(name)
+        try Self.seed(backend.store)
+        final class Writers: @unchecked Sendable {  // each thread uses its own connection
+            let stores: [any StoreConnection]
+            init(_ stores: [any StoreConnection]) { self.stores = stores }
+        }
+        let writers = Writers(try (0..<2).map { _ in try backend.connect() })
+        let user = Self.event("x").userID
+        let locked = DispatchSemaphore(value: 0)
+        let seen = LockedText()
+        let done = DispatchGroup()
+        done.enter()
+        Thread.detachNewThread {
+            defer { done.leave() }
+            let store = writers.stores[0]
+            try? store.transaction {
+                try store.serializeWriters(of: [user, "someone-else"])
+                locked.signal()
+                Thread.sleep(forTimeInterval: 0.3)
+                _ = try store.insertEvent(Self.event("first"))
+            }
+        }
+        locked.wait()
+        let store = writers.stores[1]
+        try store.transaction {
+            try store.serializeWriters(of: [user])
+            seen.set(try store.event(user: user, eventID: "first") == nil ? "not yet" : "seen")
+        }
+        done.wait()
+        #expect(seen.text == "seen")
+    }
 }

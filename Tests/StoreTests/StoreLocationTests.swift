@@ -39,6 +39,23 @@ import Testing
         }
     }
 
+    /// A password never reaches a log or another process's command line: the location is
+    /// shown without it, and the password is handed over on its own (percent-decoded).
+    static let passwords: [(String, String, String?)] = [
+        ("postgresql://journey:s%40cret@db:5432/journey", "postgresql://journey@db:5432/journey", "s@cret"),
+        ("postgresql://db/journey?sslmode=require&password=pw", "postgresql://db/journey?sslmode=require", "pw"),
+        ("postgresql://journey@db/journey", "postgresql://journey@db/journey", nil),
+        ("postgres://db/journey", "postgres://db/journey", nil),
+        ("./journey.sqlite", "./journey.sqlite", nil),
+    ]
+
+    @Test(arguments: passwords)
+    func showsTheLocationWithoutItsPassword(text: String, shown: String, password: String?) throws {
+        let location = try StoreLocation(text)
+        #expect(location.withoutPassword == shown)
+        #expect(location.password == password)
+    }
+
     @Test func existsOnlyOnceTheFileDoes() throws {
         let file = TemporaryDatabaseFile()
         let location = try StoreLocation(file.path)

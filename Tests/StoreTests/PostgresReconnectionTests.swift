@@ -1,0 +1,52 @@
+import Postgres
+import Store
+import TestSupport
+import Testing
+
+/// A PostgreSQL server that restarts drops every connection: the statement that meets the
+/// broken connection fails with a connection error (a transient failure: the ingest path
+/// tries its batch again), the next one reconnects, prepares its statements again and runs
+/// its session setup; a transaction the connection was lost in is not resumed.
+@Suite(.serialized, .enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
+struct PostgresReconnectionTests {
+    @Test func aStoreReconnectsAfterTheServerRestarts() throws {
+        let server = try ThrowawayPostgres()
+        let store = try PostgresStore(url: server.url)
+        try store.ensureUser("u1", firstSeenAt: 1)
+        #expect(try store.first("SELECT count(*) FROM users", []) { $0.integer(0) } == 1)
+
+        try server.restart()
+        var firstError: (any Error)?
+        do {
+            _ = try store.first("SELECT count(*) FROM users", []) { $0.integer(0) }
+        } catch {
+            firstError = error
+        }
+        if let firstError {
+            #expect((firstError as? any TransientStoreFailure)?.isTransient == true, "\(firstError)")
+        }
+        // From here on, the same statements run again on a new session.
+        #expect(try store.first("SELECT count(*) FROM users", []) { $0.integer(0) } == 1)
+        try store.ensureUser("u2", firstSeenAt: 2)
+        #expect(try store.first("SELECT current_setting('client_min_messages')", []) { $0.text(0) } == "warning")
+        #expect(store.database.connection.reconnections == 1)
+        try store.ping()
+    }
+
+    @Test func aTransactionTheConnectionWasLostInIsNotResumed() throws {
+        let server = try ThrowawayPostgres()
+        let store = try PostgresStore(url: server.url)
+        #expect {
+            try store.transaction {
+                try store.ensureUser("lost", firstSeenAt: 1)
+                try server.restart()
+                try store.ensureUser("after", firstSeenAt: 2)
+            }
+        } throws: { error in
+            (error as? any TransientStoreFailure)?.isTransient == true
+        }
+        #expect(try store.first("SELECT count(*) FROM users", []) { $0.integer(0) } == 0)
+        try store.transaction { try store.ensureUser("again", firstSeenAt: 3) }
+        #expect(try store.first("SELECT count(*) FROM users", []) { $0.integer(0) } == 1)
+    }
+}
