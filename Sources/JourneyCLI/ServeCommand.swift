@@ -23,6 +23,11 @@ enum ServeCommand: Command {
             active revision instead and follows each activation (see --rules-from).
             Admin endpoints need JOURNEY_ADMIN_TOKEN (or --admin-token-file): one token, named
             `admin` in the audit trail, or one `NAME TOKEN` per line; without a token they are off. The API is described at /openapi.json. SIGTERM stops gracefully.
+            App routes need a bearer JWT (its `sub` is the user) once --jwt-secret-file,
+            --jwt-public-key-file or --jwks-file is given; without one they are served
+            unauthenticated, on a loopback address only (unless --insecure-no-auth). Service
+            credentials (`NAME SCOPE[,SCOPE] TOKEN` lines of the admin token file; scopes
+            reminders, analytics, metrics, admin) call the reminders routes and /metrics.
             """,
         options: [
             OptionSpec(long: "host", valueName: "address", help: "Address to bind.", defaultValue: "127.0.0.1"),
@@ -38,6 +43,19 @@ enum ServeCommand: Command {
             OptionSpec(
                 long: "admin-token-file", valueName: "path",
                 help: "File holding the admin bearer token (else JOURNEY_ADMIN_TOKEN)."),
+            OptionSpec(
+                long: "jwt-secret-file", valueName: "path",
+                help: "File holding the HS256 secret app tokens are signed with (at least 32 bytes)."),
+            OptionSpec(
+                long: "jwt-public-key-file", valueName: "path",
+                help: "PEM public key (RSA: RS256, EC P-256: ES256) app tokens are signed for."),
+            OptionSpec(
+                long: "jwks-file", valueName: "path", help: "JWKS file of the keys app tokens are signed for (by kid)."),
+            OptionSpec(long: "jwt-issuer", valueName: "iss", help: "The issuer (iss) app tokens must have."),
+            OptionSpec(long: "jwt-audience", valueName: "aud", help: "The audience (aud) app tokens must name."),
+            OptionSpec(
+                long: "insecure-no-auth",
+                help: "Serve the app routes without tokens on a non-loopback address (behind a gateway that checks them)."),
             OptionSpec(long: "max-body", valueName: "size", help: "Largest request body.", defaultValue: "1MiB"),
             OptionSpec(
                 long: "connection-timeout", valueName: "duration", help: "Idle time before a connection closes.",
@@ -110,7 +128,7 @@ enum ServeCommand: Command {
                 let control = try ControlBlock.create()
                 control.setWorkerCount(1)
                 io.stderr.line(
-                    "journey serve: listening on http://\(socket.host):\(socket.port) (one process, no supervisor)")
+                    "journey serve: listening on http://\(socket.host):\(socket.port) (one process, no supervisor; \(authenticationSummary(configuration)))")
                 io.stderr.flush()
                 let code = Worker.run(
                     configuration: configuration, index: 0, socket: socket, control: control, supervised: false)
@@ -130,7 +148,7 @@ enum ServeCommand: Command {
         io.stderr.flush()
         let code = supervisor.run { address in
             logLine(
-                "journey serve: listening on \(address) (\(configuration.workers) worker\(configuration.workers == 1 ? "" : "s"), \(configuration.rulesDescription), store \(configuration.databasePath))"
+                "journey serve: listening on \(address) (\(configuration.workers) worker\(configuration.workers == 1 ? "" : "s"), \(configuration.rulesDescription), store \(configuration.databasePath); \(authenticationSummary(configuration)))"
             )
         }
         return code == 0 ? .success : code == Worker.configurationExitCode ? .ruleErrors : .failure
@@ -179,6 +197,7 @@ enum ServeCommand: Command {
             configuration.adminToken = io.environment["JOURNEY_ADMIN_TOKEN"]
         }
         if configuration.adminToken?.isEmpty == true { configuration.adminToken = nil }
+        try authentication(arguments, &configuration)
         if let text = configuration.adminToken {
             do {
                 _ = try AdminCredentials(text)
@@ -207,6 +226,8 @@ enum ServeCommand: Command {
         if !configuration.watchFiles { flags.append("--no-watch") }
         flags += ["--rules-from", configuration.rulesSource.rawValue]
         if !configuration.runJobs { flags.append("--no-jobs") }
+        flags += configuration.tokens?.flags ?? []
+        if configuration.insecureNoAuth { flags.append("--insecure-no-auth") }
         return flags
     }
 
@@ -245,5 +266,57 @@ enum ServeCommand: Command {
                 command: spec)
         }
         return value
+    }
+
+    // MARK: Authentication
+
+    /// The token flags: at most one key file, read and checked now (a worker reads it again);
+    /// without one, a non-loopback address is refused unless --insecure-no-auth.
+    static func authentication(_ arguments: ParsedArguments, _ configuration: inout ServiceConfiguration)
+        throws(UsageError)
+    {
+        let given = [TokenSettings.Source.secret, .publicKey, .jwks].compactMap { source in
+            arguments.values[source.rawValue]?.last.map { (source, $0) }
+        }
+        guard given.count <= 1 else {
+            throw UsageError(
+                message: "Give one of \(given.map { "--\($0.0.rawValue)" }.joined(separator: ", ")): tokens are checked with one kind of key",
+                command: spec)
+        }
+        configuration.insecureNoAuth = arguments.flag("insecure-no-auth")
+        let issuer = arguments.values["jwt-issuer"]?.last
+        let audience = arguments.values["jwt-audience"]?.last
+        guard let (source, path) = given.first else {
+            if issuer != nil || audience != nil {
+                throw UsageError(
+                    message: "--jwt-issuer and --jwt-audience need --jwt-secret-file, --jwt-public-key-file or --jwks-file",
+                    command: spec)
+            }
+            if !configuration.insecureNoAuth, !isLoopback(configuration.host) {
+                throw UsageError(
+                    message:
+                        "Refusing to serve the app routes without authentication on \(configuration.host), which is not a loopback address: give --jwt-secret-file, --jwt-public-key-file or --jwks-file so that requests need a user's token, or --insecure-no-auth when a gateway in front checks them",
+                    command: spec)
+            }
+            return
+        }
+        do {
+            configuration.tokens = try TokenSettings(source: source, path: path, issuer: issuer, audience: audience)
+        } catch {
+            throw UsageError(message: error.message, command: spec)
+        }
+    }
+
+    /// 127.0.0.0/8, ::1 and localhost.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    /// The start-up line's word on authentication.
+    static func authenticationSummary(_ configuration: ServiceConfiguration) -> String {
+        if let tokens = configuration.tokens { return tokens.summary }
+        return configuration.insecureNoAuth
+            ? "app routes WITHOUT authentication (--insecure-no-auth)"
+            : "app routes without authentication: loopback only"
     }
 }

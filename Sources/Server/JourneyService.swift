@@ -18,6 +18,10 @@ public final class JourneyService {
     public let configuration: ServiceConfiguration
     /// The admin credentials, read once from the configuration.
     let adminCredentials: AdminCredentials?
+    /// Who may call each route: the credentials and the token verifier.
+    let routeGuard: RouteGuard
+    /// Who the request being answered comes from (nil on an open route, or without tokens).
+    public internal(set) var principal: Principal?
     /// The worker's store (its own connection).
     let database: any StoreConnection
     let control: ControlBlock
@@ -53,6 +57,9 @@ public final class JourneyService {
     ) {
         self.configuration = configuration
         self.adminCredentials = configuration.adminCredentials
+        self.routeGuard = RouteGuard(
+            credentials: configuration.adminCredentials, verifier: configuration.tokenVerifier,
+            clock: configuration.clock)
         self.database = store
         self.control = control
         self.slot = control.slot(workerIndex)
@@ -364,10 +371,17 @@ extension JourneyService: ServiceContext {
     public var store: any Store { database }
     public var features: FeatureSet { Features.all }
     public func adminName(of request: HTTPRequest) -> String {
-        (try? AdminAuth.authenticate(request, credentials: adminCredentials).get()) ?? AdminCredentials.defaultName
+        if case .service(let name, _)? = principal { return name }
+        return AdminCredentials.defaultName
     }
     public func adminRefusal(_ request: HTTPRequest) -> APIError? {
-        AdminAuth.refusal(request, credentials: adminCredentials)
+        if case .service(_, let scopes)? = principal, scopes.contains(.admin) { return nil }
+        if case .failure(let refusal) = routeGuard.admit(
+            request, access: .service(.admin), parameters: [:], store: database)
+        {
+            return refusal
+        }
+        return nil
     }
     public var ruleSet: RuleSet { generation.ruleSet }
     public var evaluator: RuleEvaluator { generation.evaluator }
