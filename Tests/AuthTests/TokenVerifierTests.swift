@@ -1,6 +1,7 @@
 import Auth
 import Core
 import Foundation
+import TestSupport
 import Testing
 
 /// Bearer token checks: each kind of key accepts its good tokens and refuses the rest with the
@@ -26,22 +27,7 @@ import Testing
         return TokenVerifier(keys: tokenKeys, issuer: issuer, audience: audience)
     }
 
-    /// A JWKS of the RSA key (kid r1), the second RSA key (kid r2) and the EC key (kid e1).
-    static func jwksFile() throws -> String {
-        let store = TestKeys.shared
-        let path = store.path("keys.json")
-        if !FileManager.default.fileExists(atPath: path) {
-            let set: JSON = [
-                "keys": [
-                    try store.jwk("rsa", kid: "r1"), try store.jwk("rsa2", kid: "r2"), try store.jwk("ec", kid: "e1"),
-                    ["kty": "oct", "kid": "s1", "k": "c2VjcmV0"],
-                    ["kty": "RSA", "use": "enc", "kid": "x1", "n": "AQAB", "e": "AQAB"],
-                ]
-            ]
-            FileManager.default.createFile(atPath: path, contents: Data(set.compactText.utf8))
-        }
-        return path
-    }
+    static func jwksFile() throws -> String { TestKeys.shared.jwksPath }
 
     /// (what, keys configured, token maker, the refusal; nil: accepted).
     struct Case: Sendable, CustomTestStringConvertible {

@@ -1,3 +1,4 @@
+import Auth
 import Core
 import Foundation
 import HTTP
@@ -215,5 +216,48 @@ extension LiveService {
             try AuthFixture.secretText.write(toFile: folder + "/jwt.secret", atomically: true, encoding: .utf8)
             try AuthFixture.credentials.write(toFile: folder + "/credentials", atomically: true, encoding: .utf8)
         }
+    }
+}
+
+/// `journey serve --jwks-file` with an issuer and an audience (the workers get them as flags):
+/// RS256 and ES256 tokens by `kid`; an HS256 token, another issuer or audience are refused.
+@Suite struct LiveKeySetTests {
+    @Test func publicKeyTokensByKid() throws {
+        let keys = TestKeys.shared
+        let service = try LiveService(
+            workers: 2,
+            arguments: [
+                "--jwks-file", keys.jwksPath, "--jwt-issuer", "https://id.example", "--jwt-audience", "journey-app",
+            ],
+            seed: false)
+        defer { service.stop() }
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        func claims(_ user: String, iss: String = "https://id.example", aud: JSON = "journey-app") -> JSONObject {
+            ["sub": .string(user), "iss": .string(iss), "aud": aud, "exp": .number(now + 600), "nbf": .number(now - 5)]
+        }
+        func send(_ method: String, _ target: String, _ token: String, _ body: JSON? = nil) throws -> Int {
+            try service.client().send(
+                method, target, headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+                body: body.map { Array($0.compactText.utf8) }
+            ).status
+        }
+        let rsa = try keys.token(claims("ann"), alg: "RS256", key: "rsa", kid: "r1")
+        let ec = try keys.token(claims("ann", aud: ["other", "journey-app"]), alg: "ES256", key: "ec", kid: "e1")
+        #expect(try send("POST", "/v1/dogs", rsa, AuthFixture.registration("kid-dog", user: "ann")) == 201)
+        #expect(try send("GET", "/v1/dogs/kid-dog/today", rsa) == 200)
+        #expect(try send("GET", "/v1/dogs/kid-dog/today", ec) == 200)
+        let refused: [(String, String)] = [
+            ("HS256", TokenMinter.hs256(claims: claims("ann"), secret: Array(try keys.publicPEM("rsa").utf8))),
+            ("another issuer", try keys.token(claims("ann", iss: "https://evil.example"), alg: "RS256", key: "rsa", kid: "r1")),
+            ("another audience", try keys.token(claims("ann", aud: "other"), alg: "ES256", key: "ec", kid: "e1")),
+            ("signed by r2, naming r1", try keys.token(claims("ann"), alg: "RS256", key: "rsa2", kid: "r1")),
+            ("an unknown kid", try keys.token(claims("ann"), alg: "RS256", key: "rsa", kid: "nope")),
+        ]
+        for (what, token) in refused {
+            #expect(try send("GET", "/v1/dogs/kid-dog/today", token) == 401, "\(what)")
+        }
+        let bob = try keys.token(claims("bob"), alg: "ES256", key: "ec", kid: "e1")
+        #expect(try send("GET", "/v1/dogs/kid-dog/today", bob) == 404)
+        #expect(service.log.contains("app routes need bearer tokens (ES256, RS256 from \(keys.jwksPath))"), "\(service.log)")
     }
 }

@@ -1,16 +1,16 @@
 import Auth
 import Core
 import Foundation
-import TestSupport
 
-/// Keys made at test time with the `openssl` command (nothing private is committed): RSA 2048
-/// and EC P-256 pairs, and tokens signed with them.
-final class TestKeys: Sendable {
+/// Keys made at test time with the `openssl` command (nothing private is committed): two RSA 2048
+/// pairs, EC P-256 and P-384 pairs, their JWKS, and tokens signed with them.
+public final class TestKeys: Sendable {
     let folder: TemporaryDirectory
-    static let secret = Array("a-shared-secret-of-at-least-32-bytes!".utf8)
+    /// The shared secret (HS256).
+    public static let secret = Array("a-shared-secret-of-at-least-32-bytes!".utf8)
 
     /// Made once for the whole suite (key generation takes a moment).
-    static let shared: TestKeys = {
+    public static let shared: TestKeys = {
         do { return try TestKeys() } catch { fatalError("cannot make test keys: \(error)") }
     }()
 
@@ -26,17 +26,30 @@ final class TestKeys: Sendable {
                 "pkey", "-in", folder.file("\(name).pem"), "-pubout", "-outform", "DER", "-out", folder.file("\(name).pub.der"),
             ])
         }
+        let set: JSON = [
+            "keys": [
+                try jwk("rsa", kid: "r1"), try jwk("rsa2", kid: "r2"), try jwk("ec", kid: "e1"),
+                ["kty": "oct", "kid": "s1", "k": "c2VjcmV0"],
+                ["kty": "RSA", "use": "enc", "kid": "x1", "n": "AQAB", "e": "AQAB"],
+            ]
+        ]
+        _ = try folder.write("keys.json", set.compactText)
     }
 
-    func path(_ name: String) -> String { folder.file(name) }
+    /// The JWKS file: the RSA key (kid r1), the second RSA key (r2), the EC key (e1), and two
+    /// keys the service leaves out (an HMAC key, an encryption key).
+    public var jwksPath: String { folder.file("keys.json") }
 
-    func publicPEM(_ name: String) throws -> String {
+    /// The file `name` in the keys' folder (`rsa.pub.pem`, `ec.pem`, …).
+    public func path(_ name: String) -> String { folder.file(name) }
+
+    public func publicPEM(_ name: String) throws -> String {
         try String(contentsOfFile: folder.file("\(name).pub.pem"), encoding: .utf8)
     }
 
     /// The signature `openssl dgst -sha256 -sign` makes (PKCS #1 v1.5, or DER ECDSA turned into
     /// JOSE's r || s).
-    func sign(_ message: [UInt8], with name: String) throws -> [UInt8] {
+    public func sign(_ message: [UInt8], with name: String) throws -> [UInt8] {
         let input = folder.file("message-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: input, contents: Data(message))
         let output = try Self.openssl(["dgst", "-sha256", "-sign", folder.file("\(name).pem"), input])
@@ -52,7 +65,7 @@ final class TestKeys: Sendable {
     }
 
     /// A token of `claims` with `alg` signed by key `name` (nil: the shared secret).
-    func token(_ claims: JSONObject, alg: String, key name: String?, kid: String? = nil) throws -> String {
+    public func token(_ claims: JSONObject, alg: String, key name: String?, kid: String? = nil) throws -> String {
         var header: JSONObject = ["alg": .string(alg), "typ": "JWT"]
         if let kid { header["kid"] = .string(kid) }
         var failure: Error?
@@ -68,13 +81,13 @@ final class TestKeys: Sendable {
     }
 
     /// A token of the raw header and claims texts, signed with the shared secret.
-    static func hs256(header: String, claims: String) -> String {
+    public static func hs256(header: String, claims: String) -> String {
         let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
         return input + "." + Base64URL.encode(HMACSHA256.mac(key: secret, message: Array(input.utf8)))
     }
 
     /// The JWK of public key `name`.
-    func jwk(_ name: String, kid: String) throws -> JSON {
+    public func jwk(_ name: String, kid: String) throws -> JSON {
         let der = Array(try Data(contentsOf: URL(fileURLWithPath: folder.file("\(name).pub.der"))))
         let (info, _) = try DERReader.element(der[...])
         let (_, afterAlgorithm) = try DERReader.element(info)
@@ -99,7 +112,7 @@ final class TestKeys: Sendable {
     }
 
     @discardableResult
-    static func openssl(_ arguments: [String]) throws -> [UInt8] {
+    public static func openssl(_ arguments: [String]) throws -> [UInt8] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = arguments
@@ -115,8 +128,9 @@ final class TestKeys: Sendable {
 }
 
 /// Reads DER: one element's contents and what follows it.
-enum DERReader {
-    static func element(_ bytes: ArraySlice<UInt8>) throws -> (contents: ArraySlice<UInt8>, rest: ArraySlice<UInt8>) {
+public enum DERReader {
+    /// The element at the start of `bytes`: its contents, and the bytes after it.
+    public static func element(_ bytes: ArraySlice<UInt8>) throws -> (contents: ArraySlice<UInt8>, rest: ArraySlice<UInt8>) {
         var index = bytes.startIndex + 1
         guard index < bytes.endIndex else { throw TestKeyError("DER too short") }
         var length = Int(bytes[index])
@@ -134,7 +148,8 @@ enum DERReader {
     }
 }
 
-struct TestKeyError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+/// A key or signature the test could not make.
+public struct TestKeyError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
