@@ -20,7 +20,8 @@ public enum TokenKeys: Sendable {
         while let last = secret.last, last == 0x0a || last == 0x0d { secret = secret.dropLast() }
         guard secret.count >= minimumSecretBytes else {
             throw KeyError(
-                "the secret is \(secret.count) bytes; HS256 needs at least \(minimumSecretBytes) (openssl rand -hex 32 makes one)")
+                "the secret is \(secret.count) bytes; HS256 needs at least \(minimumSecretBytes) (openssl rand -hex 32 makes one)"
+            )
         }
         return .secret(Array(secret))
     }

@@ -50,7 +50,8 @@ public struct TokenVerifier: Sendable {
         guard keys.algorithms.contains(algorithm) else {
             throw TokenRefusal(
                 .unsupportedAlgorithm,
-                "alg \(algorithm) is not accepted; the configured keys verify \(keys.algorithms.joined(separator: ", "))")
+                "alg \(algorithm) is not accepted; the configured keys verify \(keys.algorithms.joined(separator: ", "))"
+            )
         }
         guard let signature = Base64URL.decode(parts[2]) else {
             throw TokenRefusal(.malformed, "the signature is not base64url")
@@ -79,14 +80,16 @@ public struct TokenVerifier: Sendable {
                 key = found.key
             } else {
                 guard usable.count == 1 else {
-                    throw TokenRefusal(.unknownKey, "the token names no key (kid) and \(usable.count) keys could sign it")
+                    throw TokenRefusal(
+                        .unknownKey, "the token names no key (kid) and \(usable.count) keys could sign it")
                 }
                 key = usable[0].key
             }
             var der = signature
             if key.kind == .p256 {
                 guard signature.count == 64 else {
-                    throw TokenRefusal(.badSignature, "an ES256 signature is 64 bytes (r and s), not \(signature.count)")
+                    throw TokenRefusal(
+                        .badSignature, "an ES256 signature is 64 bytes (r and s), not \(signature.count)")
                 }
                 der = DER.ecdsaSignature(raw: signature)
             }
@@ -139,7 +142,8 @@ public struct TokenVerifier: Sendable {
         guard let bytes = Base64URL.decode(part) else {
             throw TokenRefusal(.malformed, "the \(name) is not base64url")
         }
-        guard case .object(let object)? = try? JSONParser(maximumDepth: 16, rejectsDuplicateKeys: true).parse(bytes) else {
+        guard case .object(let object)? = try? JSONParser(maximumDepth: 16, rejectsDuplicateKeys: true).parse(bytes)
+        else {
             throw TokenRefusal(.malformed, "the \(name) is not a JSON object")
         }
         return object

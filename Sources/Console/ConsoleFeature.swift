@@ -30,10 +30,12 @@ public struct ConsoleFeature: Feature {
             FeatureRoute("GET", "/console/{file}", access: .open) { _, _, parameters throws(APIError) in
                 try ConsoleAssets.asset(parameters.values["file"] ?? "")
             },
-            FeatureRoute("GET", "/console/vendor/codemirror/{a}/{b}", access: .open) { _, _, parameters throws(APIError) in
+            FeatureRoute("GET", "/console/vendor/codemirror/{a}/{b}", access: .open) {
+                _, _, parameters throws(APIError) in
                 try vendor.response(parameters.values["a"] ?? "", parameters.values["b"] ?? "")
             },
-            FeatureRoute("GET", "/console/vendor/codemirror/{a}/{b}/{c}", access: .open) { _, _, parameters throws(APIError) in
+            FeatureRoute("GET", "/console/vendor/codemirror/{a}/{b}/{c}", access: .open) {
+                _, _, parameters throws(APIError) in
                 try vendor.response(
                     parameters.values["a"] ?? "", parameters.values["b"] ?? "", parameters.values["c"] ?? "")
             },

@@ -42,7 +42,9 @@ enum ServeCommand: Command {
                 defaultValue: "<db>.state"),
             OptionSpec(
                 long: "admin-token-file", valueName: "path",
-                help: "File holding the admin bearer token (else JOURNEY_ADMIN_TOKEN)."),
+                help:
+                    "File of the admin and service credentials: one token, or NAME [SCOPE,…] TOKEN lines (else JOURNEY_ADMIN_TOKEN)."
+            ),
             OptionSpec(
                 long: "jwt-secret-file", valueName: "path",
                 help: "File holding the HS256 secret app tokens are signed with (at least 32 bytes)."),
@@ -55,7 +57,9 @@ enum ServeCommand: Command {
             OptionSpec(long: "jwt-audience", valueName: "aud", help: "The audience (aud) app tokens must name."),
             OptionSpec(
                 long: "insecure-no-auth",
-                help: "Serve the app routes without tokens on a non-loopback address (behind a gateway that checks them)."),
+                help:
+                    "Serve the app routes without tokens on a non-loopback address (behind a gateway that checks them)."
+            ),
             OptionSpec(long: "max-body", valueName: "size", help: "Largest request body.", defaultValue: "1MiB"),
             OptionSpec(
                 long: "connection-timeout", valueName: "duration", help: "Idle time before a connection closes.",
@@ -128,7 +132,8 @@ enum ServeCommand: Command {
                 let control = try ControlBlock.create()
                 control.setWorkerCount(1)
                 io.stderr.line(
-                    "journey serve: listening on http://\(socket.host):\(socket.port) (one process, no supervisor; \(authenticationSummary(configuration)))")
+                    "journey serve: listening on http://\(socket.host):\(socket.port) (one process, no supervisor; \(authenticationSummary(configuration)))"
+                )
                 io.stderr.flush()
                 let code = Worker.run(
                     configuration: configuration, index: 0, socket: socket, control: control, supervised: false)
@@ -280,7 +285,8 @@ enum ServeCommand: Command {
         }
         guard given.count <= 1 else {
             throw UsageError(
-                message: "Give one of \(given.map { "--\($0.0.rawValue)" }.joined(separator: ", ")): tokens are checked with one kind of key",
+                message:
+                    "Give one of \(given.map { "--\($0.0.rawValue)" }.joined(separator: ", ")): tokens are checked with one kind of key",
                 command: spec)
         }
         configuration.insecureNoAuth = arguments.flag("insecure-no-auth")
@@ -289,7 +295,8 @@ enum ServeCommand: Command {
         guard let (source, path) = given.first else {
             if issuer != nil || audience != nil {
                 throw UsageError(
-                    message: "--jwt-issuer and --jwt-audience need --jwt-secret-file, --jwt-public-key-file or --jwks-file",
+                    message:
+                        "--jwt-issuer and --jwt-audience need --jwt-secret-file, --jwt-public-key-file or --jwks-file",
                     command: spec)
             }
             if !configuration.insecureNoAuth, !isLoopback(configuration.host) {

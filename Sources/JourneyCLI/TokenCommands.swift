@@ -16,7 +16,8 @@ enum TokenMintCommand: Command {
             `aud` when given. Send it as `Authorization: Bearer <token>`.
             """,
         options: [
-            OptionSpec(long: "secret-file", valueName: "path", help: "File holding the HS256 secret (at least 32 bytes)."),
+            OptionSpec(
+                long: "secret-file", valueName: "path", help: "File holding the HS256 secret (at least 32 bytes)."),
             OptionSpec(long: "sub", valueName: "user", help: "The user the token acts for."),
             OptionSpec(long: "ttl", valueName: "duration", help: "How long the token is valid.", defaultValue: "1h"),
             OptionSpec(long: "iss", valueName: "issuer", help: "The issuer claim."),
@@ -29,12 +30,14 @@ enum TokenMintCommand: Command {
         let path = try CommonOptions.required("secret-file", arguments, spec: spec)
         let user = try CommonOptions.required("sub", arguments, spec: spec)
         if let problem = Identifier.problem(user) {
-            throw UsageError(message: "The value '\(user)' for '--sub' is not a user id: it \(problem.requirement)", command: spec)
+            throw UsageError(
+                message: "The value '\(user)' for '--sub' is not a user id: it \(problem.requirement)", command: spec)
         }
         let ttlText = arguments.values["ttl"]?.last ?? "1h"
         guard let ttl = DurationText.parse(ttlText), ttl > .zero else {
             throw UsageError(
-                message: "The value '\(ttlText)' for '--ttl <duration>' is not a duration such as 1h or 15m", command: spec)
+                message: "The value '\(ttlText)' for '--ttl <duration>' is not a duration such as 1h or 15m",
+                command: spec)
         }
         let now = try CommonOptions.now(arguments, spec: spec).rounded(.down)
         let secret: [UInt8]
@@ -81,7 +84,8 @@ enum TokenVerifyCommand: Command {
             arguments.values[source.rawValue]?.last.map { (source, $0) }
         }
         guard given.count == 1, let (source, path) = given.first else {
-            throw UsageError(message: "Give one of --jwt-secret-file, --jwt-public-key-file, --jwks-file", command: spec)
+            throw UsageError(
+                message: "Give one of --jwt-secret-file, --jwt-public-key-file, --jwks-file", command: spec)
         }
         let settings: TokenSettings
         do {

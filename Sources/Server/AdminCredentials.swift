@@ -39,7 +39,8 @@ public struct AdminCredentials: Sendable, Equatable {
                 case 2:
                     entries.append((number, String(parts[0]), [.admin], String(parts[1])))
                 case 3:
-                    entries.append((number, String(parts[0]), try Self.scopes(parts[1], line: number), String(parts[2])))
+                    entries.append(
+                        (number, String(parts[0]), try Self.scopes(parts[1], line: number), String(parts[2])))
                 default:
                     throw AdminCredentialsError(
                         line: number, "write one credential per line: NAME TOKEN, or NAME SCOPE[,SCOPE] TOKEN")

@@ -43,7 +43,8 @@ struct RouteGuard: Sendable {
             }
             throw APIError(
                 403, admin ? "admin_disabled" : "scope_disabled",
-                "no credential has the \(scope.rawValue) scope: add a line `NAME \(scope.rawValue) TOKEN` to the admin token file")
+                "no credential has the \(scope.rawValue) scope: add a line `NAME \(scope.rawValue) TOKEN` to the admin token file"
+            )
         }
         let challenge = Self.challenge(admin ? "journey-admin" : "journey")
         guard let token = try Self.bearer(request, challenge: challenge, expecting: "\(scope.rawValue) token") else {
@@ -58,7 +59,9 @@ struct RouteGuard: Sendable {
             return .service(name: credential.name, scopes: credential.scopes)
         }
         if let verifier, case .success = verifier.verify(token, now: clock()) {
-            throw APIError(403, "forbidden", "this route needs a service credential with the \(scope.rawValue) scope, not a user's token")
+            throw APIError(
+                403, "forbidden",
+                "this route needs a service credential with the \(scope.rawValue) scope, not a user's token")
         }
         throw APIError(401, "unauthorized", "the \(scope.rawValue) token is not valid", headers: challenge)
     }
@@ -79,7 +82,8 @@ struct RouteGuard: Sendable {
             guard credential.scopes.contains(.admin) else {
                 throw APIError(
                     403, "forbidden",
-                    "`\(credential.name)` is a service credential; app routes need a user's token (or an admin credential)")
+                    "`\(credential.name)` is a service credential; app routes need a user's token (or an admin credential)"
+                )
             }
             return .service(name: credential.name, scopes: credential.scopes)
         }

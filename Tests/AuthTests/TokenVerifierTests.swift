@@ -190,8 +190,14 @@ import Testing
     @Test(arguments: [
         ("{}", "it is not a JWKS: no \"keys\" array"),
         ("{\"keys\": []}", "it has no RS256 or ES256 signing key"),
-        ("{\"keys\": [{\"kty\": \"RSA\", \"kid\": \"a\", \"n\": \"**\", \"e\": \"AQAB\"}]}", "keys[0] (kid a): \"n\" is not base64url"),
-        ("{\"keys\": [{\"kty\": \"EC\", \"crv\": \"P-256\", \"x\": \"AQAB\", \"y\": \"AQAB\"}]}", "keys[0]: x and y must be 32 bytes each"),
+        (
+            "{\"keys\": [{\"kty\": \"RSA\", \"kid\": \"a\", \"n\": \"**\", \"e\": \"AQAB\"}]}",
+            "keys[0] (kid a): \"n\" is not base64url"
+        ),
+        (
+            "{\"keys\": [{\"kty\": \"EC\", \"crv\": \"P-256\", \"x\": \"AQAB\", \"y\": \"AQAB\"}]}",
+            "keys[0]: x and y must be 32 bytes each"
+        ),
         ("[1", "it is not JSON: …"),
     ])
     func unusableKeySets(text: String, message: String) throws {

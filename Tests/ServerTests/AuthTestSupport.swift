@@ -33,7 +33,12 @@ enum AuthFixture {
         [
             ("expired", token("ann", ["exp": .number(now - 600)])),
             ("forged", token("ann", secret: Array("another-secret-0123456789abcdef-0123456789".utf8))),
-            ("alg none", TokenMinter.sign(header: ["alg": "none", "typ": "JWT"], claims: ["sub": "ann", "exp": .number(now + 600)]) { _ in [] }),
+            (
+                "alg none",
+                TokenMinter.sign(
+                    header: ["alg": "none", "typ": "JWT"], claims: ["sub": "ann", "exp": .number(now + 600)]
+                ) { _ in [] }
+            ),
             ("not a JWT", "ann"),
             ("bad base64", token("ann") + "!"),
             ("no exp", token("ann", ["exp": nil])),

@@ -190,11 +190,23 @@ private struct Checks {
 
     static let refusals: [([String], String)] = [
         (["--host", "0.0.0.0"], "Refusing to serve the app routes without authentication on 0.0.0.0"),
-        (["--jwt-secret-file", "missing.secret"], "The --jwt-secret-file 'missing.secret' cannot be used: there is no such file"),
-        (["--jwt-secret-file", "short.secret"], "The --jwt-secret-file 'short.secret' cannot be used: the secret is 5 bytes"),
-        (["--jwt-public-key-file", "short.secret"], "The --jwt-public-key-file 'short.secret' cannot be used: it is not a PEM public key"),
+        (
+            ["--jwt-secret-file", "missing.secret"],
+            "The --jwt-secret-file 'missing.secret' cannot be used: there is no such file"
+        ),
+        (
+            ["--jwt-secret-file", "short.secret"],
+            "The --jwt-secret-file 'short.secret' cannot be used: the secret is 5 bytes"
+        ),
+        (
+            ["--jwt-public-key-file", "short.secret"],
+            "The --jwt-public-key-file 'short.secret' cannot be used: it is not a PEM public key"
+        ),
         (["--jwks-file", "short.secret"], "The --jwks-file 'short.secret' cannot be used: it is not JSON"),
-        (["--jwt-secret-file", "jwt.secret", "--jwks-file", "keys.json"], "Give one of --jwt-secret-file, --jwks-file"),
+        (
+            ["--jwt-secret-file", "jwt.secret", "--jwks-file", "keys.json"],
+            "Give one of --jwt-secret-file, --jwks-file"
+        ),
         (["--jwt-issuer", "https://id.example"], "--jwt-issuer and --jwt-audience need"),
     ]
 
@@ -248,7 +260,10 @@ extension LiveService {
         #expect(try send("GET", "/v1/dogs/kid-dog/today", ec) == 200)
         let refused: [(String, String)] = [
             ("HS256", TokenMinter.hs256(claims: claims("ann"), secret: Array(try keys.publicPEM("rsa").utf8))),
-            ("another issuer", try keys.token(claims("ann", iss: "https://evil.example"), alg: "RS256", key: "rsa", kid: "r1")),
+            (
+                "another issuer",
+                try keys.token(claims("ann", iss: "https://evil.example"), alg: "RS256", key: "rsa", kid: "r1")
+            ),
             ("another audience", try keys.token(claims("ann", aud: "other"), alg: "ES256", key: "ec", kid: "e1")),
             ("signed by r2, naming r1", try keys.token(claims("ann"), alg: "RS256", key: "rsa2", kid: "r1")),
             ("an unknown kid", try keys.token(claims("ann"), alg: "RS256", key: "rsa", kid: "nope")),
@@ -258,6 +273,8 @@ extension LiveService {
         }
         let bob = try keys.token(claims("bob"), alg: "ES256", key: "ec", kid: "e1")
         #expect(try send("GET", "/v1/dogs/kid-dog/today", bob) == 404)
-        #expect(service.log.contains("app routes need bearer tokens (ES256, RS256 from \(keys.jwksPath))"), "\(service.log)")
+        #expect(
+            service.log.contains("app routes need bearer tokens (ES256, RS256 from \(keys.jwksPath))"), "\(service.log)"
+        )
     }
 }

@@ -16,14 +16,25 @@ public final class TestKeys: Sendable {
 
     private init() throws {
         folder = try TemporaryDirectory()
-        try Self.openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", folder.file("rsa.pem")])
-        try Self.openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", folder.file("rsa2.pem")])
-        try Self.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", folder.file("ec.pem")])
-        try Self.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384", "-out", folder.file("ec384.pem")])
+        try Self.openssl([
+            "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", folder.file("rsa.pem"),
+        ])
+        try Self.openssl([
+            "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", folder.file("rsa2.pem"),
+        ])
+        try Self.openssl([
+            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", folder.file("ec.pem"),
+        ])
+        try Self.openssl([
+            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384", "-out", folder.file("ec384.pem"),
+        ])
         for name in ["rsa", "rsa2", "ec", "ec384"] {
-            try Self.openssl(["pkey", "-in", folder.file("\(name).pem"), "-pubout", "-out", folder.file("\(name).pub.pem")])
             try Self.openssl([
-                "pkey", "-in", folder.file("\(name).pem"), "-pubout", "-outform", "DER", "-out", folder.file("\(name).pub.der"),
+                "pkey", "-in", folder.file("\(name).pem"), "-pubout", "-out", folder.file("\(name).pub.pem"),
+            ])
+            try Self.openssl([
+                "pkey", "-in", folder.file("\(name).pem"), "-pubout", "-outform", "DER", "-out",
+                folder.file("\(name).pub.der"),
             ])
         }
         let set: JSON = [
@@ -122,7 +133,9 @@ public final class TestKeys: Sendable {
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestKeyError("openssl \(arguments.joined(separator: " ")) failed") }
+        guard process.terminationStatus == 0 else {
+            throw TestKeyError("openssl \(arguments.joined(separator: " ")) failed")
+        }
         return Array(data)
     }
 }
@@ -130,7 +143,9 @@ public final class TestKeys: Sendable {
 /// Reads DER: one element's contents and what follows it.
 public enum DERReader {
     /// The element at the start of `bytes`: its contents, and the bytes after it.
-    public static func element(_ bytes: ArraySlice<UInt8>) throws -> (contents: ArraySlice<UInt8>, rest: ArraySlice<UInt8>) {
+    public static func element(_ bytes: ArraySlice<UInt8>) throws -> (
+        contents: ArraySlice<UInt8>, rest: ArraySlice<UInt8>
+    ) {
         var index = bytes.startIndex + 1
         guard index < bytes.endIndex else { throw TestKeyError("DER too short") }
         var length = Int(bytes[index])
