@@ -16,6 +16,13 @@ struct RouteGuard: Sendable {
     let credentials: AdminCredentials?
     let verifier: TokenVerifier?
     let clock: @Sendable () -> Double
+    /// Tokens verified before (a client sends the same one with every request).
+    let tokens = VerifiedTokenCache()
+
+    /// `token` checked by the verifier, or answered from the cache.
+    private func verify(_ token: String, with verifier: TokenVerifier) -> Result<VerifiedToken, TokenRefusal> {
+        tokens.verify(token, now: clock(), with: verifier)
+    }
 
     /// The caller (nil: the route is open to anyone here); else the refusal.
     func admit(_ request: HTTPRequest, access: RouteAccess, parameters: [String: String], store: any Store)
@@ -58,7 +65,7 @@ struct RouteGuard: Sendable {
             }
             return .service(name: credential.name, scopes: credential.scopes)
         }
-        if let verifier, case .success = verifier.verify(token, now: clock()) {
+        if let verifier, case .success = verify(token, with: verifier) {
             throw APIError(
                 403, "forbidden",
                 "this route needs a service credential with the \(scope.rawValue) scope, not a user's token")
@@ -87,7 +94,7 @@ struct RouteGuard: Sendable {
             }
             return .service(name: credential.name, scopes: credential.scopes)
         }
-        switch verifier.verify(token, now: clock()) {
+        switch verify(token, with: verifier) {
         case .failure(let refusal):
             throw APIError(
                 401, "invalid_token", "the token is not accepted: \(refusal.message)",

@@ -171,6 +171,24 @@ import Testing
         }
     }
 
+    /// The cache answers a token verified before only while the token would be accepted, and
+    /// keeps nothing refused.
+    @Test func theCacheKeepsOnlyWhatIsStillAccepted() throws {
+        let verifier = try Self.verifier("ec")
+        let cache = VerifiedTokenCache()
+        let token = try TestKeys.shared.token(Self.claims, alg: "ES256", key: "ec")
+        #expect(throws: Never.self) { try cache.verify(token, now: Self.now, with: verifier).get() }
+        #expect(cache.count == 1)
+        #expect(throws: Never.self) { try cache.verify(token, now: Self.now + 3600 + 29, with: verifier).get() }
+        #expect(
+            cache.verify(token, now: Self.now + 3600 + 31, with: verifier)
+                == .failure(
+                    TokenRefusal(.expired, "the token expired at 2026-11-29T13:00:00Z")))
+        let forged = try TestKeys.shared.token(Self.claims, alg: "ES256", key: "rsa")
+        #expect(throws: TokenRefusal.self) { try cache.verify(forged, now: Self.now, with: verifier).get() }
+        #expect(cache.count == 1)
+    }
+
     /// Key files that cannot be used say why.
     @Test(arguments: [
         ("missing", "there is no such file"),
