@@ -20,7 +20,8 @@ public final class JourneyService {
     let adminCredentials: AdminCredentials?
     /// Who may call each route: the credentials and the token verifier.
     let routeGuard: RouteGuard
-    /// Who the request being answered comes from (nil on an open route, or without tokens).
+    /// Who the request being answered comes from (nil on an open route, or without tokens); the
+    /// access log names them.
     public internal(set) var principal: Principal?
     /// The worker's store (its own connection).
     let database: any StoreConnection
@@ -82,6 +83,7 @@ public final class JourneyService {
         if let newer = handOff.take() { adopt(newer) }
         refreshQuarantine()
         currentRequest = "\(request.method) \(request.path)"
+        principal = nil
         slot.beginRequest(currentRequest, digest: Self.requestDigest(request))
         let (route, response) = Self.router.handle(request, in: self)
         // A rule set aside while answering is recorded now, outside any transaction, before the
@@ -93,7 +95,8 @@ public final class JourneyService {
         slot.countRequest()
         accessLog?.record(
             request: request, route: route?.name, status: response.status, seconds: seconds,
-            bytesOut: response.body.count, revision: generation.ruleSet.shortRevision, worker: workerName)
+            bytesOut: response.body.count, revision: generation.ruleSet.shortRevision, worker: workerName,
+            principal: principal)
         return response
     }
 

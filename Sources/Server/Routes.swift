@@ -19,7 +19,6 @@ extension JourneyService {
                 case .failure(let refusal): return refusal.response
                 case .success(let principal): service.principal = principal
                 }
-                defer { service.principal = nil }
                 do throws(APIError) {
                     return try handler(service, request, RouteParameters(parameters))
                 } catch {

@@ -24,6 +24,11 @@ import Testing
         try checks.theMetricsScopeScrapesMetrics()
         try checks.adminCredentialsAreNamedAndMayReadAnyDog()
         #expect(service.log.contains("app routes need bearer tokens (HS256 from jwt.secret)"), "\(service.log)")
+        // The access log says whom each request was for.
+        service.stop()
+        let log = try String(contentsOfFile: service.folder + "/access.log", encoding: .utf8)
+        #expect(log.contains(#""route":"GET /v1/dogs/{dog}/today","status":200"#))
+        #expect(log.contains(#""user":"ann""#) && log.contains(#""credential":"pusher""#))
     }
 }
 
