@@ -42,6 +42,23 @@ import Testing
         #expect(route.access == access)
     }
 
+    /// The bearer token of `Authorization`: the scheme in any case, spaces around the token
+    /// dropped; anything else is refused.
+    @Test(arguments: [
+        ("Bearer tok-1", "tok-1"), ("bearer tok-1", "tok-1"), ("BEARER  tok-1  ", "tok-1"), ("  Bearer tok-1", "tok-1"),
+        ("Bearer a b", "a b"), ("Basic dG9rLTE=", nil), ("Bearer", nil), ("Bearer    ", nil), ("Bearer\ttok-1", nil),
+        ("Token tok-1", nil), ("", nil),
+    ] as [(String, String?)])
+    func bearerTokens(header: String, token: String?) {
+        var request = HTTPRequest(method: "GET", path: "/", query: [], id: "test")
+        request.headers["authorization"] = header
+        let read = Result { () throws(APIError) in try RouteGuard.bearer(request, challenge: [], expecting: "token") }
+        switch read {
+        case .success(let found): #expect(found == token)
+        case .failure(let refusal): #expect(token == nil && refusal.status == 401, "\(refusal.message)")
+        }
+    }
+
     /// Without token flags (the loopback default), app and service routes are open as before
     /// and admin routes still need the admin token.
     @Test func withoutTokensTheLoopbackDefaultIsUnchanged() throws {
