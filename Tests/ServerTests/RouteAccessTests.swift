@@ -44,11 +44,14 @@ import Testing
 
     /// The bearer token of `Authorization`: the scheme in any case, spaces around the token
     /// dropped; anything else is refused.
-    @Test(arguments: [
-        ("Bearer tok-1", "tok-1"), ("bearer tok-1", "tok-1"), ("BEARER  tok-1  ", "tok-1"), ("  Bearer tok-1", "tok-1"),
-        ("Bearer a b", "a b"), ("Basic dG9rLTE=", nil), ("Bearer", nil), ("Bearer    ", nil), ("Bearer\ttok-1", nil),
-        ("Token tok-1", nil), ("", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("Bearer tok-1", "tok-1"), ("bearer tok-1", "tok-1"), ("BEARER  tok-1  ", "tok-1"),
+            ("  Bearer tok-1", "tok-1"),
+            ("Bearer a b", "a b"), ("Basic dG9rLTE=", nil), ("Bearer", nil), ("Bearer    ", nil),
+            ("Bearer\ttok-1", nil),
+            ("Token tok-1", nil), ("", nil),
+        ] as [(String, String?)])
     func bearerTokens(header: String, token: String?) {
         var request = HTTPRequest(method: "GET", path: "/", query: [], id: "test")
         request.headers["authorization"] = header
