@@ -57,9 +57,10 @@ public final class JourneyService {
         quarantineOutbox: QuarantineOutbox
     ) {
         self.configuration = configuration
-        self.adminCredentials = configuration.adminCredentials
+        let credentials = configuration.adminCredentials
+        self.adminCredentials = credentials
         self.routeGuard = RouteGuard(
-            credentials: configuration.adminCredentials, verifier: configuration.tokenVerifier,
+            credentials: credentials, verifier: configuration.tokenVerifier,
             clock: configuration.clock)
         self.database = store
         self.control = control
