@@ -125,6 +125,7 @@ enum ServeCommand: Command {
             }
         }
 
+        io.stderr.line("journey serve: \(authenticationSummary(configuration))")
         if configuration.workers == 0 {
             configuration.workers = 1
             do {
@@ -132,8 +133,7 @@ enum ServeCommand: Command {
                 let control = try ControlBlock.create()
                 control.setWorkerCount(1)
                 io.stderr.line(
-                    "journey serve: listening on http://\(socket.host):\(socket.port) (one process, no supervisor; \(authenticationSummary(configuration)))"
-                )
+                    "journey serve: listening on http://\(socket.host):\(socket.port) (one process, no supervisor)")
                 io.stderr.flush()
                 let code = Worker.run(
                     configuration: configuration, index: 0, socket: socket, control: control, supervised: false)
@@ -153,7 +153,7 @@ enum ServeCommand: Command {
         io.stderr.flush()
         let code = supervisor.run { address in
             logLine(
-                "journey serve: listening on \(address) (\(configuration.workers) worker\(configuration.workers == 1 ? "" : "s"), \(configuration.rulesDescription), store \(configuration.databasePath); \(authenticationSummary(configuration)))"
+                "journey serve: listening on \(address) (\(configuration.workers) worker\(configuration.workers == 1 ? "" : "s"), \(configuration.rulesDescription), store \(configuration.databasePath))"
             )
         }
         return code == 0 ? .success : code == Worker.configurationExitCode ? .ruleErrors : .failure
