@@ -11,6 +11,9 @@ public struct TokenVerifier: Sendable {
     /// Clock difference allowed on `exp` and `nbf`, in seconds.
     public let leeway: Double
 
+    /// The times `exp` and `nbf` may name: from 1970 to the year 10000 (seconds).
+    static let times = 0.0...253_402_300_799.0
+
     /// Longest token accepted (bytes): a larger one is refused before any decoding.
     public static let maximumLength = 8192
 
@@ -100,15 +103,18 @@ public struct TokenVerifier: Sendable {
     }
 
     private func checkClaims(_ claims: JSONObject, now: Double) throws(TokenRefusal) -> VerifiedToken {
-        guard case .number(let expires)? = claims["exp"] else {
+        guard let expiry = claims["exp"] else {
             throw TokenRefusal(.missingClaim, "the token has no \"exp\" (expiry, seconds since 1970)")
+        }
+        guard case .number(let expires) = expiry, Self.times.contains(expires) else {
+            throw TokenRefusal(.missingClaim, "\"exp\" must be seconds since 1970, before the year 10000")
         }
         guard now <= expires + leeway else {
             throw TokenRefusal(.expired, "the token expired at \(Timestamp.format(expires))")
         }
         if let value = claims["nbf"] {
-            guard case .number(let notBefore) = value else {
-                throw TokenRefusal(.missingClaim, "\"nbf\" must be a number (seconds since 1970)")
+            guard case .number(let notBefore) = value, Self.times.contains(notBefore) else {
+                throw TokenRefusal(.missingClaim, "\"nbf\" must be seconds since 1970, before the year 10000")
             }
             guard now + leeway >= notBefore else {
                 throw TokenRefusal(.notYetValid, "the token is not valid before \(Timestamp.format(notBefore))")
