@@ -77,7 +77,9 @@ import Testing
                 token: hs(claims(["exp": .number(now - 29)]))),
             Case(what: "no exp", keys: "secret", refusal: .missingClaim, token: hs(claims(["exp": nil]))),
             Case(what: "exp a string", keys: "secret", refusal: .missingClaim, token: hs(claims(["exp": "2099"]))),
-            Case(what: "exp beyond the year 10000", keys: "secret", refusal: .missingClaim, token: hs(claims(["exp": 1e300]))),
+            Case(
+                what: "exp beyond the year 10000", keys: "secret", refusal: .missingClaim,
+                token: hs(claims(["exp": 1e300]))),
             Case(what: "exp before 1970", keys: "secret", refusal: .missingClaim, token: hs(claims(["exp": -1e300]))),
             Case(
                 what: "nbf beyond the year 10000", keys: "secret", refusal: .missingClaim,
