@@ -8,13 +8,16 @@ import COpenSSL
 public final class PublicKey: @unchecked Sendable {
     /// The kinds of key, each with its one algorithm.
     public enum Kind: String, Sendable {
+        /// RSA, at least 2048 bits: RS256.
         case rsa = "RS256"
+        /// EC on P-256: ES256.
         case p256 = "ES256"
 
         /// The JWS `alg` this key verifies.
         public var algorithm: String { rawValue }
     }
 
+    /// RSA or P-256.
     public let kind: Kind
     private let key: OpaquePointer
 
@@ -95,6 +98,7 @@ public final class PublicKey: @unchecked Sendable {
 
 /// Why a key (a PEM file, a JWKS entry, a secret) cannot be used, in words.
 public struct KeyError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, as a clause after the file's name (`there is no such file`).
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }

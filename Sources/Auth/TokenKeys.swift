@@ -7,7 +7,9 @@ import Foundation
 /// A token is only ever checked with the one kind configured: with public keys an HS256
 /// token is refused, so a public key can never be used as an HMAC secret.
 public enum TokenKeys: Sendable {
+    /// A shared secret: HS256.
     case secret([UInt8])
+    /// Public keys, with the `kid` a JWKS gave each: RS256 and ES256.
     case publicKeys([(kid: String?, key: PublicKey)])
 
     /// Shortest HS256 secret: the size of its hash (RFC 7518 §3.2).

@@ -3,6 +3,7 @@ import Core
 /// Makes HS256 tokens (for tests and `journey token mint`): the header `{"alg":"HS256","typ":"JWT"}`
 /// and `claims`, signed with `secret`.
 public enum TokenMinter {
+    /// An HS256 token of `claims`.
     public static func hs256(claims: JSONObject, secret: [UInt8]) -> String {
         sign(header: ["alg": "HS256", "typ": "JWT"], claims: claims) { HMACSHA256.mac(key: secret, message: $0) }
     }

@@ -1,6 +1,7 @@
 /// Why a bearer token is not accepted: a code (for logs and tests) and a sentence for the
 /// client.
 public struct TokenRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kinds of refusal.
     public enum Code: String, Sendable {
         /// Not three base64url parts, or a header or claims that are not a JSON object.
         case malformed
@@ -22,7 +23,9 @@ public struct TokenRefusal: Error, Sendable, Equatable, CustomStringConvertible 
         case wrongAudience = "wrong_audience"
     }
 
+    /// What kind of refusal.
     public var code: Code
+    /// Why, in a sentence for the client.
     public var message: String
 
     public init(_ code: Code, _ message: String) {

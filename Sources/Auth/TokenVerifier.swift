@@ -3,6 +3,7 @@ import Core
 /// Checks bearer JSON Web Tokens (RFC 7519, compact JWS): the signature with the configured
 /// keys, then the claims. The user a token acts for is its `sub`.
 public struct TokenVerifier: Sendable {
+    /// What signatures are checked with.
     public let keys: TokenKeys
     /// The `iss` a token must have (nil: not checked).
     public let issuer: String?

@@ -10,13 +10,17 @@ import FeatureKit
 /// the id rule; tokens are at least 16 characters; both are unique. Only the SHA-256 of each
 /// token is kept.
 public struct AdminCredentials: Sendable, Equatable {
+    /// One credential: its name, scopes and the digest of its token.
     public struct Credential: Sendable, Equatable {
+        /// The name the audit trail and the access log record.
         public var name: String
+        /// What it may call.
         public var scopes: Set<ServiceScope>
         /// The SHA-256 of the token.
         public var digest: [UInt8]
     }
 
+    /// Every credential, in the order written.
     public let credentials: [Credential]
 
     /// The name the single-token form gives its credential.

@@ -4,16 +4,22 @@ import Auth
 /// shared secret, a PEM public key or a JWKS), the issuer and audience a token must name, and
 /// the verifier they make.
 public struct TokenSettings: Sendable {
+    /// The kind of key file, named as its flag.
     public enum Source: String, Sendable {
         case secret = "jwt-secret-file"
         case publicKey = "jwt-public-key-file"
         case jwks = "jwks-file"
     }
 
+    /// Which key flag was given.
     public let source: Source
+    /// The key file, as given.
     public let path: String
+    /// `--jwt-issuer`.
     public let issuer: String?
+    /// `--jwt-audience`.
     public let audience: String?
+    /// The verifier of the keys read.
     public let verifier: TokenVerifier
 
     /// Reads the key file; throws a sentence naming the flag, the path and the problem.
@@ -51,6 +57,7 @@ public struct TokenSettings: Sendable {
 
 /// A token setting that cannot be used, in words.
 public struct TokenSettingsError: Error, Sendable, CustomStringConvertible {
+    /// The sentence, naming the flag and the path.
     public var message: String
     public var description: String { message }
 }
