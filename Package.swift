@@ -17,12 +17,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto"),
         // Process plumbing C does better than Swift: atomics on shared memory, posix_spawn, prctl.
         .target(name: "CSupport"),
 
-        // The pure-Swift core under everything: JSON (strict parser, encoder), timestamps,
-        // durations, SHA-256, the identifier rule.
-        .target(name: "Core"),
+        // The core under everything: JSON (strict parser, encoder), timestamps, durations,
+        // SHA-256 (libcrypto's), the identifier rule.
+        .target(name: "Core", dependencies: ["COpenSSL"]),
 
         // Swift wrappers, one per C library.
         .target(name: "JQ", dependencies: ["CJQ", "Core"]),
@@ -30,6 +31,8 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Postgres", dependencies: ["CPostgres"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Core"]),
+        // Bearer tokens: JSON Web Tokens (HS256, RS256, ES256) checked with libcrypto.
+        .target(name: "Auth", dependencies: ["COpenSSL", "Core"]),
 
         // Storage: the Store protocol, its embedded SQLite implementation, the shared SQL on
         // PostgreSQL.
@@ -85,7 +88,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "HTTP", "CSupport", "Features", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "JQ", "Core",
-                "Revisions",
+                "Revisions", "Auth",
             ],
             resources: [.copy("openapi.json")]
         ),
@@ -95,6 +98,7 @@ let package = Package(
             name: "JourneyCLI",
             dependencies: [
                 "Server", "HTTP", "Features", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "JQ", "Core",
+                "Auth",
             ]),
         .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
 
@@ -117,9 +121,10 @@ let package = Package(
 
         // What the test targets share: the repository's folders, case files, seeded random
         // numbers, temporary folders and stores. Low layers only, so every test target can use it.
-        .target(name: "TestSupport", dependencies: ["Store", "SQLite", "Postgres", "YAML", "Core"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Store", "SQLite", "Postgres", "YAML", "Core", "Auth"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
+        .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "TestSupport"]),
         .testTarget(name: "ExperimentStatisticsTests", dependencies: ["ExperimentStatistics", "Core", "TestSupport"], exclude: ["Cases"]),
         .testTarget(name: "JQTests", dependencies: ["JQ", "Core", "TestSupport"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "Core"]),
@@ -177,7 +182,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Server", "HTTP", "Journey", "Features", "FeatureKit", "Revisions", "Engine", "RuleEngine", "Store", "SQLite", "JQ",
-                "Core",
+                "Core", "Auth",
                 "TestSupport",
             ],
             exclude: ["Cases"]

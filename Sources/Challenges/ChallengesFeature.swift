@@ -34,11 +34,13 @@ public struct ChallengesFeature: Feature {
 
     public var routes: [FeatureRoute] {
         [
-            FeatureRoute("GET", "/v1/challenges", ChallengeRoutes.list),
-            FeatureRoute("GET", "/v1/challenges/{challenge}", ChallengeRoutes.show),
+            FeatureRoute("GET", "/v1/challenges", access: .user([.queryUser("user")]), ChallengeRoutes.list),
+            FeatureRoute(
+                "GET", "/v1/challenges/{challenge}", access: .user([.queryUser("user")]), ChallengeRoutes.show),
             FeatureRoute("GET", "/v1/challenges/{challenge}/feed", ChallengeRoutes.feed),
             FeatureRoute("GET", "/v1/challenges/{challenge}/ranking", ChallengeRoutes.ranking),
-            FeatureRoute("POST", "/v1/challenges/{challenge}/join", ChallengeRoutes.join),
+            FeatureRoute(
+                "POST", "/v1/challenges/{challenge}/join", access: .user([.bodyUser("user_id")]), ChallengeRoutes.join),
         ]
     }
 

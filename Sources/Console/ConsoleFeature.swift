@@ -26,14 +26,16 @@ public struct ConsoleFeature: Feature {
     public var routes: [FeatureRoute] {
         let vendor = vendor
         return [
-            FeatureRoute("GET", "/console") { _, _, _ in ConsoleAssets.page() },
-            FeatureRoute("GET", "/console/{file}") { _, _, parameters throws(APIError) in
+            FeatureRoute("GET", "/console", access: .open) { _, _, _ in ConsoleAssets.page() },
+            FeatureRoute("GET", "/console/{file}", access: .open) { _, _, parameters throws(APIError) in
                 try ConsoleAssets.asset(parameters.values["file"] ?? "")
             },
-            FeatureRoute("GET", "/console/vendor/codemirror/{a}/{b}") { _, _, parameters throws(APIError) in
+            FeatureRoute("GET", "/console/vendor/codemirror/{a}/{b}", access: .open) {
+                _, _, parameters throws(APIError) in
                 try vendor.response(parameters.values["a"] ?? "", parameters.values["b"] ?? "")
             },
-            FeatureRoute("GET", "/console/vendor/codemirror/{a}/{b}/{c}") { _, _, parameters throws(APIError) in
+            FeatureRoute("GET", "/console/vendor/codemirror/{a}/{b}/{c}", access: .open) {
+                _, _, parameters throws(APIError) in
                 try vendor.response(
                     parameters.values["a"] ?? "", parameters.values["b"] ?? "", parameters.values["c"] ?? "")
             },

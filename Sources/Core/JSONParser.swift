@@ -8,9 +8,13 @@
 public struct JSONParser {
     /// The deepest nesting accepted (default 512).
     public var maximumDepth = 512
+    /// Refuse an object with a key twice (for tokens, where two readers that pick different
+    /// values could disagree on what was signed).
+    public var rejectsDuplicateKeys = false
 
-    public init(maximumDepth: Int = 512) {
+    public init(maximumDepth: Int = 512, rejectsDuplicateKeys: Bool = false) {
         self.maximumDepth = maximumDepth
+        self.rejectsDuplicateKeys = rejectsDuplicateKeys
     }
 
     /// Parses exactly one JSON value from `text`.
@@ -36,7 +40,7 @@ public struct JSONParser {
             throw JSONParseError.at(
                 bad, in: buffer, "invalid UTF-8 (byte 0x\(String(buffer[bad], radix: 16, uppercase: true)))")
         }
-        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
+        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, rejectsDuplicateKeys: rejectsDuplicateKeys)
         reader.skipWhitespace()
         let value = try reader.value(depth: 0)
         reader.skipWhitespace()
@@ -66,11 +70,13 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 private struct Reader {
     let bytes: UnsafeRawBufferPointer
     let maximumDepth: Int
+    let rejectsDuplicateKeys: Bool
     var position = 0
 
-    init(bytes: UnsafeRawBufferPointer, maximumDepth: Int) {
+    init(bytes: UnsafeRawBufferPointer, maximumDepth: Int, rejectsDuplicateKeys: Bool) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
+        self.rejectsDuplicateKeys = rejectsDuplicateKeys
     }
 
     func error(_ message: String) -> JSONParseError {
@@ -124,6 +130,7 @@ private struct Reader {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
             let key = try string()
+            if rejectsDuplicateKeys, object[key] != nil { throw error("the member \"\(key)\" is given twice") }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after the member name") }
             position += 1

@@ -1,56 +1,39 @@
-/// SHA-256 (FIPS 180-4), for the rule set's revision. Small and dependency-free: the toolchain
-/// on Linux has no CryptoKit, and no package can be fetched.
+import COpenSSL
+
+/// SHA-256 (FIPS 180-4), for the rule set's revision and the credentials' digests: libcrypto's
+/// (OpenSSL, Debian's `libssl-dev`), behind the same small API as before.
+///
+/// A value: a copy hashes on from where the original was (the digest state is copied the first
+/// time either one is updated after the copy).
 public struct SHA256 {
-    private static let k: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
-    ]
+    private var state: DigestState
 
-    private var h: [UInt32] = [
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-    ]
-    private var buffer: [UInt8] = []
-    private var length: UInt64 = 0
-
-    public init() {}
+    public init() {
+        state = DigestState()
+    }
 
     /// Adds bytes to the hash.
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            buffer.append(byte)
-            length &+= 1
-            if buffer.count == 64 {
-                compress(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
+        if !isKnownUniquelyReferenced(&state) { state = state.copy() }
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { state.update($0) }
+        if handled == nil { Array(bytes).withUnsafeBufferPointer { state.update($0) } }
     }
 
     /// Adds the UTF-8 of `text`.
     public mutating func update(_ text: String) {
-        update(text.utf8)
+        var text = text
+        text.withUTF8 { bytes in update(bytes) }
+    }
+
+    /// The 32 bytes of the digest. The hash is finished: update it no more.
+    public mutating func finalize() -> [UInt8] {
+        if !isKnownUniquelyReferenced(&state) { state = state.copy() }
+        return state.finish()
     }
 
     /// The digest as 64 lowercase hex digits.
     public mutating func finalizeHex() -> String {
-        let bitLength = length &* 8
-        update([0x80])
-        while buffer.count != 56 { update([0]) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            buffer.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        compress(buffer)
-        buffer.removeAll()
-        return h.map { word in
-            let hex = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - hex.count) + hex
-        }.joined()
+        Self.hex(bytes: finalize())
     }
 
     /// The hex digest of `text`.
@@ -60,33 +43,66 @@ public struct SHA256 {
         return hasher.finalizeHex()
     }
 
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] =
-                UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
-                | UInt32(block[i * 4 + 3])
+    /// The digest of `bytes`.
+    public static func digest<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+
+    /// Lowercase hex of `bytes`.
+    public static func hex(bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
         }
-        for i in 16..<64 {
-            let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-            let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-        for i in 0..<64 {
-            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = hh &+ s1 &+ choice &+ SHA256.k[i] &+ w[i]
-            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d
-        h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
-extension UInt32 {
-    fileprivate func rotatedRight(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
+/// An `EVP_MD_CTX` set up for SHA-256, freed with its owner.
+private final class DigestState {
+    let context: OpaquePointer
+
+    init() {
+        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+            fatalError("libcrypto cannot set up SHA-256")
+        }
+        self.context = context
+    }
+
+    private init(copying other: DigestState) {
+        guard let context = EVP_MD_CTX_new(), EVP_MD_CTX_copy_ex(context, other.context) == 1 else {
+            fatalError("libcrypto cannot copy a SHA-256 state")
+        }
+        self.context = context
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    func copy() -> DigestState { DigestState(copying: self) }
+
+    func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        EVP_DigestUpdate(context, base, bytes.count)
+    }
+
+    func finish() -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        return digest
+    }
+}
+
+/// Whether `a` and `b` hold the same bytes, in time that depends only on their lengths
+/// (libcrypto's `CRYPTO_memcmp`): for digests of secrets.
+public func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    if a.isEmpty { return true }
+    return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 }
+    }
 }

@@ -10,15 +10,23 @@ public struct FeatureRoute: Sendable {
     public var method: String
     /// Path segments; `{name}` matches one non-empty segment.
     public var pattern: String
-    /// Only for a caller with the admin token.
-    public var admin: Bool
+    /// Who may call it (checked by the service before the handler runs).
+    public var access: RouteAccess
     public var handler: Handler
 
-    public init(_ method: String, _ pattern: String, admin: Bool = false, _ handler: @escaping Handler) {
+    /// Only for a caller with an admin credential.
+    public var admin: Bool { access == .service(.admin) }
+
+    public init(_ method: String, _ pattern: String, access: RouteAccess, _ handler: @escaping Handler) {
         self.method = method
         self.pattern = pattern
-        self.admin = admin
+        self.access = access
         self.handler = handler
+    }
+
+    /// An admin route (`admin: true`), or a route for any signed-in app user.
+    public init(_ method: String, _ pattern: String, admin: Bool = false, _ handler: @escaping Handler) {
+        self.init(method, pattern, access: admin ? .service(.admin) : .anyUser, handler)
     }
 }
 

@@ -13,8 +13,12 @@ public protocol ServiceContext: AnyObject {
     /// The engine's features (what rule sets are loaded and checked with).
     var features: FeatureSet { get }
     /// Who an admin request comes from, as the audit trail names them: the admin credential's
-    /// name (one credential today, named `admin`).
+    /// name (`admin` for the single-token form).
     func adminName(of request: HTTPRequest) -> String
+    /// Who the request comes from, checked before the handler ran: an app user (a token's
+    /// `sub`) or a service credential; nil on an open route or when the service checks no
+    /// tokens.
+    var principal: Principal? { get }
     /// Nil when `request` carries the admin credential; else the refusal to answer with.
     func adminRefusal(_ request: HTTPRequest) -> APIError?
     /// The rule set served for this request.

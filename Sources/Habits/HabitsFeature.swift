@@ -24,10 +24,12 @@ public struct HabitsFeature: Feature {
 
     public var routes: [FeatureRoute] {
         [
-            FeatureRoute("GET", "/v1/users/{user}/habits/trackers", HabitRoutes.trackers),
-            FeatureRoute("GET", "/v1/users/{user}/habits/day", HabitRoutes.day),
-            FeatureRoute("GET", "/v1/users/{user}/habits/stats", HabitRoutes.stats),
-            FeatureRoute("POST", "/v1/users/{user}/habits/checkins", HabitRoutes.check),
+            FeatureRoute(
+                "GET", "/v1/users/{user}/habits/trackers", access: .user([.pathUser("user")]), HabitRoutes.trackers),
+            FeatureRoute("GET", "/v1/users/{user}/habits/day", access: .user([.pathUser("user")]), HabitRoutes.day),
+            FeatureRoute("GET", "/v1/users/{user}/habits/stats", access: .user([.pathUser("user")]), HabitRoutes.stats),
+            FeatureRoute(
+                "POST", "/v1/users/{user}/habits/checkins", access: .user([.pathUser("user")]), HabitRoutes.check),
         ]
     }
 

@@ -1,6 +1,6 @@
-import Core
 import CheckPlugins
 import CommandKit
+import Core
 import Engine
 import FeatureKit
 import Foundation
@@ -35,16 +35,18 @@ public struct JourneyFeature: Feature {
 
     public var routes: [FeatureRoute] {
         [
-            FeatureRoute("POST", "/v1/dogs", DogRoutes.register),
-            FeatureRoute("GET", "/v1/dogs/{dog}/today", DogRoutes.today),
-            FeatureRoute("GET", "/v1/dogs/{dog}/journey", DogRoutes.journey),
-            FeatureRoute("GET", "/v1/dogs/{dog}/branches/{branch}", DogRoutes.branch),
-            FeatureRoute("GET", "/v1/dogs/{dog}/blocks/{block}/preview", DogRoutes.preview),
-            FeatureRoute("GET", "/v1/dogs/{dog}/map", DogRoutes.map),
-            FeatureRoute("GET", "/v1/dogs/{dog}/records", DogRecordsRoute.records),
+            FeatureRoute("POST", "/v1/dogs", access: .user([.bodyUser("user_id")]), DogRoutes.register),
+            FeatureRoute("GET", "/v1/dogs/{dog}/today", access: .user([.pathDog("dog")]), DogRoutes.today),
+            FeatureRoute("GET", "/v1/dogs/{dog}/journey", access: .user([.pathDog("dog")]), DogRoutes.journey),
+            FeatureRoute("GET", "/v1/dogs/{dog}/branches/{branch}", access: .user([.pathDog("dog")]), DogRoutes.branch),
+            FeatureRoute(
+                "GET", "/v1/dogs/{dog}/blocks/{block}/preview", access: .user([.pathDog("dog")]), DogRoutes.preview),
+            FeatureRoute("GET", "/v1/dogs/{dog}/map", access: .user([.pathDog("dog")]), DogRoutes.map),
+            FeatureRoute("GET", "/v1/dogs/{dog}/records", access: .user([.pathDog("dog")]), DogRecordsRoute.records),
         ]
             + BlockStepRoute.allCases.map { step in
-                FeatureRoute("POST", "/v1/dogs/{dog}/blocks/{block}/\(step.rawValue)") {
+                FeatureRoute("POST", "/v1/dogs/{dog}/blocks/{block}/\(step.rawValue)", access: .user([.pathDog("dog")]))
+                {
                     service, request, parameters throws(APIError) in
                     try DogRoutes.blockStep(step, service, request, parameters)
                 }

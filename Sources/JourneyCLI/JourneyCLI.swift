@@ -16,11 +16,12 @@ public enum JourneyCLI {
         [
             CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
             DatabaseMigrateCommand.self, DatabaseStatsCommand.self,
-        ] + engine.commands + [ServeCommand.self]
+        ] + engine.commands + [TokenMintCommand.self, TokenVerifyCommand.self, ServeCommand.self]
 
     /// Commands grouped under a word (`journey db migrate`), with the group's overview.
     static let groups: [String: String] = engine.commandGroups.merging([
-        "db": "Manage the store: migrate its schema, show its statistics."
+        "db": "Manage the store: migrate its schema, show its statistics.",
+        "token": "Make and check bearer tokens for the service's app routes (HS256 for testing).",
     ]) { feature, _ in feature }
 
     static let root = CommandSpec(

@@ -23,6 +23,11 @@ enum ServeCommand: Command {
             active revision instead and follows each activation (see --rules-from).
             Admin endpoints need JOURNEY_ADMIN_TOKEN (or --admin-token-file): one token, named
             `admin` in the audit trail, or one `NAME TOKEN` per line; without a token they are off. The API is described at /openapi.json. SIGTERM stops gracefully.
+            App routes need a bearer JWT (its `sub` is the user) once --jwt-secret-file,
+            --jwt-public-key-file or --jwks-file is given; without one they are served
+            unauthenticated, on a loopback address only (unless --insecure-no-auth). Service
+            credentials (`NAME SCOPE[,SCOPE] TOKEN` lines of the admin token file; scopes
+            reminders, analytics, metrics, admin) call the reminders routes and /metrics.
             """,
         options: [
             OptionSpec(long: "host", valueName: "address", help: "Address to bind.", defaultValue: "127.0.0.1"),
@@ -37,7 +42,24 @@ enum ServeCommand: Command {
                 defaultValue: "<db>.state"),
             OptionSpec(
                 long: "admin-token-file", valueName: "path",
-                help: "File holding the admin bearer token (else JOURNEY_ADMIN_TOKEN)."),
+                help:
+                    "File of the admin and service credentials: one token, or NAME [SCOPE,…] TOKEN lines (else JOURNEY_ADMIN_TOKEN)."
+            ),
+            OptionSpec(
+                long: "jwt-secret-file", valueName: "path",
+                help: "File holding the HS256 secret app tokens are signed with (at least 32 bytes)."),
+            OptionSpec(
+                long: "jwt-public-key-file", valueName: "path",
+                help: "PEM public key (RSA: RS256, EC P-256: ES256) app tokens are signed for."),
+            OptionSpec(
+                long: "jwks-file", valueName: "path", help: "JWKS file of the keys app tokens are signed for (by kid)."),
+            OptionSpec(long: "jwt-issuer", valueName: "iss", help: "The issuer (iss) app tokens must have."),
+            OptionSpec(long: "jwt-audience", valueName: "aud", help: "The audience (aud) app tokens must name."),
+            OptionSpec(
+                long: "insecure-no-auth",
+                help:
+                    "Serve the app routes without tokens on a non-loopback address (behind a gateway that checks them)."
+            ),
             OptionSpec(long: "max-body", valueName: "size", help: "Largest request body.", defaultValue: "1MiB"),
             OptionSpec(
                 long: "connection-timeout", valueName: "duration", help: "Idle time before a connection closes.",
@@ -103,6 +125,7 @@ enum ServeCommand: Command {
             }
         }
 
+        io.stderr.line("journey serve: \(authenticationSummary(configuration))")
         if configuration.workers == 0 {
             configuration.workers = 1
             do {
@@ -174,6 +197,7 @@ enum ServeCommand: Command {
             configuration.adminToken = io.environment["JOURNEY_ADMIN_TOKEN"]
         }
         if configuration.adminToken?.isEmpty == true { configuration.adminToken = nil }
+        try authentication(arguments, &configuration)
         if let text = configuration.adminToken {
             do {
                 _ = try AdminCredentials(text)
@@ -202,6 +226,8 @@ enum ServeCommand: Command {
         if !configuration.watchFiles { flags.append("--no-watch") }
         flags += ["--rules-from", configuration.rulesSource.rawValue]
         if !configuration.runJobs { flags.append("--no-jobs") }
+        flags += configuration.tokens?.flags ?? []
+        if configuration.insecureNoAuth { flags.append("--insecure-no-auth") }
         return flags
     }
 

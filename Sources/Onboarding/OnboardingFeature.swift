@@ -33,8 +33,10 @@ public struct OnboardingFeature: Feature {
 
     public var routes: [FeatureRoute] {
         [
-            FeatureRoute("GET", "/v1/users/{user}/onboarding", OnboardingRoutes.show),
-            FeatureRoute("POST", "/v1/users/{user}/onboarding/skip", OnboardingRoutes.skip),
+            FeatureRoute(
+                "GET", "/v1/users/{user}/onboarding", access: .user([.pathUser("user")]), OnboardingRoutes.show),
+            FeatureRoute(
+                "POST", "/v1/users/{user}/onboarding/skip", access: .user([.pathUser("user")]), OnboardingRoutes.skip),
             FeatureRoute("GET", "/v1/funnels/onboarding", admin: true, FunnelRoutes.onboarding),
         ]
     }

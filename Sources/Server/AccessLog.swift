@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import Foundation
 import HTTP
 import JQ
@@ -43,7 +44,7 @@ public final class AccessLog: @unchecked Sendable {
 
     func record(
         request: HTTPRequest, route: String?, status: Int, seconds: Double, bytesOut: Int, revision: String,
-        worker: String
+        worker: String, principal: Principal? = nil
     ) {
         // Built by hand: this runs for every request.
         var line: [UInt8] = []
@@ -62,6 +63,12 @@ public final class AccessLog: @unchecked Sendable {
         line.append(contentsOf: JSON.format(number: (seconds * 100_000).rounded() / 100).utf8)
         line.append(contentsOf: ",\"bytes_in\":\(request.body.count),\"bytes_out\":\(bytesOut)".utf8)
         field(",\"revision\":", revision)
+        // Who it was for: the token's user, or the service credential's name.
+        switch principal {
+        case .user(let user)?: field(",\"user\":", user)
+        case .service(let name, _)?: field(",\"credential\":", name)
+        case nil: break
+        }
         line.append(contentsOf: "}\n".utf8)
         lock.lock()
         buffer.append(contentsOf: line)

@@ -1,16 +1,26 @@
 import Core
+import FeatureKit
 
-/// The admin credentials a service accepts, each with the name the audit trail records.
+/// The service credentials a service accepts (admins, the push sender, the analytics exporter,
+/// the metrics scraper), each with the name the audit trail records and its scopes.
 ///
 /// Written as the admin token text (`JOURNEY_ADMIN_TOKEN` or `--admin-token-file`): either one
-/// token, named `admin`, or one credential per line, `NAME TOKEN` (blank lines and `#` comments
-/// skipped). Names follow the id rule; tokens are at least 16 characters; both are unique.
+/// token, named `admin` with the `admin` scope, or one credential per line, `NAME TOKEN` (an
+/// admin) or `NAME SCOPE[,SCOPE…] TOKEN` (blank lines and `#` comments skipped). Names follow
+/// the id rule; tokens are at least 16 characters; both are unique. Only the SHA-256 of each
+/// token is kept.
 public struct AdminCredentials: Sendable, Equatable {
+    /// One credential: its name, scopes and the digest of its token.
     public struct Credential: Sendable, Equatable {
+        /// The name the audit trail and the access log record.
         public var name: String
-        public var token: String
+        /// What it may call.
+        public var scopes: Set<ServiceScope>
+        /// The SHA-256 of the token.
+        public var digest: [UInt8]
     }
 
+    /// Every credential, in the order written.
     public let credentials: [Credential]
 
     /// The name the single-token form gives its credential.
@@ -24,44 +34,75 @@ public struct AdminCredentials: Sendable, Equatable {
             guard !line.isEmpty, !line.hasPrefix("#") else { return nil }
             return (index + 1, line.split(whereSeparator: { $0 == " " || $0 == "\t" }))
         }
-        var credentials: [Credential] = []
+        var entries: [(line: Int, name: String, scopes: Set<ServiceScope>, token: String)] = []
         if lines.count == 1, lines[0].1.count == 1 {
-            credentials = [Credential(name: Self.defaultName, token: String(lines[0].1[0]))]
+            entries = [(lines[0].0, Self.defaultName, [.admin], String(lines[0].1[0]))]
         } else {
             for (number, parts) in lines {
-                guard parts.count == 2 else {
-                    throw AdminCredentialsError(line: number, "write one credential per line: NAME TOKEN")
+                switch parts.count {
+                case 2:
+                    entries.append((number, String(parts[0]), [.admin], String(parts[1])))
+                case 3:
+                    entries.append(
+                        (number, String(parts[0]), try Self.scopes(parts[1], line: number), String(parts[2])))
+                default:
+                    throw AdminCredentialsError(
+                        line: number, "write one credential per line: NAME TOKEN, or NAME SCOPE[,SCOPE] TOKEN")
                 }
-                credentials.append(Credential(name: String(parts[0]), token: String(parts[1])))
             }
         }
-        guard !credentials.isEmpty else { throw AdminCredentialsError(line: 1, "no admin token given") }
-        for (index, credential) in credentials.enumerated() {
-            let number = lines.count == 1 ? 1 : lines[index].0
-            if let problem = Identifier.problem(credential.name) {
-                throw AdminCredentialsError(line: number, "the name `\(credential.name)` \(problem.requirement)")
+        guard !entries.isEmpty else { throw AdminCredentialsError(line: 1, "no admin token given") }
+        var credentials: [Credential] = []
+        for entry in entries {
+            let number = lines.count == 1 ? 1 : entry.line
+            if let problem = Identifier.problem(entry.name) {
+                throw AdminCredentialsError(line: number, "the name `\(entry.name)` \(problem.requirement)")
             }
-            guard credential.token.count >= 16 else {
-                throw AdminCredentialsError(line: number, "the admin token must be at least 16 characters")
+            guard entry.token.count >= 16 else {
+                throw AdminCredentialsError(
+                    line: number, "the \(entry.scopes == [.admin] ? "admin " : "")token must be at least 16 characters")
             }
-            if credentials[..<index].contains(where: { $0.name == credential.name }) {
-                throw AdminCredentialsError(line: number, "the name `\(credential.name)` is given twice")
+            let digest = SHA256.digest(entry.token.utf8)
+            if credentials.contains(where: { $0.name == entry.name }) {
+                throw AdminCredentialsError(line: number, "the name `\(entry.name)` is given twice")
             }
-            if credentials[..<index].contains(where: { $0.token == credential.token }) {
+            if credentials.contains(where: { $0.digest == digest }) {
                 throw AdminCredentialsError(line: number, "two credentials have the same token")
             }
+            credentials.append(Credential(name: entry.name, scopes: entry.scopes, digest: digest))
         }
         self.credentials = credentials
     }
 
-    /// The name of the credential `token` is, compared in constant time against every one (the
+    /// The credential `token` is, its digest compared in constant time against every one (the
     /// time taken says nothing about which one matched, or how much of a token did).
-    public func name(of token: String) -> String? {
-        var found: String?
-        for credential in credentials where AdminAuth.constantTimeEqual(token, credential.token) {
-            found = credential.name
+    public func credential(of token: String) -> Credential? {
+        let digest = SHA256.digest(token.utf8)
+        var found: Credential?
+        for credential in credentials where constantTimeEqual(digest, credential.digest) {
+            found = credential
         }
         return found
+    }
+
+    /// The name of the credential `token` is.
+    public func name(of token: String) -> String? { credential(of: token)?.name }
+
+    /// Whether any credential has `scope`.
+    public func hasScope(_ scope: ServiceScope) -> Bool { credentials.contains { $0.scopes.contains(scope) } }
+
+    private static func scopes(_ text: Substring, line: Int) throws(AdminCredentialsError) -> Set<ServiceScope> {
+        var scopes: Set<ServiceScope> = []
+        for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let scope = ServiceScope(rawValue: String(word)) else {
+                throw AdminCredentialsError(
+                    line: line,
+                    "unknown scope `\(word)`; the scopes are \(ServiceScope.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            scopes.insert(scope)
+        }
+        return scopes
     }
 }
 

@@ -18,6 +18,11 @@ public final class JourneyService {
     public let configuration: ServiceConfiguration
     /// The admin credentials, read once from the configuration.
     let adminCredentials: AdminCredentials?
+    /// Who may call each route: the credentials and the token verifier.
+    let routeGuard: RouteGuard
+    /// Who the request being answered comes from (nil on an open route, or without tokens); the
+    /// access log names them.
+    public internal(set) var principal: Principal?
     /// The worker's store (its own connection).
     let database: any StoreConnection
     let control: ControlBlock
@@ -52,7 +57,11 @@ public final class JourneyService {
         quarantineOutbox: QuarantineOutbox
     ) {
         self.configuration = configuration
-        self.adminCredentials = configuration.adminCredentials
+        let credentials = configuration.adminCredentials
+        self.adminCredentials = credentials
+        self.routeGuard = RouteGuard(
+            credentials: credentials, verifier: configuration.tokenVerifier,
+            clock: configuration.clock)
         self.database = store
         self.control = control
         self.slot = control.slot(workerIndex)
@@ -75,6 +84,7 @@ public final class JourneyService {
         if let newer = handOff.take() { adopt(newer) }
         refreshQuarantine()
         currentRequest = "\(request.method) \(request.path)"
+        principal = nil
         slot.beginRequest(currentRequest, digest: Self.requestDigest(request))
         let (route, response) = Self.router.handle(request, in: self)
         // A rule set aside while answering is recorded now, outside any transaction, before the
@@ -86,7 +96,8 @@ public final class JourneyService {
         slot.countRequest()
         accessLog?.record(
             request: request, route: route?.name, status: response.status, seconds: seconds,
-            bytesOut: response.body.count, revision: generation.ruleSet.shortRevision, worker: workerName)
+            bytesOut: response.body.count, revision: generation.ruleSet.shortRevision, worker: workerName,
+            principal: principal)
         return response
     }
 
@@ -364,10 +375,17 @@ extension JourneyService: ServiceContext {
     public var store: any Store { database }
     public var features: FeatureSet { Features.all }
     public func adminName(of request: HTTPRequest) -> String {
-        (try? AdminAuth.authenticate(request, credentials: adminCredentials).get()) ?? AdminCredentials.defaultName
+        if case .service(let name, _)? = principal { return name }
+        return AdminCredentials.defaultName
     }
     public func adminRefusal(_ request: HTTPRequest) -> APIError? {
-        AdminAuth.refusal(request, credentials: adminCredentials)
+        if case .service(_, let scopes)? = principal, scopes.contains(.admin) { return nil }
+        if case .failure(let refusal) = routeGuard.admit(
+            request, access: .service(.admin), parameters: [:], store: database)
+        {
+            return refusal
+        }
+        return nil
     }
     public var ruleSet: RuleSet { generation.ruleSet }
     public var evaluator: RuleEvaluator { generation.evaluator }

@@ -1,3 +1,4 @@
+import FeatureKit
 import HTTP
 
 /// The HTTP logic of the service as a pure function from request to response: a table of
@@ -17,6 +18,8 @@ public struct Router<Context>: Sendable {
         public var pattern: String
         /// Index in the router's table (metrics use it).
         public var index: Int
+        /// Who may call it.
+        public var access: RouteAccess
         let segments: [Substring]
         let handler: @Sendable (Context, HTTPRequest, [String: String]) -> HTTPResponse
 
@@ -30,13 +33,14 @@ public struct Router<Context>: Sendable {
 
     /// Adds a route.
     public mutating func add(
-        _ method: String, _ pattern: String,
+        _ method: String, _ pattern: String, access: RouteAccess = .open,
         _ handler: @escaping @Sendable (Context, HTTPRequest, [String: String]) -> HTTPResponse
     ) {
         precondition(!routes.contains { $0.method == method && $0.pattern == pattern }, "duplicate route \(pattern)")
         routes.append(
             Route(
-                method: method, pattern: pattern, index: routes.count, segments: Self.segments(pattern),
+                method: method, pattern: pattern, index: routes.count, access: access,
+                segments: Self.segments(pattern),
                 handler: handler))
     }
 

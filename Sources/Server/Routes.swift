@@ -9,13 +9,15 @@ extension JourneyService {
     typealias Handler = @Sendable (JourneyService, HTTPRequest, RouteParameters) throws(APIError) -> HTTPResponse
 
     /// The API's routes: the engine's own, and every feature's (``ServiceMetrics`` counts them by
-    /// their index: keep the order stable).
+    /// their index: keep the order stable). Each declares who may call it; ``RouteGuard`` checks
+    /// that before the handler runs.
     static func makeRouter(features: FeatureSet) -> Router<JourneyService> {
         var router = Router<JourneyService>()
-        func add(_ method: String, _ pattern: String, admin: Bool = false, _ handler: @escaping Handler) {
-            router.add(method, pattern) { service, request, parameters in
-                if admin, let refusal = AdminAuth.refusal(request, credentials: service.adminCredentials) {
-                    return refusal.response
+        func add(_ method: String, _ pattern: String, _ access: RouteAccess, _ handler: @escaping Handler) {
+            router.add(method, pattern, access: access) { service, request, parameters in
+                switch service.routeGuard.admit(request, access: access, parameters: parameters, store: service.store) {
+                case .failure(let refusal): return refusal.response
+                case .success(let principal): service.principal = principal
                 }
                 do throws(APIError) {
                     return try handler(service, request, RouteParameters(parameters))
@@ -25,28 +27,28 @@ extension JourneyService {
             }
         }
         // Operations
-        add("GET", "/healthz", Operations.health)
-        add("GET", "/readyz", Operations.ready)
-        add("GET", "/metrics", Operations.metrics)
-        add("GET", "/openapi.json", Operations.openAPI)
+        add("GET", "/healthz", .open, Operations.health)
+        add("GET", "/readyz", .open, Operations.ready)
+        add("GET", "/metrics", .service(.metrics), Operations.metrics)
+        add("GET", "/openapi.json", .open, Operations.openAPI)
         // Events
-        add("POST", "/v1/events", EventRoutes.ingest)
+        add("POST", "/v1/events", .user([.bodyEvents("events")]), EventRoutes.ingest)
         // Every feature's routes
         for route in features.routes {
             let handler = route.handler
-            add(route.method, route.pattern, admin: route.admin) { service, request, parameters throws(APIError) in
+            add(route.method, route.pattern, route.access) { service, request, parameters throws(APIError) in
                 try handler(service, request, parameters)
             }
         }
-        // Reminders
-        add("GET", "/v1/reminders/due", ReminderRoutes.due)
-        add("POST", "/v1/reminders/sent", ReminderRoutes.sent)
+        // Reminders (the push sender's, across users)
+        add("GET", "/v1/reminders/due", .service(.reminders), ReminderRoutes.due)
+        add("POST", "/v1/reminders/sent", .service(.reminders), ReminderRoutes.sent)
         // Admin
-        add("GET", "/v1/rules", admin: true, AdminRoutes.rules)
-        add("POST", "/v1/rules/reload", admin: true, AdminRoutes.reload)
-        add("POST", "/v1/rules/{rule}/evaluate", admin: true, AdminRoutes.evaluate)
-        add("DELETE", "/v1/rules/{rule}/quarantine", admin: true, AdminRoutes.liftQuarantine)
-        add("POST", "/v1/eval", admin: true, AdminRoutes.eval)
+        add("GET", "/v1/rules", .service(.admin), AdminRoutes.rules)
+        add("POST", "/v1/rules/reload", .service(.admin), AdminRoutes.reload)
+        add("POST", "/v1/rules/{rule}/evaluate", .service(.admin), AdminRoutes.evaluate)
+        add("DELETE", "/v1/rules/{rule}/quarantine", .service(.admin), AdminRoutes.liftQuarantine)
+        add("POST", "/v1/eval", .service(.admin), AdminRoutes.eval)
         return router
     }
 }

@@ -1,3 +1,4 @@
+import Auth
 import Core
 import Foundation
 import Revisions
@@ -23,6 +24,13 @@ public struct ServiceConfiguration: Sendable {
 
     /// The admin credentials `adminToken` gives (nil when off or unreadable: checked at start).
     public var adminCredentials: AdminCredentials? { adminToken.flatMap { try? AdminCredentials($0) } }
+    /// Bearer tokens for the app routes (nil: app routes are served without authentication,
+    /// which `journey serve` allows on loopback only, or with `--insecure-no-auth`).
+    public var tokens: TokenSettings?
+    /// The verifier of `tokens`.
+    public var tokenVerifier: TokenVerifier? { tokens?.verifier }
+    /// Serve app routes without authentication on any address (`--insecure-no-auth`).
+    public var insecureNoAuth = false
     public var maxBodyBytes = 1 << 20
     public var connectionTimeoutSeconds = 30
     /// How long a halted evaluation may keep running (inside one C builtin) before its worker

@@ -22,9 +22,31 @@ import Testing
         #expect(try AdminCredentials(text).credentials.map(\.name) == names)
     }
 
+    /// The scopes each form gives: the old forms are admins.
+    @Test func scopes() throws {
+        let credentials = try AdminCredentials(
+            "ann \(Self.ann)\npusher reminders \(Self.bob)\nscraper metrics,analytics single-token-0123456789")
+        #expect(credentials.credentials.map(\.scopes) == [[.admin], [.reminders], [.metrics, .analytics]])
+        #expect(try AdminCredentials("single-token-0123456789").credentials[0].scopes == [.admin])
+        #expect(credentials.credential(of: Self.bob)?.name == "pusher")
+        #expect(credentials.credential(of: Self.bob + "x") == nil)
+        #expect(credentials.credential(of: String(Self.bob.dropLast())) == nil)
+    }
+
+    /// Only the SHA-256 of a token is kept.
+    @Test func tokensAreKeptHashed() throws {
+        let credential = try AdminCredentials("ann \(Self.ann)").credentials[0]
+        #expect(credential.digest == SHA256.digest(Self.ann.utf8))
+        #expect(!String(describing: credential).contains(Self.ann))
+    }
+
     static let refusedTexts: [(String, String)] = [
         ("short", "line 1: the admin token must be at least 16 characters"),
-        ("ann \(ann)\nbob", "line 2: write one credential per line: NAME TOKEN"),
+        ("ann \(ann)\nbob", "line 2: write one credential per line: NAME TOKEN, or NAME SCOPE[,SCOPE] TOKEN"),
+        ("ann \(ann)\nbob a b c", "line 2: write one credential per line: NAME TOKEN, or NAME SCOPE[,SCOPE] TOKEN"),
+        ("pusher push \(bob)", "line 1: unknown scope `push`; the scopes are reminders, analytics, metrics, admin"),
+        ("pusher reminders, \(bob)", "line 1: unknown scope ``; the scopes are reminders, analytics, metrics, admin"),
+        ("pusher reminders short-token", "line 1: the token must be at least 16 characters"),
         ("ann \(ann)\nann \(bob)", "line 2: the name `ann` is given twice"),
         ("ann \(ann)\nbob \(ann)", "line 2: two credentials have the same token"),
         ("ann \(ann)\nbob short-token", "line 2: the admin token must be at least 16 characters"),
