@@ -112,7 +112,7 @@ let package = Package(
             name: "journey-bench",
             dependencies: [
                 "Features", "FeatureKit", "Journey", "Habits", "Challenges", "Revisions", "Engine", "RuleEngine", "Store",
-                "SQLite", "JQ",
+                "SQLite", "Postgres", "JQ",
                 "Core", "JQBaseline",
                 "HTTP",
             ],

@@ -1,6 +1,6 @@
 /// The benchmark's flags.
 struct BenchmarkOptions {
-    enum Benchmark: String { case rules, ingest, views, http, habits, challenges, preview }
+    enum Benchmark: String { case rules, ingest, views, http, habits, challenges, preview, postgres }
 
     var benchmark = Benchmark.rules
     var rulesDirectory = "Rules"
@@ -17,6 +17,7 @@ struct BenchmarkOptions {
     var connections = 32
     var seconds = 5
     var help = false
+    var postgres: String?
 
     static let usage = """
         OVERVIEW: The engine beside a baseline measured in the same run.
@@ -28,6 +29,7 @@ struct BenchmarkOptions {
                journey-bench challenges [--rules <dir>] [--participants <n>] [--events <n>]
                journey-bench preview [--rules <dir>] [--dogs <n>] [--events <n>]
                journey-bench http [--rules <dir>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
+               journey-bench postgres --postgres <url> [--events <n>] [--workers <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
 
         SUBCOMMANDS:
           rules                   Rule evaluation through the engine beside a plain C loop over libjq.
@@ -45,6 +47,8 @@ struct BenchmarkOptions {
                                   the events once, every dog's decisions once) in the same run.
           http                    journey serve under wrk (GET /today, POST /v1/events ×10) beside a
                                   trivial responder built from the same libmicrohttpd adapter.
+          postgres                journey ingest into PostgreSQL beside SQLite, and POST /v1/events through
+                                  1, 2 and 3 instances on one PostgreSQL database beside one SQLite service.
 
         OPTIONS:
           --rules <dir>           The rules directory. (default: Rules)
@@ -61,6 +65,7 @@ struct BenchmarkOptions {
           --threads <n>           http: wrk threads. (default: 2)
           --connections <n>       http: wrk connections. (default: 32)
           --seconds <n>           http: seconds per wrk run. (default: 5)
+          --postgres <url>        postgres: the server to use (scripts/bench postgres starts one).
           -h, --help              Show help information.
         """
 
@@ -78,6 +83,7 @@ struct BenchmarkOptions {
             if benchmark == .ingest { rounds = 3 }
             if benchmark == .views { rounds = 7; iterations = 200 }
             if benchmark == .http { rounds = 3 }
+            if benchmark == .postgres { rounds = 1 }
             if benchmark == .habits { rounds = 7; iterations = 50 }
             if benchmark == .challenges { events = 1_000_000 }
         }
@@ -107,6 +113,7 @@ struct BenchmarkOptions {
             case "--threads": threads = try number(flag)
             case "--connections": connections = try number(flag)
             case "--seconds": seconds = try number(flag)
+            case "--postgres": postgres = try value(flag)
             case "-h", "--help": help = true
             default: throw Problem(description: "Unknown option '\(flag)'")
             }

@@ -97,17 +97,27 @@ struct HTTPBenchmark {
         print(String(format: "\nevents through POST /v1/events: %.0f/s", events))
     }
 
-    private func median(_ values: [Double]) -> Double {
+    func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
 
     /// Runs wrk once; parses requests/s, the 99th percentile and errors.
     private func bench(_ wrk: String, port: Int, path: String, script: String? = nil) throws -> Measure {
+        try Self.bench(
+            wrk, port: port, path: path, script: script, threads: options.threads, connections: options.connections,
+            seconds: options.seconds)
+    }
+
+    /// Runs wrk once with `threads` and `connections` for `seconds`; parses requests/s, the
+    /// 99th percentile and errors.
+    static func bench(
+        _ wrk: String, port: Int, path: String, script: String?, threads: Int, connections: Int, seconds: Int
+    ) throws -> Measure {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
         var arguments = [
-            "-t\(options.threads)", "-c\(options.connections)", "-d\(options.seconds)s", "--latency",
+            "-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency",
         ]
         if let script { arguments += ["-s", script] }
         process.arguments = arguments + ["http://127.0.0.1:\(port)\(path)"]
@@ -155,7 +165,8 @@ struct HTTPBenchmark {
 
     /// A wrk script posting batches of 10 `weight_saved` events for random dogs, every id unique
     /// (seeded per thread: wrk's Lua would otherwise repeat its numbers, and duplicates are cheap).
-    static func eventsScript(occurredAt: String) -> String {
+    /// `salt` tells apart the ids of several wrk processes started in the same second.
+    static func eventsScript(occurredAt: String, salt: String = "") -> String {
         """
         local counter = 0
         local prefix = ""
@@ -165,7 +176,7 @@ struct HTTPBenchmark {
           thread:set("id", threads)
         end
         init = function(args)
-          prefix = tostring(os.time()) .. "-" .. tostring(id)
+          prefix = "\(salt)" .. tostring(os.time()) .. "-" .. tostring(id)
           math.randomseed(os.time() * 100 + id)
         end
         wrk.method = "POST"
@@ -188,13 +199,18 @@ struct HTTPBenchmark {
         let process = Process()
         let port: Int
 
-        init(journey: String, folder: String, name: String, workers: Int, extra: [String]) throws {
+        /// `database`: the `--db` (default `<name>.sqlite` in `folder`); `seed`: whether to post
+        /// Q's events and the benchmark's dogs (once per store).
+        init(
+            journey: String, folder: String, name: String, workers: Int, extra: [String], database: String? = nil,
+            seed: Bool = true
+        ) throws {
             process.executableURL = URL(fileURLWithPath: journey)
             process.currentDirectoryURL = URL(fileURLWithPath: folder)
             process.arguments =
                 [
-                    "serve", "--port", "0", "--workers", String(workers), "--db", "\(name).sqlite",
-                    "--access-log", "\(name)-access.log",
+                    "serve", "--port", "0", "--workers", String(workers), "--db", database ?? "\(name).sqlite",
+                    "--access-log", "\(name)-access.log", "--state-dir", "\(name).state",
                 ] + extra
             let errors = Pipe()
             process.standardError = errors
@@ -212,7 +228,7 @@ struct HTTPBenchmark {
             }
             guard let found else { throw Problem(description: "journey serve did not start: \(text)") }
             port = found
-            try seed()
+            if seed { try self.seed() }
         }
 
         /// Q's events from examples/events.jsonl, moved to the last hours.
