@@ -26,18 +26,9 @@ struct HTTPBenchmark {
     }
 
     func run() throws {
-        let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let wrk else { throw Problem(description: "wrk is not installed (apt-get install wrk)") }
-        let journey = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("journey").path
-        guard FileManager.default.isExecutableFile(atPath: journey) else {
-            throw Problem(description: "no journey executable beside journey-bench (\(journey)); build it first")
-        }
-        let folder = NSTemporaryDirectory() + "journey-bench-http-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.copyItem(atPath: options.rulesDirectory, toPath: folder + "/Rules")
-        try FileManager.default.copyItem(atPath: "Plugins", toPath: folder + "/Plugins")
+        let setup = try ServiceBenchmarkSetup(name: "http", rulesDirectory: options.rulesDirectory)
+        defer { setup.remove() }
+        let (wrk, journey, folder) = (setup.wrk, setup.journey, setup.folder)
         let script = folder + "/events.lua"
         try Self.eventsScript(occurredAt: Timestamp.format(Date().timeIntervalSince1970 - 120))
             .write(toFile: script, atomically: true, encoding: .utf8)

@@ -17,18 +17,9 @@ struct PostgresBenchmark {
         guard let url = options.postgres else {
             throw Problem(description: "postgres needs --postgres URL (scripts/bench postgres starts a server)")
         }
-        let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let wrk else { throw Problem(description: "wrk is not installed (apt-get install wrk)") }
-        let journey = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("journey").path
-        guard FileManager.default.isExecutableFile(atPath: journey) else {
-            throw Problem(description: "no journey executable beside journey-bench (\(journey)); build it first")
-        }
-        let folder = NSTemporaryDirectory() + "journey-bench-postgres-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.copyItem(atPath: options.rulesDirectory, toPath: folder + "/Rules")
-        try FileManager.default.copyItem(atPath: "Plugins", toPath: folder + "/Plugins")
+        let setup = try ServiceBenchmarkSetup(name: "postgres", rulesDirectory: options.rulesDirectory)
+        defer { setup.remove() }
+        let (wrk, journey, folder) = (setup.wrk, setup.journey, setup.folder)
 
         print("journey-bench postgres: the PostgreSQL store beside SQLite, in the same run\n")
         try ingest(journey: journey, folder: folder, url: url)

@@ -176,10 +176,6 @@ import Testing
     func concurrentWritersLoseNothing(backend name: String) throws {
         let backend = try TestStore(name)
         try Self.seed(backend.store)
-        final class Writers: @unchecked Sendable {  // each thread uses its own connection
-            let stores: [any StoreConnection]
-            init(_ stores: [any StoreConnection]) { self.stores = stores }
-        }
         let writers = Writers(try (0..<2).map { _ in try backend.connect() })
         let failures = LockedText()
         DispatchQueue.concurrentPerform(iterations: writers.stores.count) { index in
@@ -204,10 +200,6 @@ import Testing
     func writersOfOneUserWaitForEachOther(backend name: String) throws {
         let backend = try TestStore(name)
         try Self.seed(backend.store)
-        final class Writers: @unchecked Sendable {  // each thread uses its own connection
-            let stores: [any StoreConnection]
-            init(_ stores: [any StoreConnection]) { self.stores = stores }
-        }
         let writers = Writers(try (0..<2).map { _ in try backend.connect() })
         let user = Self.event("x").userID
         let locked = DispatchSemaphore(value: 0)
@@ -233,4 +225,10 @@ import Testing
         done.wait()
         #expect(seen.text == "seen")
     }
+}
+
+/// Connections to one store, one per thread.
+private final class Writers: @unchecked Sendable {  // each thread uses its own connection
+    let stores: [any StoreConnection]
+    init(_ stores: [any StoreConnection]) { self.stores = stores }
 }
