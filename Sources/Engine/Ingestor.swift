@@ -209,25 +209,52 @@ public final class Ingestor {
     private func run(_ items: [Item], _ precomputed: [Precomputer.Outcome?]?, guarded: Bool) throws -> [IngestResult] {
         var results: [IngestResult] = []
         results.reserveCapacity(items.count)
+        var batch = try BatchEvents(items.compactMap(\.event), in: store)
         for (index, item) in items.enumerated() {
             switch item {
             case .refused(let result): results.append(result)
             case .event(let event):
-                results.append(try ingestOne(event, precomputed: precomputed?[index], guarded: guarded))
+                let result = try ingestOne(event, precomputed: precomputed?[index], guarded: guarded, batch: batch)
+                if result.status == .accepted { batch.accepted(event) }
+                results.append(result)
             }
         }
         return results
     }
 
+    /// Which of a batch's events may already be stored: those stored before the batch (read
+    /// once per user, under the batch's writer lock, so no other instance adds any meanwhile)
+    /// and those accepted earlier in it. Only these are looked up one by one.
+    struct BatchEvents {
+        private var stored: Set<String> = []
+
+        init(_ events: [Event], in store: any Store) throws {
+            var byUser: [String: [String]] = [:]
+            for event in events { byUser[event.userID, default: []].append(event.eventID) }
+            for (user, ids) in byUser {
+                for id in try store.storedEventIDs(user: user, among: ids) { stored.insert(Self.key(user, id)) }
+            }
+        }
+
+        func mayBeStored(_ event: Event) -> Bool { stored.contains(Self.key(event.userID, event.eventID)) }
+
+        mutating func accepted(_ event: Event) { stored.insert(Self.key(event.userID, event.eventID)) }
+
+        private static func key(_ user: String, _ id: String) -> String { user + "\u{0}" + id }
+    }
+
     /// One event. Unguarded, a storage error is thrown (to abort the fast path); guarded, the
     /// event runs in a savepoint and a storage error refuses only it.
-    private func ingestOne(_ event: Event, precomputed: Precomputer.Outcome?, guarded: Bool) throws -> IngestResult {
+    private func ingestOne(_ event: Event, precomputed: Precomputer.Outcome?, guarded: Bool, batch: BatchEvents) throws
+        -> IngestResult
+    {
         var learned = Learned()
+        let lookUp = batch.mayBeStored(event)
         do {
             let result =
                 guarded
-                ? try store.atomically { try apply(event, precomputed: precomputed, learned: &learned) }
-                : try apply(event, precomputed: precomputed, learned: &learned)
+                ? try store.atomically { try apply(event, precomputed: precomputed, lookUp: lookUp, learned: &learned) }
+                : try apply(event, precomputed: precomputed, lookUp: lookUp, learned: &learned)
             remember(learned)
             return result
         } catch let rejection as Rejection {
@@ -284,10 +311,12 @@ public final class Ingestor {
         return found
     }
 
-    /// Everything for one accepted-or-duplicate event; throws ``Rejection`` to refuse it.
-    private func apply(_ event: Event, precomputed: Precomputer.Outcome?, learned: inout Learned) throws -> IngestResult
+    /// Everything for one accepted-or-duplicate event (`lookUp`: it may be stored already);
+    /// throws ``Rejection`` to refuse it.
+    private func apply(_ event: Event, precomputed: Precomputer.Outcome?, lookUp: Bool, learned: inout Learned) throws
+        -> IngestResult
     {
-        if let stored = try store.event(user: event.userID, eventID: event.eventID) {
+        if lookUp, let stored = try store.event(user: event.userID, eventID: event.eventID) {
             return IngestResult(
                 status: .duplicate, eventID: event.eventID, userID: event.userID, type: stored.type, code: nil,
                 message: nil, effects: stored.outcome.arrayValue ?? [])
