@@ -24,6 +24,8 @@ public final class PostgresConnection {
     private var sessionSetup: String?
     /// How many times the connection was opened again after the server dropped it.
     public private(set) var reconnections = 0
+    /// Statements queued by ``runDeferred(_:_:)``, sent before the next other statement.
+    private var deferred: [(sql: String, values: [PostgresValue])] = []
 
     /// Connects to `url` (`postgresql://user@host:port/database`, or libpq's `key=value` form).
     public init(url: String) throws(PostgresError) {
@@ -45,6 +47,7 @@ public final class PostgresConnection {
 
     /// Runs statements without parameters (DDL, several separated by `;`).
     public func execute(_ sql: String) throws(PostgresError) {
+        try flush()
         try ensureConnected()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
@@ -81,6 +84,7 @@ public final class PostgresConnection {
             try execute("COMMIT")
             return value
         } catch {
+            deferred.removeAll()
             if isAlive { try? execute("ROLLBACK") }
             throw error
         }
@@ -95,6 +99,7 @@ public final class PostgresConnection {
             try execute("RELEASE SAVEPOINT \(name)")
             return value
         } catch {
+            deferred.removeAll()
             try? execute("ROLLBACK TO SAVEPOINT \(name)")
             try? execute("RELEASE SAVEPOINT \(name)")
             throw error
@@ -135,8 +140,77 @@ public final class PostgresConnection {
 
     // MARK: Statements
 
+    /// Runs a statement whose answer nobody waits for (an insert of a row nothing reads back)
+    /// later: inside a transaction it is queued and sent with the other queued ones in one
+    /// round trip (libpq's pipeline mode) before the next other statement, the savepoint's end
+    /// or the commit, where its error, if any, is thrown. Outside a transaction it runs now.
+    public func runDeferred(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) {
+        guard inTransaction else {
+            try run(sql, values)
+            return
+        }
+        deferred.append((sql, values))
+        if deferred.count >= 512 { try flush() }
+    }
+
+    /// Sends the queued statements in one pipeline and reads their results; the first error.
+    private func flush() throws(PostgresError) {
+        guard !deferred.isEmpty else { return }
+        let pending = deferred
+        deferred.removeAll(keepingCapacity: true)
+        try ensureConnected()
+        var statements: [(name: String, parameters: Int)] = []
+        for item in pending {
+            let statement = try prepare(item.sql)
+            guard item.values.count == statement.parameters else {
+                throw PostgresError(
+                    sqlState: "07001", message: "\(item.values.count) values for \(statement.parameters) placeholders",
+                    sql: item.sql)
+            }
+            statements.append(statement)
+        }
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw PostgresError(sqlState: nil, message: "cannot enter pipeline mode: \(errorMessage)")
+        }
+        var failure: PostgresError?
+        var sent = 0
+        for (item, statement) in zip(pending, statements) {
+            let accepted = withCStrings(item.values.map(\.text)) { pointers in
+                PQsendQueryPrepared(handle, statement.name, Int32(item.values.count), pointers, nil, nil, 0)
+            }
+            guard accepted == 1 else {
+                failure = PostgresError(sqlState: nil, message: errorMessage, sql: item.sql)
+                break
+            }
+            sent += 1
+        }
+        if PQpipelineSync(handle) != 1, failure == nil {
+            failure = PostgresError(sqlState: nil, message: "cannot send the pipeline: \(errorMessage)")
+        }
+        // Each statement's results end with a null; then the sync's own result.
+        for index in 0..<sent {
+            while let result = PQgetResult(handle) {
+                if failure == nil, PQresultStatus(result) == PGRES_FATAL_ERROR {
+                    failure = PostgresError(
+                        sqlState: PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) },
+                        message: String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines,
+                        sql: pending[index].sql)
+                }
+                PQclear(result)
+            }
+        }
+        if let sync = PQgetResult(handle) { PQclear(sync) }
+        if PQexitPipelineMode(handle) != 1, failure == nil {
+            failure = PostgresError(sqlState: nil, message: "cannot leave pipeline mode: \(errorMessage)")
+        }
+        if let failure { throw failure }
+    }
+
+    private var errorMessage: String { String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines }
+
     /// Prepares `sql` once (its `?` placeholders as `$n`) and executes it with `values` as text.
     private func send(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) -> OpaquePointer? {
+        try flush()
         try ensureConnected()
         let statement = try prepare(sql)
         guard values.count == statement.parameters else {

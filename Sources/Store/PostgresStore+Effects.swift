@@ -17,7 +17,7 @@ extension PostgresStore {
     }
 
     public func insertRecord(_ record: ProfileRecord, event: Int64?) throws {
-        try run(
+        try runDeferred(
             """
             INSERT INTO profile_records
                 (dog_id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id, event)
@@ -63,7 +63,7 @@ extension PostgresStore {
     }
 
     public func appendAnalytics(_ analytics: AnalyticsEvent, event: Int64?) throws {
-        try run(
+        try runDeferred(
             "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES (?, ?, ?, ?, ?)",
             [
                 .text(analytics.userID), .text(analytics.name), .real(analytics.occurredAt),
@@ -72,7 +72,7 @@ extension PostgresStore {
     }
 
     public func grantReward(_ reward: Reward, event: Int64?) throws {
-        try run(
+        try runDeferred(
             "INSERT INTO rewards (user_id, reward, amount, badge_id, reason, granted_at, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(reward.userID), .text(reward.reward), .optional(reward.amount), .optional(reward.badgeID),

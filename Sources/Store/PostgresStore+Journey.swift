@@ -18,21 +18,22 @@ extension PostgresStore {
         }
     }
 
+    /// Keeps the event under a row id of its own taken ahead (``nextEventID()``), sent with
+    /// the next statement's round trip.
     public func insertEvent(_ event: StoredEvent) throws -> Int64 {
-        let id = try first(
+        let id = try nextEventID()
+        try runDeferred(
             """
-            INSERT INTO events (user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome,
-                rule_revision, provenance)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            INSERT INTO events (id, user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload,
+                outcome, rule_revision, provenance)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(event.userID), .text(event.eventID), .text(event.type), .optional(event.dogID),
+                .integer(id), .text(event.userID), .text(event.eventID), .text(event.type), .optional(event.dogID),
                 .real(event.occurredAt), .text(event.occurredAtText), .real(event.receivedAt),
                 .text(event.payload.compactText), .text(event.outcome.compactText), .optional(event.ruleRevision),
                 .optional(event.provenanceText ?? (event.provenance == .null ? nil : event.provenance.compactText)),
-            ]
-        ) { $0.integer(0) }
-        guard let id else { throw PostgresStoreError(location: location, problem: "INSERT INTO events returned no id") }
+            ])
         return id
     }
 

@@ -14,6 +14,8 @@ public final class PostgresStore: Store {
     public let derivedCache = DerivedCache()
     /// The server's snapshot when ``externalVersion()`` last read it, and the number given.
     var externalSnapshot: (text: String, version: Int64) = ("", 0)
+    /// Event row ids taken from the sequence and not used yet (the next one last).
+    var eventIDs: [Int64] = []
 
     /// Connects to `url` (`postgresql://user@host:port/database`; `options=-csearch_path%3D…`
     /// picks a schema) and brings the schema up to date unless `migrate` is false.
@@ -89,6 +91,24 @@ public final class PostgresStore: Store {
     @discardableResult
     public func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
         try database.run(sql, values)
+    }
+
+    /// Runs an insert nothing waits for with the next statement's round trip (see
+    /// ``PostgresConnection/runDeferred(_:_:)``): its error is thrown there, inside the same
+    /// transaction or unit.
+    func runDeferred(_ sql: String, _ values: [SQLValue]) throws {
+        try database.connection.runDeferred(sql, values.map(\.postgres))
+    }
+
+    /// The next event row id: handed out from a block taken from the identity's sequence
+    /// (a round trip per 100 events instead of `RETURNING id` for each).
+    func nextEventID() throws -> Int64 {
+        if eventIDs.isEmpty {
+            eventIDs = try rows("SELECT nextval(pg_get_serial_sequence('events', 'id')) FROM generate_series(1, 100)") {
+                $0.integer(0)
+            }.reversed()
+        }
+        return eventIDs.removeLast()
     }
 
     /// `url` without the password of its user part or a `password=` parameter.
