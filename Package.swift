@@ -189,7 +189,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JourneyCLITests",
-            dependencies: ["JourneyCLI", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite", "TestSupport"]
+            dependencies: ["JourneyCLI", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite", "Store", "TestSupport"]
         ),
         // The README's ```console examples, run against the built `journey` executable.
         .testTarget(name: "ReadmeTests"),

@@ -1,10 +1,11 @@
 import Foundation
-import SQLite
+import Store
 import TestSupport
 import Testing
 
 /// `journey ingest` killed with SIGKILL part way, then run again on the same file: every event
-/// is stored exactly once, no effect is doubled, and the database is intact.
+/// is stored exactly once, no effect is doubled, and the database is intact — on SQLite and
+/// on PostgreSQL.
 @Suite struct CrashSafetyTests {
     /// 100,000 events: 1,000 users each registering a dog, then 99 events (weights, journey
     /// openings, taps) over the following days.
@@ -52,12 +53,15 @@ import Testing
         return process
     }
 
-    @Test(.timeLimit(.minutes(10)))
-    func killedIngestResumesExactlyOnce() throws {
+    @Test(.timeLimit(.minutes(10)), arguments: TestStore.names)
+    func killedIngestResumesExactlyOnce(backend name: String) throws {
         let executable = try BuiltExecutable.path("journey")
         let folder = try TemporaryDirectory()
         let events = folder.file("events.jsonl")
-        let database = folder.file("journey.sqlite")
+        let backend = try TestStore(name)
+        let database = backend.location
+        let store = backend.store
+        func count(_ sql: String) throws -> Int64? { try store.first(sql, []) { $0.integer(0) } }
         let expected = try Self.writeEvents(to: events)
         let arguments = [
             "ingest", events, "--db", database, "--rules", Repository.rules, "--plugins", Repository.plugins,
@@ -70,10 +74,7 @@ import Testing
         let deadline = Date().addingTimeInterval(120)
         while first.isRunning, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)
-            if FileManager.default.fileExists(atPath: database),
-                let connection = try? Connection(path: database, options: .init(readOnly: true)),
-                let count = try? connection.scalar("SELECT count(*) FROM events")
-            {
+            if let count = try? count("SELECT count(*) FROM events") {
                 stored = count
                 if stored >= 20_000 { break }
             }
@@ -89,24 +90,23 @@ import Testing
         second.waitUntilExit()
         #expect(second.terminationStatus == 0, "no event may be rejected on the second run")
 
-        let connection = try Connection(path: database)
-        #expect(try connection.scalar("SELECT count(*) FROM events") == Int64(expected.events))
+        #expect(try count("SELECT count(*) FROM events") == Int64(expected.events))
         #expect(
-            try connection.scalar("SELECT count(DISTINCT user_id || '/' || event_id) FROM events")
+            try count("SELECT count(DISTINCT user_id || '/' || event_id) FROM events")
                 == Int64(expected.events))
-        #expect(try connection.scalar("SELECT count(*) FROM dogs") == 1000)
-        #expect(try connection.scalar("SELECT count(*) FROM profile_records") == Int64(expected.weights))
-        #expect(try connection.scalar("SELECT count(*) FROM reminders") == 1000, "one pending weigh-again per dog")
+        #expect(try count("SELECT count(*) FROM dogs") == 1000)
+        #expect(try count("SELECT count(*) FROM profile_records") == Int64(expected.weights))
+        #expect(try count("SELECT count(*) FROM reminders") == 1000, "one pending weigh-again per dog")
         // weight_saved and journey_opened, plus one ai_interpretation_completed per registration.
         #expect(
-            try connection.scalar("SELECT count(*) FROM analytics_outbox WHERE name != 'experiment_viewed'")
+            try count("SELECT count(*) FROM analytics_outbox WHERE name != 'experiment_viewed'")
                 == Int64(expected.weights + expected.openings + 1000))
         // The recommendation's experiment: one kept assignment per owner, viewed exactly once.
-        let owners = try connection.scalar("SELECT count(DISTINCT user_id) FROM dogs") ?? 0
-        #expect(try connection.scalar("SELECT count(*) FROM experiment_assignments") == owners)
+        let owners = try count("SELECT count(DISTINCT user_id) FROM dogs") ?? 0
+        #expect(try count("SELECT count(*) FROM experiment_assignments") == owners)
         #expect(
-            try connection.scalar("SELECT count(*) FROM analytics_outbox WHERE name = 'experiment_viewed'") == owners)
-        #expect(try connection.scalar("SELECT count(*) FROM manifests") == 1000)
-        #expect(try connection.prepare("PRAGMA integrity_check").first { $0.text(0) } == "ok")
+            try count("SELECT count(*) FROM analytics_outbox WHERE name = 'experiment_viewed'") == owners)
+        #expect(try count("SELECT count(*) FROM manifests") == 1000)
+        #expect(try store.integrityCheck() == "ok")
     }
 }
