@@ -24,6 +24,8 @@ public final class PostgresConnection {
     private var sessionSetup: String?
     /// How many times the connection was opened again after the server dropped it.
     public private(set) var reconnections = 0
+    /// The channels this session listens on (again after a reconnection).
+    private var channels: [String] = []
     /// Statements queued by ``runDeferred(_:_:)``, sent before the next other statement.
     private var deferred: [(sql: String, values: [PostgresValue])] = []
 
@@ -136,6 +138,40 @@ public final class PostgresConnection {
             defer { PQclear(result) }
             try check(result, sql: sessionSetup)
         }
+        for channel in channels {
+            let result = PQexec(handle, "LISTEN \(channel)")
+            PQclear(result)
+        }
+    }
+
+    // MARK: Notifications
+
+    /// Listens on `channel` (a plain identifier) from now on, again after each reconnection.
+    public func listen(_ channel: String) throws(PostgresError) {
+        guard !channel.isEmpty, channel.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            throw PostgresError(sqlState: "42602", message: "`\(channel)` is not a channel name")
+        }
+        try execute("LISTEN \(channel)")
+        if !channels.contains(channel) { channels.append(channel) }
+    }
+
+    /// The socket to wait on for notifications (it changes after a reconnection), or nil when
+    /// the connection is down.
+    public var socketDescriptor: Int32? {
+        let socket = PQsocket(handle)
+        return socket < 0 ? nil : socket
+    }
+
+    /// Reads what the server sent without waiting; how many notifications arrived since the
+    /// last call (also those read along with the answers of other statements).
+    public func drainNotifications() -> Int {
+        if PQstatus(handle) == CONNECTION_OK { _ = PQconsumeInput(handle) }
+        var count = 0
+        while let notification = PQnotifies(handle) {
+            PQfreemem(notification)
+            count += 1
+        }
+        return count
     }
 
     // MARK: Statements

@@ -97,11 +97,13 @@ extension Store {
         return true
     }
 
-    /// Makes `revision` (a full id of a kept revision) the one served.
+    /// Makes `revision` (a full id of a kept revision) the one served, and tells the
+    /// instances listening on ``ruleActivationsChannel`` (they poll too).
     public func activateRuleRevision(_ revision: String, author: String, message: String, at: Double) throws {
         try run(
             "INSERT INTO rule_activations (revision, author, message, activated_at) VALUES (?, ?, ?, ?)",
             [.text(revision), .text(author), .text(message), .real(at)])
+        try notify(ruleActivationsChannel)
     }
 
     /// Adds a line to the audit trail.
@@ -125,3 +127,6 @@ private enum RevisionRow {
             createdAt: row.real(4), gates: try JSONParser().parse(row.text(5) ?? "null"))
     }
 }
+
+/// Where an activation is announced to the serving instances (`LISTEN`/`NOTIFY` on PostgreSQL).
+public let ruleActivationsChannel = "journey_rule_activations"

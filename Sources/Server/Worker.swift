@@ -171,11 +171,16 @@ public enum Worker {
             }
         }
 
-        // Activations made by any process on this store, seen within one poll.
+        // Activations made by any process on this store: announced where the store can
+        // (PostgreSQL's NOTIFY, lost while disconnected), and seen within one poll in any case.
         var polledAt = ContinuousClock.now
         var refusedRevision: String?
+        let listening =
+            configuration.rulesSource != .folder && (try? quarantineStore.listen(ruleActivationsChannel)) != nil
         func followActivations() {
-            guard configuration.rulesSource != .folder, ContinuousClock.now - polledAt >= configuration.activationPoll
+            let announced = listening && quarantineStore.drainNotifications() > 0
+            guard configuration.rulesSource != .folder,
+                announced || ContinuousClock.now - polledAt >= configuration.activationPoll
             else { return }
             polledAt = .now
             guard let active = try? quarantineStore.activeRevision()?.revision, active != slot.serving,
@@ -186,7 +191,10 @@ public enum Worker {
         }
 
         while true {
-            SignalReader.wait([signals.descriptor] + (watcher.map { [$0.descriptor] } ?? []), milliseconds: 50)
+            let store = listening ? quarantineStore.notificationDescriptor : nil
+            SignalReader.wait(
+                [signals.descriptor] + (watcher.map { [$0.descriptor] } ?? []) + (store.map { [$0] } ?? []),
+                milliseconds: 50)
             var stop = false
             for signal in signals.drain() {
                 if signal == SIGHUP { reload("SIGHUP") } else { stop = true }

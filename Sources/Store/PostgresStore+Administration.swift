@@ -59,4 +59,16 @@ extension PostgresStore: StoreAdministration, ChangeSignal {
         }
         return externalSnapshot.version
     }
+
+    /// `LISTEN channel` on this connection; the socket to wait on.
+    public func listen(_ channel: String) throws -> Int32? {
+        try database.connection.listen(channel)
+        return database.connection.socketDescriptor
+    }
+
+    public func drainNotifications() -> Int {
+        database.connection.drainNotifications()
+    }
+
+    public var notificationDescriptor: Int32? { database.connection.socketDescriptor }
 }

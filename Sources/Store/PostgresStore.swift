@@ -65,6 +65,11 @@ public final class PostgresStore: Store {
         ) { $0.integer(0) }
     }
 
+    /// `pg_notify`: delivered to the listeners when the transaction commits (at once outside one).
+    public func notify(_ channel: String) throws {
+        _ = try first("SELECT pg_notify(?, '')", [.text(channel)]) { _ in true }
+    }
+
     /// The first key of the users' advisory locks (two-key locks never meet the migrations'
     /// one-key lock).
     static let writerLockSpace: Int32 = 0x4A52

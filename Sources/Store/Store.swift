@@ -20,6 +20,10 @@ public protocol Store: StoreReader, SQLWriting {
     /// read of their user's state is still true when its effects are written. A store with
     /// one writer at a time (SQLite) has nothing to do.
     func serializeWriters(of users: [String]) throws
+    /// Tells the store's other connections that listen on `channel` (see ``ChangeSignal``)
+    /// that something they follow changed, once this transaction commits. A store whose
+    /// processes only poll (SQLite) has nothing to do.
+    func notify(_ channel: String) throws
 
     /// Keeps an accepted event and its outcome; returns its row id.
     func insertEvent(_ event: StoredEvent) throws -> Int64
@@ -83,6 +87,7 @@ public protocol StoreReader: SQLReading {
 
 extension Store {
     public func serializeWriters(of users: [String]) throws {}
+    public func notify(_ channel: String) throws {}
 }
 
 /// A store failure that may not happen again when the same work is tried once more (a

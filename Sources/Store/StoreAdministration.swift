@@ -23,6 +23,20 @@ public protocol ChangeSignal: AnyObject {
     /// A number that changes whenever another connection commits; commits through this
     /// connection do not change it.
     func externalVersion() throws -> Int64
+    /// Starts listening on `channel` for ``Store/notify(_:)`` from other connections; the
+    /// descriptor to wait on, or nil where there is nothing to wait on (SQLite: poll instead).
+    func listen(_ channel: String) throws -> Int32?
+    /// How many notifications arrived since the last call (without waiting); 0 without any.
+    func drainNotifications() -> Int
+    /// The descriptor to wait on for notifications now (it changes when a connection is
+    /// opened again), or nil.
+    var notificationDescriptor: Int32? { get }
+}
+
+extension ChangeSignal {
+    public func listen(_ channel: String) throws -> Int32? { nil }
+    public func drainNotifications() -> Int { 0 }
+    public var notificationDescriptor: Int32? { nil }
 }
 
 /// A store as the CLI and the service open it: what the engine reads and writes, its

@@ -33,6 +33,18 @@ struct PostgresReconnectionTests {
         try store.ping()
     }
 
+    /// A listener listens again on its new session: notifications sent after the restart arrive.
+    @Test func aListenerListensAgainAfterTheServerRestarts() throws {
+        let server = try ThrowawayPostgres()
+        let listener = try PostgresStore(url: server.url)
+        _ = try listener.listen("journey_test_channel")
+        try server.restart()
+        _ = try? listener.ping()  // meets the broken connection
+        try listener.ping()  // reconnects, listening again
+        try PostgresStore(url: server.url).notify("journey_test_channel")
+        #expect(StoreNotificationTests.arrived(listener, within: 5) == 1)
+    }
+
     @Test func aTransactionTheConnectionWasLostInIsNotResumed() throws {
         let server = try ThrowawayPostgres()
         let store = try PostgresStore(url: server.url)
