@@ -7,7 +7,8 @@ extension PostgresStore: StoreAdministration, ChangeSignal {
     }
 
     /// Row counts of the tables of the current schema (in the order they were created) and
-    /// the size of the whole database (`pg_database_size`).
+    /// their size with indexes (`pg_total_relation_size`): the store's schema, not the whole
+    /// database (which may hold other schemas and other applications).
     public func statistics() throws -> StoreStatistics {
         let names = try rows(
             """
@@ -16,11 +17,12 @@ extension PostgresStore: StoreAdministration, ChangeSignal {
             """
         ) { $0.text(0) ?? "" }
         var tables: [(String, Int)] = []
+        var bytes: Int64 = 0
         for name in names {
             let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             tables.append((name, Int(try first("SELECT count(*) FROM \(quoted)", []) { $0.integer(0) } ?? 0)))
+            bytes += try first("SELECT pg_total_relation_size(CAST(? AS regclass))", [.text(quoted)]) { $0.integer(0) } ?? 0
         }
-        let bytes = try first("SELECT pg_database_size(current_database())", []) { $0.integer(0) } ?? 0
         return StoreStatistics(path: location, schemaVersion: try schemaVersion(), tables: tables, bytes: Int(bytes))
     }
 
