@@ -89,6 +89,10 @@ enum ServeCommand: Command {
                     "Do not run the features' periodic jobs: the community challenges' daily digest (run `journey challenge digest` instead)."
             ),
             OptionSpec(long: "no-digest", help: "The same as --no-jobs (its earlier name).", isHidden: true),
+            OptionSpec(
+                long: "activation-poll", valueName: "duration",
+                help: "How often each worker reads the active revision besides the store's notifications (tests).",
+                defaultValue: "200ms", isHidden: true),
             OptionSpec(long: "worker-index", valueName: "n", help: "(internal)", isHidden: true),
             OptionSpec(long: "isolated-eval", help: "(internal)", isHidden: true),
             OptionSpec(long: "listen-fd", valueName: "fd", help: "(internal)", isHidden: true),
@@ -180,6 +184,7 @@ enum ServeCommand: Command {
         configuration.accessLog = log == "off" ? nil : log
         configuration.workerMemoryBytes = try size(arguments, "worker-memory", "4GiB")
         configuration.stuckGrace = try duration(arguments, "stuck-grace", "1s")
+        configuration.activationPoll = try duration(arguments, "activation-poll", "200ms")
         configuration.watchFiles = !arguments.flag("no-watch")
         let explicitFolders = arguments.values["rules"] != nil || arguments.values["plugins"] != nil
         if let source = arguments.values["rules-from"]?.last {
@@ -222,6 +227,7 @@ enum ServeCommand: Command {
             "--access-log", configuration.accessLog ?? "off",
             "--worker-memory", String(configuration.workerMemoryBytes),
             "--stuck-grace", DurationText.format(configuration.stuckGrace),
+            "--activation-poll", DurationText.format(configuration.activationPoll),
         ]
         if !configuration.watchFiles { flags.append("--no-watch") }
         flags += ["--rules-from", configuration.rulesSource.rawValue]

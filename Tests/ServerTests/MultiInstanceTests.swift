@@ -143,6 +143,33 @@ struct MultiInstanceTests {
         )
     }
 
+    /// An activation reaches the other instance by its notification, not the poll: with the
+    /// poll set to a minute, the second instance serves the published revision within seconds.
+    @Test func anActivationIsAnnouncedToEveryInstance() throws {
+        let server = try ThrowawayPostgres()
+        let instances = try (0..<2).map { _ in
+            try LiveService(workers: 1, arguments: ["--db", server.url, "--activation-poll", "60s"], seed: false)
+        }
+        var files = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).files
+        files["Rules/events/reminders.yaml"] = (files["Rules/events/reminders.yaml"] ?? "") + "\n# announced\n"
+        let body: JSON = [
+            "message": "announced", "files": .object(JSONObject(files.map { ($0.key, JSON.string($0.value)) })),
+        ]
+        let before = try instances[1].client().json("GET", "/v1/rules", admin: true).1["revision"]?.stringValue
+        let (status, answer) = try instances[0].client().json("POST", "/v1/rules/revisions", body, admin: true)
+        try #require(status == 201, "\(answer.compactText.prefix(300))")
+        let revision = answer["revision"]?["revision"]?.stringValue ?? ""
+        try #require(before != nil && before != revision, "the published revision must be a new one")
+        let start = Date()
+        let served = try LiveService.waitUntil(seconds: 20) {
+            try instances[1].client().json("GET", "/v1/rules", admin: true).1["revision"]?.stringValue == revision
+        }
+        #expect(served, "the other instance did not serve the revision within 20 s (its poll is 60 s)")
+        print(
+            "MultiInstanceTests: the other instance served an announced revision \(String(format: "%.3f", Date().timeIntervalSince(start))) s after the publish's answer (poll 60 s)"
+        )
+    }
+
     /// A password in `--db` reaches the workers in their environment, never on a command line
     /// any user of the machine can read, nor in the log.
     @Test func theStorePasswordStaysOffCommandLinesAndLogs() throws {
