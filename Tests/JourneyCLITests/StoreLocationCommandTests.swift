@@ -24,18 +24,12 @@ import Testing
     /// password) and why, and stops.
     @Test func serveNamesAPostgresServerThatDoesNotAnswer() throws {
         // The executable: the supervisor writes its log to the process's own stderr.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path("journey"))
-        process.arguments = ["serve", "--port", "0", "--db", "postgresql://journey:secret@127.0.0.1:1/journey"]
         let folder = try TemporaryDirectory()
-        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let status = process.waitForExit()
-        #expect(status == 1, "\(text)")
+        let run = try ProcessRun(
+            try BuiltExecutable.path("journey"),
+            ["serve", "--port", "0", "--db", "postgresql://journey:secret@127.0.0.1:1/journey"], in: folder.path)
+        let text = run.stderr
+        #expect(run.status == 1, "\(text)")
         #expect(text.contains("postgresql://journey@127.0.0.1:1/journey") && text.contains("cannot connect"), "\(text)")
         #expect(!text.contains("secret"))
     }

@@ -177,20 +177,13 @@ private struct Checks {
 /// Starting `journey serve` with flags that cannot work: exit 64 and a sentence.
 @Suite struct ServeAuthenticationFlagTests {
     static func serve(_ arguments: [String], in folder: TemporaryDirectory) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path("journey"))
-        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
-        process.arguments = ["serve", "--port", "0", "--workers", "1", "--access-log", "off"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["JOURNEY_ADMIN_TOKEN"] = nil
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let run = try ProcessRun(
+            try BuiltExecutable.path("journey"),
+            ["serve", "--port", "0", "--workers", "1", "--access-log", "off"] + arguments, in: folder.path,
+            environment: environment)
+        return (run.status, run.stderr)
     }
 
     static let refusals: [([String], String)] = [

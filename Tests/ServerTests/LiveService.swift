@@ -77,6 +77,14 @@ final class LiveService {
         }
     }
 
+    /// The supervisor's children: its worker processes now.
+    var workerPIDs: [Int32] {
+        let supervisor = process.processIdentifier
+        let children = (try? String(contentsOfFile: "/proc/\(supervisor)/task/\(supervisor)/children", encoding: .utf8))
+            ?? ""
+        return children.split(separator: " ").compactMap { Int32($0) }
+    }
+
     /// What the service wrote to stderr so far.
     var log: String { stderrText.text }
 

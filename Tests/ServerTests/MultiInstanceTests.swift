@@ -176,10 +176,7 @@ struct MultiInstanceTests {
         let server = try ThrowawayPostgres()  // trust authentication: any password is accepted
         let url = server.url.replacingOccurrences(of: "postgres@", with: "postgres:s3cret-pw@")
         let service = try LiveService(workers: 2, arguments: ["--db", url], seed: false)
-        let supervisor = service.process.processIdentifier
-        let children = (try? String(contentsOfFile: "/proc/\(supervisor)/task/\(supervisor)/children", encoding: .utf8))
-            ?? ""
-        let pids = children.split(separator: " ").compactMap { Int32($0) }
+        let pids = service.workerPIDs
         #expect(pids.count == 2)
         for pid in pids {
             let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
@@ -276,18 +273,13 @@ struct Workload: Sendable {
     func ingestSerially() throws -> (store: any StoreConnection, accepted: Int) {
         let file = folder.file("serial.sqlite")
         let input = try folder.write("events.jsonl", events.map(\.compactText).joined(separator: "\n") + "\n")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path("journey"))
-        process.arguments = [
-            "ingest", input, "--db", file, "--rules", Repository.rules, "--plugins", Repository.plugins,
-            "--batch-size", "1", "--format", "json",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitForExit()
+        let run = try ProcessRun(
+            try BuiltExecutable.path("journey"),
+            [
+                "ingest", input, "--db", file, "--rules", Repository.rules, "--plugins", Repository.plugins,
+                "--batch-size", "1", "--format", "json",
+            ])
+        let text = run.stdout
         let accepted = text.split(separator: "\n").filter { $0.contains("\"status\":\"accepted\"") }.count
         return (try StoreLocation(file).open(), accepted)
     }
@@ -326,11 +318,8 @@ final class Instances: @unchecked Sendable {
     func crashAndRestart(_ index: Int) throws {
         ports.withLock { $0[index] = nil }
         guard let service = services[index] else { return }
-        let supervisor = service.process.processIdentifier
-        let children = (try? String(contentsOfFile: "/proc/\(supervisor)/task/\(supervisor)/children", encoding: .utf8))
-            ?? ""
-        for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGKILL) }
-        kill(supervisor, SIGKILL)
+        for worker in service.workerPIDs { kill(worker, SIGKILL) }
+        kill(service.process.processIdentifier, SIGKILL)
         services[index] = nil
         _ = service  // reaped when released
         try start(index)

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A PostgreSQL server of a test's own (`scripts/postgres`: a temporary folder, a free
 /// loopback port), for tests that restart it; stopped and removed when released.
 public final class ThrowawayPostgres: @unchecked Sendable {
@@ -28,24 +24,11 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     }
 
     private static func script(_ command: String, _ directory: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Repository.root + "/scripts/postgres")
-        process.arguments = [command, directory]
-        // Files, not pipes: the server started inherits the script's descriptors and keeps
-        // them open, so reading a pipe to its end would wait for the server to stop.
-        let output = try TemporaryDirectory()
-        FileManager.default.createFile(atPath: output.file("out"), contents: nil)
-        FileManager.default.createFile(atPath: output.file("err"), contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: output.file("out"))
-        process.standardError = FileHandle(forWritingAtPath: output.file("err"))
-        try process.run()
-        let status = process.waitForExit()
-        let text = (try? String(contentsOfFile: output.file("out"), encoding: .utf8)) ?? ""
-        let problems = (try? String(contentsOfFile: output.file("err"), encoding: .utf8)) ?? ""
-        guard status == 0 else {
-            throw ThrowawayPostgresError(description: "scripts/postgres \(command) failed: \(problems)")
+        let run = try ProcessRun(Repository.root + "/scripts/postgres", [command, directory])
+        guard run.status == 0 else {
+            throw ThrowawayPostgresError(description: "scripts/postgres \(command) failed: \(run.stderr)")
         }
-        return text
+        return run.stdout
     }
 }
 
@@ -53,18 +36,3 @@ struct ThrowawayPostgresError: Error, CustomStringConvertible {
     var description: String
 }
 
-extension Process {
-    /// Waits until the process ended, reaping it here (Foundation's own wait can miss the exit
-    /// of a script whose children outlive it); its exit status.
-    @discardableResult
-    public func waitForExit() -> Int32 {
-        var status: Int32 = 0
-        while true {
-            if !isRunning { return terminationStatus }
-            let reaped = waitpid(processIdentifier, &status, WNOHANG)
-            if reaped == processIdentifier { return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
-            if reaped < 0, errno == ECHILD { return isRunning ? 1 : terminationStatus }
-            usleep(10_000)
-        }
-    }
-}
