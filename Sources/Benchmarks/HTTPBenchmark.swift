@@ -88,10 +88,6 @@ struct HTTPBenchmark {
         print(String(format: "\nevents through POST /v1/events: %.0f/s", events))
     }
 
-    func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
 
     /// Runs wrk once; parses requests/s, the 99th percentile and errors.
     private func bench(_ wrk: String, port: Int, path: String, script: String? = nil) throws -> Measure {

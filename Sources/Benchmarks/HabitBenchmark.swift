@@ -146,10 +146,6 @@ struct HabitBenchmark {
         return (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(iterations) / 1000
     }
 
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
 
     private func format(_ microseconds: Double) -> String { String(format: "%.0f", microseconds) }
     private func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }

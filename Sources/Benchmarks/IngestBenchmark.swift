@@ -125,9 +125,6 @@ struct IngestBenchmark {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    private func median(_ values: [Double]) -> Double {
-        values.sorted()[values.count / 2]
-    }
 }
 
 /// A database file in the temporary folder, removed (with its WAL) when released.

@@ -148,10 +148,6 @@ struct PostgresBenchmark {
         return url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
     }
 
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
 
     /// What the wrk runs of one load step found, gathered from their threads.
     private final class Results: @unchecked Sendable {

@@ -139,10 +139,6 @@ struct RuleBenchmark {
         return Double(after - before) / Double(copies) / 1024
     }
 
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
 
     private func format(_ microseconds: Double) -> String { String(format: "%.1f", microseconds) }
     private func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }

@@ -195,7 +195,6 @@ struct ViewBenchmark {
             / Double(options.iterations)
     }
 
-    private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     private func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }
 
