@@ -113,23 +113,21 @@ public final class Ingestor {
     /// event in its own savepoint, so that only the failing event is refused.
     private func write(_ items: [Item], _ precomputed: [Precomputer.Outcome?]?) -> [IngestResult] {
         let users = Array(Set(items.compactMap { $0.event?.userID }))
-        do {
-            return try retryingTransient {
+        func attempt(guarded: Bool) throws -> [IngestResult] {
+            try retryingTransient {
                 try store.transaction {
                     try store.serializeWriters(of: users)
-                    return try run(items, precomputed, guarded: false)
+                    return try run(items, precomputed, guarded: guarded)
                 }
             }
+        }
+        do {
+            return try attempt(guarded: false)
         } catch {
             forget()
         }
         do {
-            return try retryingTransient {
-                try store.transaction {
-                    try store.serializeWriters(of: users)
-                    return try run(items, precomputed, guarded: true)
-                }
-            }
+            return try attempt(guarded: true)
         } catch {
             // The batch could not be committed: nothing of it was kept, nor may be remembered.
             forget()

@@ -127,8 +127,7 @@ public final class PostgresConnection {
         }
         PQreset(handle)
         guard PQstatus(handle) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines
-            throw PostgresError(sqlState: "08001", message: "cannot reconnect: \(message)")
+            throw PostgresError(sqlState: "08001", message: "cannot reconnect: \(errorMessage)")
         }
         prepared.removeAll()
         reconnections += 1
@@ -195,16 +194,8 @@ public final class PostgresConnection {
         let pending = deferred
         deferred.removeAll(keepingCapacity: true)
         try ensureConnected()
-        var statements: [(name: String, parameters: Int)] = []
-        for item in pending {
-            let statement = try prepare(item.sql)
-            guard item.values.count == statement.parameters else {
-                throw PostgresError(
-                    sqlState: "07001", message: "\(item.values.count) values for \(statement.parameters) placeholders",
-                    sql: item.sql)
-            }
-            statements.append(statement)
-        }
+        var statements: [String] = []
+        for item in pending { statements.append(try prepare(item.sql, valueCount: item.values.count)) }
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(sqlState: nil, message: "cannot enter pipeline mode: \(errorMessage)")
         }
@@ -212,7 +203,7 @@ public final class PostgresConnection {
         var sent = 0
         for (item, statement) in zip(pending, statements) {
             let accepted = withCStrings(item.values.map(\.text)) { pointers in
-                PQsendQueryPrepared(handle, statement.name, Int32(item.values.count), pointers, nil, nil, 0)
+                PQsendQueryPrepared(handle, statement, Int32(item.values.count), pointers, nil, nil, 0)
             }
             guard accepted == 1 else {
                 failure = PostgresError(sqlState: nil, message: errorMessage, sql: item.sql)
@@ -248,14 +239,10 @@ public final class PostgresConnection {
     private func send(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) -> OpaquePointer? {
         try flush()
         try ensureConnected()
-        let statement = try prepare(sql)
-        guard values.count == statement.parameters else {
-            throw PostgresError(
-                sqlState: "07001", message: "\(values.count) values for \(statement.parameters) placeholders", sql: sql)
-        }
+        let statement = try prepare(sql, valueCount: values.count)
         let texts = values.map(\.text)
         let result = withCStrings(texts) { pointers in
-            PQexecPrepared(handle, statement.name, Int32(values.count), pointers, nil, nil, 0)
+            PQexecPrepared(handle, statement, Int32(values.count), pointers, nil, nil, 0)
         }
         do {
             try check(result, sql: sql)
@@ -264,6 +251,16 @@ public final class PostgresConnection {
             throw error
         }
         return result
+    }
+
+    /// The name of `sql` prepared on this session (once), checked to take `valueCount` values.
+    private func prepare(_ sql: String, valueCount: Int) throws(PostgresError) -> String {
+        let statement = try prepare(sql)
+        guard valueCount == statement.parameters else {
+            throw PostgresError(
+                sqlState: "07001", message: "\(valueCount) values for \(statement.parameters) placeholders", sql: sql)
+        }
+        return statement.name
     }
 
     private func prepare(_ sql: String) throws(PostgresError) -> (name: String, parameters: Int) {
@@ -280,7 +277,7 @@ public final class PostgresConnection {
     private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
         guard let result else {
             throw PostgresError(
-                sqlState: nil, message: String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines, sql: sql)
+                sqlState: nil, message: errorMessage, sql: sql)
         }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return

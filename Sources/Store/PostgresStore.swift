@@ -119,21 +119,29 @@ public final class PostgresStore: Store {
     /// `url` without the password of its user part or a `password=` parameter.
     static func withoutPassword(_ url: String) -> String {
         var text = url
-        if let scheme = text.range(of: "://") {
-            let rest = text[scheme.upperBound...]
-            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@"),
-                let colon = rest[..<at].firstIndex(of: ":")
-            {
-                text.removeSubrange(colon..<at)
-            }
-        }
+        if let password = userPassword(in: text) { text.removeSubrange(password) }
         if let query = text.firstIndex(of: "?") {
             let parameters = text[text.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
-                .filter { !$0.lowercased().hasPrefix("password=") }
+                .filter { !isPasswordParameter($0) }
             text = String(text[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
         }
         return text
+    }
+
+    /// Where the user part's `:password` is in `url` (from the colon to the `@`), if it has one.
+    static func userPassword(in url: String) -> Range<String.Index>? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else {
+            return nil
+        }
+        return colon..<at
+    }
+
+    /// Whether a query parameter is `password=…`.
+    static func isPasswordParameter(_ parameter: Substring) -> Bool {
+        parameter.lowercased().hasPrefix("password=")
     }
 }
 

@@ -68,19 +68,15 @@ extension StoreLocation {
     /// process in its environment (`PGPASSWORD`, which libpq reads) rather than on its command
     /// line, where every user of the machine could read it.
     public var password: String? {
-        guard case .postgres(let url) = backend, let scheme = url.range(of: "://") else { return nil }
-        let rest = url[scheme.upperBound...]
-        if let query = rest.firstIndex(of: "?") {
-            for parameter in rest[rest.index(after: query)...].split(separator: "&")
-            where parameter.lowercased().hasPrefix("password=") {
-                return String(parameter.dropFirst("password=".count)).removingPercentEncoding
-            }
+        guard case .postgres(let url) = backend else { return nil }
+        if let query = url.firstIndex(of: "?"),
+            let parameter = url[url.index(after: query)...].split(separator: "&")
+                .first(where: PostgresStore.isPasswordParameter)
+        {
+            return String(parameter.dropFirst("password=".count)).removingPercentEncoding
         }
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else {
-            return nil
-        }
-        return String(rest[rest.index(after: colon)..<at]).removingPercentEncoding
+        guard let password = PostgresStore.userPassword(in: url) else { return nil }
+        return String(url[password].dropFirst()).removingPercentEncoding
     }
 }
 
