@@ -287,5 +287,21 @@ enum Schema {
                 ALTER TABLE events ADD COLUMN rule_revision TEXT;
                 ALTER TABLE events ADD COLUMN provenance TEXT;
                 """),
+        Migration(
+            version: 9, name: "what each event contributed to a challenge, and a user's events by time",
+            sql: """
+                CREATE TABLE challenge_contributions (
+                    challenge_id TEXT NOT NULL,
+                    user_id      TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    event_key    TEXT NOT NULL,
+                    occurred_at  REAL NOT NULL,
+                    delta        REAL NOT NULL,
+                    input        TEXT,
+                    event        INTEGER REFERENCES events (id) ON DELETE SET NULL,
+                    PRIMARY KEY (challenge_id, user_id, event_key)
+                );
+                CREATE INDEX challenge_contributions_time ON challenge_contributions (challenge_id, occurred_at);
+                CREATE INDEX events_user_time ON events (user_id, occurred_at);
+                """),
     ]
 }
