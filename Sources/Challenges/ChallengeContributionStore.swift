@@ -44,34 +44,6 @@ extension StoreReader {
             """, [.text(challenge)] + (team.map { [SQLValue.text($0)] } ?? []) + [.real(threshold)]
         ) { GroupContribution(occurredAt: $0.real(0), userID: $0.text(1) ?? "", eventKey: $0.text(2) ?? "") }
     }
-
-    /// `user`'s stored events from `from` through `through` (of `types`, or all but
-    /// `excluding`), in time order, as rules see them: with the facts the habit trackers
-    /// established for a check-in (`facts.habits`, from its `habit_checked` analytics).
-    public func userEvents(
-        user: String, from: Double, through: Double, types: Set<String>?, excluding: String
-    ) throws -> [(row: Int64, eventID: String, occurredAt: Double, json: JSON)] {
-        let typeList = types.map { Array($0).sorted() } ?? []
-        let typeFilter = types == nil ? "type <> ?" : "type IN (\(typeList.map { _ in "?" }.joined(separator: ", ")))"
-        let typeValues: [SQLValue] = types == nil ? [.text(excluding)] : typeList.map(SQLValue.text)
-        return try rows(
-            """
-            SELECT e.id, e.event_id, e.type, e.dog_id, e.occurred_at, e.occurred_at_text, e.payload,
-                (SELECT a.properties FROM analytics_outbox a WHERE a.event = e.id AND a.name = 'habit_checked' LIMIT 1)
-            FROM events e WHERE e.user_id = ? AND e.occurred_at >= ? AND e.occurred_at <= ? AND \(typeFilter)
-            ORDER BY e.occurred_at, e.event_id
-            """, [.text(user), .real(from), .real(through)] + typeValues
-        ) { row in
-            let eventID = row.text(1) ?? ""
-            var object: JSONObject = [
-                "event_id": .string(eventID), "user_id": .string(user), "type": .string(row.text(2) ?? ""),
-                "occurred_at": .string(row.text(5) ?? ""), "dog_id": row.text(3).map(JSON.string) ?? .null,
-                "payload": try JSONParser().parse(row.text(6) ?? "{}"),
-            ]
-            if let facts = row.text(7) { object["facts"] = .object(["habits": try JSONParser().parse(facts)]) }
-            return (row.integer(0), eventID, row.real(4), .object(object))
-        }
-    }
 }
 
 extension StoreReader {

@@ -134,8 +134,7 @@ extension Store {
     public func redateChallengeAnalytics(_ analytics: AnalyticsEvent, challenge: String, ofUser: String?) throws {
         // Properties begin with the challenge's id (the challenges write them so).
         let prefix = "{\"challenge_id\":\(JSON.string(challenge).compactText),"
-        let pattern =
-            prefix.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_") + "%"
+        let pattern = EventTypeFilter.likePattern(prefix) + "%"
         let properties = analytics.properties.isEmpty ? nil : JSON.object(analytics.properties).compactText
         try run(
             """

@@ -74,16 +74,22 @@ public struct ChallengesConsumer: EventConsumer {
         guard let rule = context.evaluator.ruleSet.rule(instance.challenge.metricRuleID) else { return [] }
         let events = try context.store.userEvents(
             user: user, from: max(from, instance.startsAt), through: through ?? instance.endsAt + instance.challenge.grace,
-            types: rule.events.map(Set.init), excluding: Self.joinEventType)
+            filter: EventTypeFilter(types: Set(rule.events ?? []), excluding: [Self.joinEventType]), habitFacts: true)
         var contributions: [ChallengeContribution] = []
         for event in events {
+            // As the metric saw it when it arrived: with the facts other features established.
+            var json = event.json(user: user)
+            if let facts = event.habitFacts, case .object(var object) = json {
+                object["facts"] = .object(["habits": facts])
+                json = .object(object)
+            }
             let result = try context.evaluator.evaluate(
-                rule, input: JV(event.json), options: EvaluationOptions(now: event.occurredAt))
+                rule, input: JV(json), options: EvaluationOptions(now: event.occurredAt))
             guard let delta = result.value?.numberValue, delta > 0 else { continue }
             contributions.append(
                 ChallengeContribution(
                     eventKey: event.eventID, occurredAt: event.occurredAt, delta: delta,
-                    input: instance.challenge.completionRuleID == nil ? nil : event.json, eventRow: event.row))
+                    input: instance.challenge.completionRuleID == nil ? nil : json, eventRow: event.row))
         }
         return contributions
     }

@@ -50,9 +50,8 @@ public struct ManifestCreatedEffect: FeatureEffect, Equatable {
     }
 
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
-        if try !store.hasCatalogSnapshot(hash: catalogHash) {
-            try store.insertCatalogSnapshot(hash: catalogHash, text: catalogText, at: event.occurredAt)
-        }
+        // Kept once per catalog, dated by the earliest registration that used it.
+        try store.insertCatalogSnapshot(hash: catalogHash, text: catalogText, at: event.occurredAt)
         try store.insertManifest(manifest)
     }
 }

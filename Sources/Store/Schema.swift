@@ -288,7 +288,7 @@ enum Schema {
                 ALTER TABLE events ADD COLUMN provenance TEXT;
                 """),
         Migration(
-            version: 9, name: "what each event contributed to a challenge, and a user's events by time",
+            version: 9, name: "what each event contributed to a challenge; a user's events by time, and analytics by user",
             sql: """
                 CREATE TABLE challenge_contributions (
                     challenge_id TEXT NOT NULL,
@@ -302,6 +302,7 @@ enum Schema {
                 );
                 CREATE INDEX challenge_contributions_time ON challenge_contributions (challenge_id, occurred_at);
                 CREATE INDEX events_user_time ON events (user_id, occurred_at);
+                CREATE INDEX analytics_user ON analytics_outbox (user_id, name);
                 """),
     ]
 }
