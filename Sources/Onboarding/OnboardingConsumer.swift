@@ -99,10 +99,12 @@ public struct OnboardingConsumer: EventConsumer {
     ) throws -> [Effect] {
         let at = event.occurredAt == applyTime ? nil : event.occurredAt
         var effects: [Effect] = []
-        var finished = Set<String>()
+        /// Flows that ended (or will, when only their timers are left), with when.
+        var ended: [String: Double] = [:]
         var skipHandled = false
         for flow in flows.flows {
             var progress: OnboardingFlowProgress
+            var chainedStart: Double?
             if let kept = states[flow.key] {
                 progress = kept
                 if kept.version != flow.version {
@@ -111,12 +113,24 @@ public struct OnboardingConsumer: EventConsumer {
                     progress.version = flow.version
                 }
             } else {
-                if let after = flow.after, !finished.contains(after) { continue }
+                if let after = flow.after {
+                    // A chained flow starts as the one before ends, its first step shown then.
+                    guard let end = ended[after] else { continue }
+                    chainedStart = end
+                }
                 if let startsOn = flow.startsOn, !startsOn.contains(event.type) { continue }
                 let variant = try chooseVariant(flow, event: event, context: context)
-                effects.append(.onboardingFlowStarted(flow: flow.key, variant: variant, version: flow.version, at: at))
-                progress = OnboardingFlowProgress(
-                    flow: flow.key, variant: variant, version: flow.version, startedAt: event.occurredAt)
+                let start = chainedStart ?? event.occurredAt
+                effects.append(
+                    .onboardingFlowStarted(
+                        flow: flow.key, variant: variant, version: flow.version, at: start == applyTime ? nil : start))
+                progress = OnboardingFlowProgress(flow: flow.key, variant: variant, version: flow.version, startedAt: start)
+                if let chainedStart, let first = (flow.variant(named: variant) ?? flow.variants[0]).steps.first {
+                    progress.shownAt[first.id] = chainedStart
+                    effects.append(
+                        .onboardingStepShown(
+                            flow: flow.key, stepID: first.id, at: chainedStart == applyTime ? nil : chainedStart))
+                }
             }
             let steps = (flow.variant(named: progress.variant) ?? flow.variants[0]).steps
             var walk = StepWalk(
@@ -125,7 +139,7 @@ public struct OnboardingConsumer: EventConsumer {
             if walk.skipped { skipHandled = true }
             effects += walk.effects
             states[flow.key] = walk.progress
-            if walk.isFinished { finished.insert(flow.id) }
+            if let end = walk.endsAt { ended[flow.id] = end }
         }
         if let skip, !skipHandled {
             throw Rejection(

@@ -36,6 +36,19 @@ struct StepWalk {
     var current: OnboardingStep? { steps.first { progress.steps[$0.id] == nil } }
     var isFinished: Bool { current == nil }
 
+    /// When the flow ends: when its last step was done, or, when only timers are left, when
+    /// they will have run out (nothing the user does is needed); nil while a step waits for
+    /// the user.
+    var endsAt: Double? {
+        guard let step = current else { return progress.steps.values.map(\.completedAt).max() }
+        guard var time = progress.shownAt[step.id] else { return nil }
+        for step in steps where progress.steps[step.id] == nil {
+            guard case .timer(let seconds) = step.trigger else { return nil }
+            time += seconds
+        }
+        return time
+    }
+
     mutating func run(skip: SkipRequest?, context: ConsumerContext) throws {
         while let step = current {
             let shownAt = show(step, at: event.occurredAt)
