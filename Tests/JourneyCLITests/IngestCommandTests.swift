@@ -110,5 +110,5 @@ import Testing
 
 extension TemporaryDirectory {
     /// The store file of the commands under test.
-    fileprivate var database: String { file("journey.sqlite") }
+    var database: String { file("journey.sqlite") }
 }

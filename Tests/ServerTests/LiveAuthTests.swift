@@ -22,6 +22,7 @@ import Testing
         try checks.userPathsAndQueriesAreTheTokensUser()
         try checks.theRemindersScopeReadsDueReminders()
         try checks.theMetricsScopeScrapesMetrics()
+        try checks.theAnalyticsScopeDrainsTheOutbox()
         try checks.adminCredentialsAreNamedAndMayReadAnyDog()
         #expect(service.log.contains("app routes need bearer tokens (HS256 from jwt.secret)"), "\(service.log)")
         // The access log says whom each request was for.
@@ -164,6 +165,17 @@ private struct Checks {
         #expect(try send("GET", "/metrics", nil).status == 401)
         #expect(try send("GET", "/metrics", ann).status == 403)
         #expect(try send("GET", "/metrics", AuthFixture.pusherToken).status == 403)
+    }
+
+    func theAnalyticsScopeDrainsTheOutbox() throws {
+        let exporter = AuthFixture.scraperToken  // its scopes: metrics, analytics
+        let pending = try send("GET", "/v1/analytics/pending?limit=5", exporter)
+        #expect(pending.status == 200 && pending.json["events"]?.arrayValue != nil, "\(pending.json)")
+        #expect(try send("POST", "/v1/analytics/sent", exporter, ["ids": []]).status == 200)
+        #expect(try send("GET", "/v1/analytics/pending", nil).status == 401)
+        #expect(try send("GET", "/v1/analytics/pending", ann).status == 403, "a user cannot read everyone's")
+        #expect(try send("GET", "/v1/analytics/pending", AuthFixture.pusherToken).status == 403)
+        #expect(try send("POST", "/v1/analytics/sent", ann, ["ids": [1]]).status == 403)
     }
 
     func adminCredentialsAreNamedAndMayReadAnyDog() throws {
