@@ -72,6 +72,22 @@ enum DogRoutes {
         return try view(service, request, dog: dog, key: "preview|" + block) { try $0.preview(dog, block: block) }
     }
 
+    /// `GET /v1/dogs/{dog}/manifest`: the journey map in the product document's shape.
+    static func manifest(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let dog = try p.require("dog")
+        return try view(service, request, dog: dog, key: "manifest") { try $0.manifest(dog) }
+    }
+
+    /// `GET /v1/dogs/{dog}/blocks/{block}`: everything the block flow draws.
+    static func block(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let (dog, block) = (try p.require("dog"), try p.require("block"))
+        return try view(service, request, dog: dog, key: "block|" + block) { try $0.block(dog, block: block) }
+    }
+
     static func map(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
