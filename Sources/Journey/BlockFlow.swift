@@ -109,6 +109,13 @@ struct BlockFlow {
         if outcome.completesCheck {
             complete("check", of: block)
             analytics("check_completed", properties)
+            // A "remind me later" of this check must not fire once it is done.
+            let returnKind = block.content["reminder"]?["kind"]?.stringValue ?? "return"
+            let pending = try store.pendingReminders(
+                user: event.userID, dog: dog.id, block: block.id, except: returnKind)
+            if !pending.isEmpty {
+                effects.append(.feature(RemindersCancelledEffect(dogID: dog.id, blockID: block.id, ids: pending)))
+            }
         }
         if !outcome.records.isEmpty {
             analytics(

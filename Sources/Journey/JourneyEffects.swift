@@ -132,6 +132,7 @@ extension JourneyFeature {
             BlockStepCompletedEffect.type, EffectType("manifest_created", madeBy: "the Dog Journey"),
             EffectType("check_answered", madeBy: "the Dog Journey"),
             EffectType("block_completed", madeBy: "the Dog Journey"),
+            EffectType("reminders_cancelled", madeBy: "the Dog Journey"),
         ]
     }
 }
