@@ -63,6 +63,11 @@ import Testing
         #expect(done["return_reminder"]?["kind"] == "weigh_again")
         #expect(done["return_reminder"]?["due_at"] == "2026-12-04T08:05:00Z")
         #expect(done["return_reminder"]?["text"] == "Time to weigh Miso again — two weeks since the baseline.")
+        // DJ-40: the push leads to the Progress review, which is open when it fires.
+        #expect(done["return_reminder"]?["leads_to"] == "growth-check")
+        let due = try #require(Timestamp.parse("2026-12-04T08:05:00Z"))
+        let then = JourneyViews(store: journey.store, evaluator: journey.evaluator, now: due)
+        #expect(try then.preview("miso", block: "growth-check")["status"] != "locked")
     }
 
     /// A course block lists the course it started; when nothing new opens, the offer falls
