@@ -38,8 +38,9 @@ enum DogRoutes {
         let result = service.ingest([.object(event)])[0]
         // 201 when this call registered the dog; 200 when it already was (same owner, same data).
         let created = result.effects.contains { $0["type"] == "dog_registered" }
+        let dog = "/v1/dogs/\(RouteEvents.pathSegment(dogID))"
         return service.respond(
-            result, created: created, links: ["today": .string("/v1/dogs/\(RouteEvents.pathSegment(dogID))/today")])
+            result, created: created, links: ["today": .string(dog + "/today"), "manifest": .string(dog + "/manifest")])
     }
 
     // MARK: Views
