@@ -83,13 +83,17 @@ private struct Checks {
     func aUserReadsTheirOwnDogAndNoOneElses() throws {
         #expect(try send("GET", "/v1/dogs/\(dog)/today", ann).status == 200)
         #expect(try send("GET", "/v1/dogs/\(dog)/records", ann).status == 200)
+        #expect(try send("GET", "/v1/dogs/\(dog)/manifest", ann).status == 200)
         // Bob sees Ann's dog as one that does not exist: the same 404 as an unknown id.
         let other = try send("GET", "/v1/dogs/\(dog)/today", bob)
         let unknown = try send("GET", "/v1/dogs/no-such-dog/today", bob)
         #expect(other.status == 404 && unknown.status == 404)
         #expect(other.json["code"] == "unknown_dog" && unknown.json["code"] == "unknown_dog")
         #expect(other.json["message"]?.stringValue == "no dog \(dog)")
-        for target in ["/v1/dogs/\(dog)/journey", "/v1/dogs/\(dog)/map", "/v1/dogs/\(dog)/records"] {
+        for target in [
+            "/v1/dogs/\(dog)/journey", "/v1/dogs/\(dog)/map", "/v1/dogs/\(dog)/records", "/v1/dogs/\(dog)/manifest",
+            "/v1/dogs/\(dog)/blocks/recall-basics",
+        ] {
             #expect(try send("GET", target, bob).status == 404, "\(target)")
         }
         let step = try send("POST", "/v1/dogs/\(dog)/blocks/recall-basics/start", bob, [:])
