@@ -37,6 +37,9 @@ public struct ChallengesFeature: Feature {
             FeatureRoute("GET", "/v1/challenges", access: .user([.queryUser("user")]), ChallengeRoutes.list),
             FeatureRoute(
                 "GET", "/v1/challenges/{challenge}", access: .user([.queryUser("user")]), ChallengeRoutes.show),
+            FeatureRoute(
+                "GET", "/v1/challenges/{challenge}/share", access: .user([.queryUser("user")]), ChallengeRoutes.share),
+            FeatureRoute("GET", "/v1/users/{user}/rewards", access: .user([.pathUser("user")]), ChallengeRoutes.rewards),
             FeatureRoute("GET", "/v1/challenges/{challenge}/feed", ChallengeRoutes.feed),
             FeatureRoute("GET", "/v1/challenges/{challenge}/ranking", ChallengeRoutes.ranking),
             FeatureRoute(
