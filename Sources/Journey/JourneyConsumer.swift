@@ -37,11 +37,29 @@ public struct JourneyConsumer: EventConsumer {
         }
         let isBlockEvent = Self.blockEvents.contains(event.type)
         let action = Self.actions[event.type]
-        guard isBlockEvent || action != nil else { return [] }
+        let recorded = JourneyAnalytics.recordsAdded(event, earlier: context.effectsSoFar)
+        if event.type == JourneyAnalytics.opened || event.type == JourneyAnalytics.interpretationRead {
+            guard let dog = context.dog else {
+                if event.type == JourneyAnalytics.opened { return recorded }
+                throw Rejection(.invalid, "\(event.type) needs the `dog_id` whose interpretation was read")
+            }
+            return recorded
+                + (event.type == JourneyAnalytics.opened
+                    ? try JourneyAnalytics.returned(event, dog: dog, store: context.store)
+                    : JourneyAnalytics.interpretationCompleted(event, dog: dog))
+        }
+        guard isBlockEvent || action != nil else { return recorded }
         guard let dog = context.dog else {
             if isBlockEvent { throw Rejection(.invalid, "\(event.type) needs a `dog_id`") }
-            return []
+            return recorded
         }
+        return recorded + (try flowEffects(of: event, dog: dog, isBlockEvent: isBlockEvent, action: action, context: context))
+    }
+
+    /// The block flow's effects of a block event or an app event performing an action.
+    private func flowEffects(
+        of event: Event, dog: DogProfile, isBlockEvent: Bool, action: String?, context: ConsumerContext
+    ) throws -> [Effect] {
         let steps = try context.store.blockSteps(dog: dog.id)
         if !isBlockEvent {
             // An app event only completes the action of a block in progress: most dogs have none.
@@ -77,7 +95,7 @@ public struct JourneyConsumer: EventConsumer {
         return [
             effect,
             .analyticsEvent(
-                name: "ai_interpretation_completed",
+                name: "ai_interpretation_generated",
                 properties: [
                     "dog_id": .string(dog.id), "insights": .number(Double(insights)),
                     "recommended_first": manifest.manifest["recommended_first"] ?? .null,

@@ -152,7 +152,7 @@ import Testing
         #expect(
             try journey.count("SELECT count(*) FROM analytics_outbox WHERE name = 'course_started_from_journey'") == 2)
         #expect(
-            try journey.count("SELECT count(*) FROM analytics_outbox WHERE name = 'ai_interpretation_completed'") == 1)
+            try journey.count("SELECT count(*) FROM analytics_outbox WHERE name = 'ai_interpretation_generated'") == 1)
         let path = try journey.views.path("miso", branch: "mind")
         #expect(path["nodes"]?.arrayValue?.allSatisfy { $0["status"] == "completed" } == true)
         let map = try journey.views.map("miso")
