@@ -62,6 +62,11 @@ enum JourneyAnalytics {
 }
 
 extension StoreReader {
+    /// Whether `dog`'s journey map was built.
+    func hasManifest(dog: String) throws -> Bool {
+        try first("SELECT 1 FROM manifests WHERE dog_id = ?", [.text(dog)]) { _ in true } ?? false
+    }
+
     /// `user`'s analytics event `name` for `dog` (its `dog_id` property), if there is one.
     func analytics(user: String, name: String, dog: String) throws -> (id: Int64, occurredAt: Double, sentAt: Double?)? {
         try first(

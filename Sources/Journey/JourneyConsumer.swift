@@ -43,10 +43,13 @@ public struct JourneyConsumer: EventConsumer {
                 if event.type == JourneyAnalytics.opened { return recorded }
                 throw Rejection(.invalid, "\(event.type) needs the `dog_id` whose interpretation was read")
             }
-            return recorded
-                + (event.type == JourneyAnalytics.opened
-                    ? try JourneyAnalytics.returned(event, dog: dog, store: context.store)
-                    : JourneyAnalytics.interpretationCompleted(event, dog: dog))
+            guard event.type == JourneyAnalytics.opened else {
+                return recorded + JourneyAnalytics.interpretationCompleted(event, dog: dog)
+            }
+            // A puppy registered younger than every catalog gets its journey once it grows
+            // into one: the first time the journey is opened then, its manifest is built.
+            let grown = try context.store.hasManifest(dog: dog.id) ? [] : try register(dog, event: event, context: context)
+            return recorded + grown + (try JourneyAnalytics.returned(event, dog: dog, store: context.store))
         }
         guard isBlockEvent || action != nil else { return recorded }
         guard let dog = context.dog else {
@@ -71,7 +74,12 @@ public struct JourneyConsumer: EventConsumer {
             guard inProgress || later else { return [] }
         }
         guard let state = try JourneyLoader.state(of: dog, steps: steps, store: context.store) else {
-            if isBlockEvent { throw Rejection(.invalid, "dog \(dog.id) has no journey (no catalog covers its age)") }
+            if isBlockEvent {
+                throw Rejection(
+                    .invalid,
+                    "dog \(dog.id) has no journey (no catalog covered its age); once it grows into one, opening the journey (journey_opened) builds it"
+                )
+            }
             return []
         }
         var flow = BlockFlow(
