@@ -40,18 +40,22 @@ enum JourneyAnalytics {
     /// `journey_return_d7` once per dog, when the journey is opened again within 7 days of its
     /// first open (in time order: dated at the first such return, whatever arrived first).
     static func returned(_ event: Event, dog: DogProfile, store: any StoreReader) throws -> [Effect] {
-        let opens =
-            try store.dogEvents(dog: dog.id, from: -.infinity, filter: EventTypeFilter(types: [opened]))
-            .map(\.occurredAt) + [event.occurredAt]
-        guard let first = opens.min(),
-            let back = opens.filter({ $0 > first && $0 <= first + returnWindow }).min()
-        else { return [] }
+        let kept = try store.analytics(user: event.userID, name: "journey_return_d7", dog: dog.id)
+        // Counted already, at or before this open: nothing this one can change.
+        if let kept, kept.occurredAt <= event.occurredAt { return [] }
+        let stored = try store.firstJourneyOpen(dog: dog.id)
+        let first = min(stored ?? event.occurredAt, event.occurredAt)
+        var back = try store.firstJourneyOpen(dog: dog.id, after: first, through: first + returnWindow)
+        if event.occurredAt > first, event.occurredAt <= first + returnWindow {
+            back = min(back ?? event.occurredAt, event.occurredAt)
+        }
+        guard let back else { return [] }
         let properties: JSONObject = [
             "dog_id": .string(dog.id), "first_opened_at": .string(Timestamp.format(first)),
             "days": .number(((back - first) / 86_400 * 10).rounded() / 10),
         ]
-        if let kept = try store.analytics(user: event.userID, name: "journey_return_d7", dog: dog.id) {
-            // Counted already; an earlier return that arrived late moves it back while unsent.
+        if let kept {
+            // An earlier return that arrived late moves it back while unsent.
             guard back < kept.occurredAt, kept.sentAt == nil else { return [] }
             return [AnalyticsRedatedEffect(id: kept.id, at: back, properties: properties).effect]
         }
@@ -62,6 +66,17 @@ enum JourneyAnalytics {
 }
 
 extension StoreReader {
+    /// When `dog`'s journey was first opened (after `after`, through `through`), by its stored
+    /// `journey_opened` events: one step of the dog's time index.
+    func firstJourneyOpen(dog: String, after: Double = -.infinity, through: Double = .infinity) throws -> Double? {
+        try first(
+            """
+            SELECT occurred_at FROM events WHERE dog_id = ? AND occurred_at > ? AND occurred_at <= ?
+            AND type = 'journey_opened' ORDER BY occurred_at LIMIT 1
+            """, [.text(dog), .real(after.isFinite ? after : -1e300), .real(through.isFinite ? through : 1e300)]
+        ) { $0.real(0) }
+    }
+
     /// Whether `dog`'s journey map was built.
     func hasManifest(dog: String) throws -> Bool {
         try first("SELECT 1 FROM manifests WHERE dog_id = ?", [.text(dog)]) { _ in true } ?? false
