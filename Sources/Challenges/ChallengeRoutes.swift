@@ -49,10 +49,8 @@ enum ChallengeRoutes {
                 422, "invalid_request", "user is required: whose standing to share",
                 errors: [["field": "user", "message": "required"]])
         }
-        do {
-            return .json(try RewardViews.share(instance, user: user, store: service.store, now: service.now()))
-        } catch {
-            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        return try APIError.answering {
+            try RewardViews.share(instance, user: user, store: service.store, now: service.now())
         }
     }
 
@@ -61,11 +59,7 @@ enum ChallengeRoutes {
         -> HTTPResponse
     {
         let user = try p.require("user")
-        do {
-            return .json(try RewardViews.rewards(user: user, store: service.store))
-        } catch {
-            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
-        }
+        return try APIError.answering { try RewardViews.rewards(user: user, store: service.store) }
     }
 
     /// `GET /v1/challenges/{challenge}/feed?limit=`: the activity feed, newest first.

@@ -26,6 +26,26 @@ public struct APIError: Error, Sendable {
     }
 
     public static func notFound(_ code: String, _ message: String) -> APIError { APIError(404, code, message) }
+
+    /// `body`'s JSON as the answer; a store that fails answers `503 store_unavailable`.
+    public static func answering(_ body: () throws -> JSON) throws(APIError) -> HTTPResponse {
+        do {
+            return .json(try body())
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
+    /// `?name=` as an RFC 3339 date-time with an offset; nil when absent; `422` naming it otherwise.
+    public static func timeQuery(_ request: HTTPRequest, _ name: String) throws(APIError) -> Double? {
+        guard let text = request.query(name) else { return nil }
+        guard let parsed = Timestamp.parse(text) else {
+            throw APIError(
+                422, "invalid_request", "\(name) must be an RFC 3339 date-time with an offset (got \(text))",
+                errors: [["field": .string(name), "message": "not a date-time with an offset"]])
+        }
+        return parsed
+    }
 }
 
 /// Reads a request's JSON body and its fields, collecting every problem before refusing.

@@ -10,13 +10,12 @@ enum UserDogsRoute {
         -> HTTPResponse
     {
         let user = try p.require("user")
-        let ids: [String]
-        do {
-            ids = try service.store.rows(
+        return try APIError.answering {
+            let ids = try service.store.rows(
                 "SELECT dog_id FROM dogs WHERE user_id = ? ORDER BY registered_at, dog_id", [.text(user)]
             ) { $0.text(0) ?? "" }
             let dogs = try ids.compactMap { try service.store.dog($0) }
-            return .json([
+            return [
                 "user_id": .string(user),
                 "dogs": .array(
                     dogs.map { dog in
@@ -29,9 +28,7 @@ enum UserDogsRoute {
                         ]
                         return .object(object)
                     }),
-            ])
-        } catch {
-            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+            ]
         }
     }
 }

@@ -22,11 +22,8 @@ enum OnboardingRoutes {
         -> HTTPResponse
     {
         let user = try p.require("user")
-        do {
-            return .json(
-                try OnboardingFlowsView.json(user: user, flows: OnboardingFlows(ruleSet: service.ruleSet), store: service.store))
-        } catch {
-            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        return try APIError.answering {
+            try OnboardingFlowsView.json(user: user, flows: OnboardingFlows(ruleSet: service.ruleSet), store: service.store)
         }
     }
 

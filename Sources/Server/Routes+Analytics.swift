@@ -20,22 +20,10 @@ enum AnalyticsRoutes {
             }
             after = parsed
         }
-        var since: Double?
-        if let text = request.query("since") {
-            guard let parsed = Timestamp.parse(text) else {
-                throw APIError(
-                    422, "invalid_request", "since must be an RFC 3339 date-time with an offset (got \(text))",
-                    errors: [["field": "since", "message": "not a date-time with an offset"]])
-            }
-            since = parsed
+        let since = try APIError.timeQuery(request, "since")
+        return try APIError.answering {
+            ["events": .array(try service.store.pendingAnalytics(limit: limit, afterID: after, since: since).map(\.json))]
         }
-        let events: [OutboxAnalytics]
-        do {
-            events = try service.store.pendingAnalytics(limit: limit, afterID: after, since: since)
-        } catch {
-            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
-        }
-        return .json(["events": .array(events.map(\.json))])
     }
 
     /// `POST /v1/analytics/sent` with `{ids}`.

@@ -10,15 +10,7 @@ enum ReminderRoutes {
     static func due(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        var before = service.configuration.clock()
-        if let text = request.query("before") {
-            guard let parsed = Timestamp.parse(text) else {
-                throw APIError(
-                    422, "invalid_request", "before must be an RFC 3339 date-time with an offset (got \(text))",
-                    errors: [["field": "before", "message": "not a date-time with an offset"]])
-            }
-            before = parsed
-        }
+        let before = try APIError.timeQuery(request, "before") ?? service.configuration.clock()
         let limit = try OutboxQuery.limit(request)
         let reminders: [Reminder]
         do {
