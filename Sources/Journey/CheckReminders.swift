@@ -35,7 +35,9 @@ extension Store {
     }
 }
 
-/// Pending "remind me later" reminders of a block were cancelled: its check is done.
+/// Pending "remind me later" reminders of a block were cancelled: its check is done. The
+/// result says how many (reminder ids are the store's row ids, which an event's outcome
+/// does not show: they differ between stores).
 public struct RemindersCancelledEffect: FeatureEffect, Equatable {
     public var dogID: String
     public var blockID: String
@@ -46,7 +48,7 @@ public struct RemindersCancelledEffect: FeatureEffect, Equatable {
     public var members: JSONObject {
         [
             "dog_id": .string(dogID), "block_id": .string(blockID),
-            "reminder_ids": .array(ids.map { .number(Double($0)) }),
+            "count": .number(Double(ids.count)),
         ]
     }
 
