@@ -7,7 +7,8 @@ import Store
 /// Challenges in the ingest path: `challenge_joined` joins; every other event counts toward
 /// each challenge the user joined, through the challenge's `challenge_metric` rule, when
 /// `starts_at ≤ occurred_at ≤ ends_at + grace` (the ingest path has already refused events
-/// beyond the late window, and resent events are duplicates, so each event counts once).
+/// beyond the late window, and resent events are duplicates, so each event counts once; an
+/// event another consumer marks as not counting toward progress is skipped).
 /// Completion happens once: XP, badge, a celebration and a "join the next one" suggestion.
 public struct ChallengesConsumer: EventConsumer {
     public let catalog: ChallengeCatalog
@@ -36,6 +37,8 @@ public struct ChallengesConsumer: EventConsumer {
     public func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
         guard !catalog.challenges.isEmpty else { return [] }
         if event.type == Self.joinEventType { return try join(event, context: context) }
+        // A feature found the event restates what was counted once (a day checked again).
+        guard context.countsTowardProgress else { return [] }
         // No metric counts this type: no need to look up the user's participations.
         if let countedTypes, !countedTypes.contains(event.type) { return [] }
         let participations = try context.store.challengeParticipations(user: event.userID)

@@ -287,5 +287,10 @@ enum Schema {
                 ALTER TABLE events ADD COLUMN rule_revision TEXT;
                 ALTER TABLE events ADD COLUMN provenance TEXT;
                 """),
+        Migration(
+            version: 9, name: "habit check-ins are kept when unchecked, so that checking a day again counts once",
+            sql: """
+                ALTER TABLE habit_checkins ADD COLUMN unchecked_at REAL;
+                """),
     ]
 }
