@@ -60,6 +60,7 @@ enum ServeCommand: Command {
                 help:
                     "Serve the app routes without tokens on a non-loopback address (behind a gateway that checks them)."
             ),
+        ] + rateLimitOptions + [
             OptionSpec(long: "max-body", valueName: "size", help: "Largest request body.", defaultValue: "1MiB"),
             OptionSpec(
                 long: "connection-timeout", valueName: "duration", help: "Idle time before a connection closes.",
@@ -130,6 +131,7 @@ enum ServeCommand: Command {
         }
 
         io.stderr.line("journey serve: \(authenticationSummary(configuration))")
+        io.stderr.line("journey serve: \(rateLimitSummary(configuration))")
         if configuration.workers == 0 {
             configuration.workers = 1
             do {
@@ -203,6 +205,7 @@ enum ServeCommand: Command {
         }
         if configuration.adminToken?.isEmpty == true { configuration.adminToken = nil }
         try authentication(arguments, &configuration)
+        try rateLimits(arguments, &configuration)
         if let text = configuration.adminToken {
             do {
                 _ = try AdminCredentials(text)
@@ -234,7 +237,7 @@ enum ServeCommand: Command {
         if !configuration.runJobs { flags.append("--no-jobs") }
         flags += configuration.tokens?.flags ?? []
         if configuration.insecureNoAuth { flags.append("--insecure-no-auth") }
-        return flags
+        return flags + rateLimitFlags(configuration)
     }
 
     private static func integer(_ arguments: ParsedArguments, _ name: String, in range: ClosedRange<Int>)

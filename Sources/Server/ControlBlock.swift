@@ -19,7 +19,7 @@ public final class ControlBlock: @unchecked Sendable {
     public let descriptor: Int32
     let base: UnsafeMutableRawPointer
 
-    static let size = 2 << 20
+    static let size = 4 << 20
     static let maxWorkers = 64
     static let slotSize = 1024
     static let slotsOffset = 4096
@@ -27,6 +27,9 @@ public final class ControlBlock: @unchecked Sendable {
     /// Change counters of dogs (by hash), bumped by a worker after it stored events of a dog.
     static let dogCountersOffset = 1 << 20
     static let dogCounters = 65_536
+    /// The users' rate buckets (``SharedRateLimiter``): one table per limit, from 2 MiB on.
+    static let rateTablesOffset = 2 << 20
+    static let rateTableWords = 65_536
 
     /// Header words.
     enum Word: Int {
@@ -99,6 +102,14 @@ public final class ControlBlock: @unchecked Sendable {
     @discardableResult public func requestReload() -> UInt64 { increment(.reloadGeneration) }
     /// Tells every worker the quarantine changed; returns the new generation.
     @discardableResult public func quarantineChanged() -> UInt64 { increment(.quarantineGeneration) }
+
+    // MARK: Rate buckets
+
+    /// The words of rate table `index` (0: users' requests, 1: users' events).
+    func rateTable(_ index: Int) -> UnsafeMutablePointer<UInt64> {
+        precondition(index >= 0 && Self.rateTablesOffset + (index + 1) * Self.rateTableWords * 8 <= Self.size)
+        return word(at: Self.rateTablesOffset + index * Self.rateTableWords * 8)
+    }
 
     // MARK: Dog change counters
 

@@ -31,6 +31,10 @@ public struct ServiceConfiguration: Sendable {
     public var tokenVerifier: TokenVerifier? { tokens?.verifier }
     /// Serve app routes without authentication on any address (`--insecure-no-auth`).
     public var insecureNoAuth = false
+    /// Each user's app requests per second (nil: not limited); see ``UserRateLimits``.
+    public var userRequestLimit: RateLimit?
+    /// Each user's events per second (nil: not limited).
+    public var userEventLimit: RateLimit?
     public var maxBodyBytes = 1 << 20
     public var connectionTimeoutSeconds = 30
     /// How long a halted evaluation may keep running (inside one C builtin) before its worker
