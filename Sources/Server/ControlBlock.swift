@@ -180,6 +180,7 @@ public struct WorkerSlot: @unchecked Sendable {
         case candidate = 600  // 72 bytes
         case serving = 672  // 72 bytes
         case lastReloadAt = 744, lastReloadOK = 752, lastReloadSequence = 760
+        case consecutiveCrashes = 768, restartBackoffMilliseconds = 776
     }
 
     private func word(_ field: Field) -> UnsafeMutablePointer<UInt64> { block.word(at: offset + field.rawValue) }
@@ -254,6 +255,20 @@ public struct WorkerSlot: @unchecked Sendable {
         journey_atomic_store(word(.lastReloadAt), time.bitPattern)
         journey_atomic_store(word(.lastReloadOK), succeeded ? 1 : 0)
         _ = journey_atomic_add(word(.lastReloadSequence), 1)
+    }
+
+    /// How many times in a row the worker died soon after it started (0 once one lives on),
+    /// and how long the supervisor waits before the next restart: a crash loop, backed off.
+    public var crashLoop: (crashes: Int, backoffSeconds: Double) {
+        (
+            Int(journey_atomic_load(word(.consecutiveCrashes))),
+            Double(journey_atomic_load(word(.restartBackoffMilliseconds))) / 1000
+        )
+    }
+
+    func recordCrashLoop(crashes: Int, backoff: Duration) {
+        journey_atomic_store(word(.consecutiveCrashes), UInt64(max(crashes, 0)))
+        journey_atomic_store(word(.restartBackoffMilliseconds), UInt64(max(backoff.seconds, 0) * 1000))
     }
 
     /// Clears the slot for a new worker process.

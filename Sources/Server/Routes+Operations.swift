@@ -1,5 +1,5 @@
-import Features
 import FeatureKit
+import Features
 import Foundation
 import HTTP
 import JQ
@@ -24,7 +24,8 @@ enum Operations {
         {
             return .error(
                 503, code: "store_not_writable",
-                message: "the store refused a write \(String(format: "%.1f", (ContinuousClock.now - failure.at).seconds)) s ago: \(failure.message)",
+                message:
+                    "the store refused a write \(String(format: "%.1f", (ContinuousClock.now - failure.at).seconds)) s ago: \(failure.message)",
                 headers: [("Retry-After", "1")])
         }
         return .json([
@@ -76,6 +77,19 @@ enum Operations {
                 PrometheusSample(
                     "journey_worker_requests_total", help: "Requests answered, by worker.", type: "counter",
                     labels: [("worker", "w\(index)")], value: Double(control.slot(index).requests)))
+        }
+        for index in 0..<min(workers, ControlBlock.maxWorkers) {
+            let loop = control.slot(index).crashLoop
+            extra.append(
+                PrometheusSample(
+                    "journey_worker_consecutive_crashes",
+                    help: "Times in a row the worker died within 2 s of starting (0 once one lives on).",
+                    labels: [("worker", "w\(index)")], value: Double(loop.crashes)))
+            extra.append(
+                PrometheusSample(
+                    "journey_worker_restart_backoff_seconds",
+                    help: "How long the supervisor waits before restarting the worker (a crash loop, backed off).",
+                    labels: [("worker", "w\(index)")], value: loop.backoffSeconds))
         }
         let text = service.metrics.prometheusText(routeNames: JourneyService.routeNames, extra: extra)
         return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
