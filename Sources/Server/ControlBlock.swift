@@ -181,6 +181,7 @@ public struct WorkerSlot: @unchecked Sendable {
         case serving = 672  // 72 bytes
         case lastReloadAt = 744, lastReloadOK = 752, lastReloadSequence = 760
         case consecutiveCrashes = 768, restartBackoffMilliseconds = 776
+        case openConnections = 784, connectionsPastDeadline = 792
     }
 
     private func word(_ field: Field) -> UnsafeMutablePointer<UInt64> { block.word(at: offset + field.rawValue) }
@@ -271,11 +272,23 @@ public struct WorkerSlot: @unchecked Sendable {
         journey_atomic_store(word(.restartBackoffMilliseconds), UInt64(max(backoff.seconds, 0) * 1000))
     }
 
+    /// The worker's open connections, and those it shut down for not sending a request's
+    /// headers or body in time (since it started), as its control loop last saw them.
+    public var connections: (open: Int, pastDeadline: Int) {
+        (Int(journey_atomic_load(word(.openConnections))), Int(journey_atomic_load(word(.connectionsPastDeadline))))
+    }
+
+    func recordConnections(open: Int, pastDeadline: Int) {
+        journey_atomic_store(word(.openConnections), UInt64(max(open, 0)))
+        journey_atomic_store(word(.connectionsPastDeadline), UInt64(max(pastDeadline, 0)))
+    }
+
     /// Clears the slot for a new worker process.
     func reset(pid: Int32) {
         activity = .idle
         isReady = false
         self.pid = pid
+        recordConnections(open: 0, pastDeadline: 0)
     }
 }
 

@@ -78,19 +78,32 @@ enum Operations {
                     "journey_worker_requests_total", help: "Requests answered, by worker.", type: "counter",
                     labels: [("worker", "w\(index)")], value: Double(control.slot(index).requests)))
         }
-        for index in 0..<min(workers, ControlBlock.maxWorkers) {
-            let loop = control.slot(index).crashLoop
-            extra.append(
-                PrometheusSample(
-                    "journey_worker_consecutive_crashes",
-                    help: "Times in a row the worker died within 2 s of starting (0 once one lives on).",
-                    labels: [("worker", "w\(index)")], value: Double(loop.crashes)))
-            extra.append(
-                PrometheusSample(
-                    "journey_worker_restart_backoff_seconds",
-                    help: "How long the supervisor waits before restarting the worker (a crash loop, backed off).",
-                    labels: [("worker", "w\(index)")], value: loop.backoffSeconds))
+        // One family after another (each is named once, with all its workers).
+        let slots = (0..<min(workers, ControlBlock.maxWorkers)).map { control.slot($0) }
+        func perWorker(_ name: String, help: String, type: String = "gauge", _ value: (WorkerSlot) -> Double) {
+            for (index, slot) in slots.enumerated() {
+                extra.append(
+                    PrometheusSample(
+                        name, help: help, type: type, labels: [("worker", "w\(index)")], value: value(slot)))
+            }
         }
+        perWorker("journey_http_connections_open", help: "Open connections (idle keep-alive ones included), by worker.")
+        {
+            Double($0.connections.open)
+        }
+        perWorker(
+            "journey_http_connections_past_deadline_total",
+            help: "Connections shut down for not sending a request's headers or body in time, by worker.",
+            type: "counter"
+        ) { Double($0.connections.pastDeadline) }
+        perWorker(
+            "journey_worker_consecutive_crashes",
+            help: "Times in a row the worker died within 2 s of starting (0 once one lives on)."
+        ) { Double($0.crashLoop.crashes) }
+        perWorker(
+            "journey_worker_restart_backoff_seconds",
+            help: "How long the supervisor waits before restarting the worker (a crash loop, backed off)."
+        ) { $0.crashLoop.backoffSeconds }
         let text = service.metrics.prometheusText(routeNames: JourneyService.routeNames, extra: extra)
         return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }

@@ -235,6 +235,7 @@ public enum Worker {
                 cacheWarm = true
             }
             followActivations()
+            slot.recordConnections(open: server.openConnections, pastDeadline: server.connectionsPastDeadline)
             storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
             service.accessLog?.flush()
             runDueJobs()

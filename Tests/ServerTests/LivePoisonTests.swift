@@ -31,8 +31,10 @@ import Testing
     @Test func workersKilledWhileTestingDoNotPoisonAGoodRevision() throws {
         let service = try LiveService(workers: 2, seed: false)
         let revision = try Self.lastGood(service)
+        // The replacement starts by loading and testing the rules (about a second in a debug
+        // build); the second kill is tried at a few moments into that.
         var landed = false
-        for _ in 0..<5 where !landed {
+        for delay in [300_000, 150_000, 500_000, 100_000, 700_000] as [UInt32] where !landed {
             let before = Set(service.workerPIDs)
             guard let victim = before.first else { break }
             kill(victim, SIGKILL)
@@ -42,7 +44,7 @@ import Testing
                 return replacement != nil
             }
             guard let replacement else { break }
-            usleep(20_000)
+            usleep(delay)
             kill(replacement, SIGKILL)
             landed = LiveService.waitUntil(seconds: 5) { service.log.contains("not held against the revision") }
         }
@@ -53,6 +55,8 @@ import Testing
         #expect(!Self.poisoned(service).contains(revision), "\(Self.poisoned(service))")
         let metrics = try service.client().send("GET", "/metrics").text
         #expect(metrics.contains("journey_worker_restart_backoff_seconds{worker=\"w0\"}"), "\(metrics.suffix(600))")
+        let families = metrics.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }
+        #expect(families.count == Set(families).count, "each family is described once")
         #expect(service.stop() == 0)
         let again = try LiveService(workers: 2, seed: false, reusing: service.directory)
         defer { again.stop() }

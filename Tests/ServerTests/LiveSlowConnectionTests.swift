@@ -29,6 +29,16 @@ import Testing
         #expect(
             LiveService.waitUntil(seconds: 10) { slow.allSatisfy { $0.isClosedByServer(waiting: 0) } },
             "\(slow.filter { !$0.isClosedByServer(waiting: 0) }.count) slow connections still open")
+        // The workers count what their deadlines shut down (the 16 held within the limit).
+        let counted = LiveService.waitUntil(seconds: 5) {
+            let text = (try? service.client().send("GET", "/metrics").text) ?? ""
+            let total = text.split(separator: "\n").filter {
+                $0.hasPrefix("journey_http_connections_past_deadline_total{")
+            }
+            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+            return total >= 16
+        }
+        #expect(counted, "journey_http_connections_past_deadline_total")
         // Ambiguous framing is refused by the service too.
         let smuggled = try RawConnection(port: service.port)
         smuggled.send(
