@@ -98,6 +98,52 @@ struct ChallengeBenchmark {
                 rows: reads.map { [String($0.0), String(format: "%.1f", $0.1), String(format: "%.1f", $0.2)] }
                     + [["\(participants) after the walks", "", String(format: "%.1f", finalRead)]]))
         print("\nthe totals are kept as events count, so reading them does not grow with participants.")
+        try lateJoins(evaluator: evaluator)
+    }
+
+    /// The cost of a join that arrives after the user's walks: it counts each of them (reading
+    /// and evaluating it), beside the same walks counted one by one as they arrive after the join.
+    private func lateJoins(evaluator: RuleEvaluator) throws {
+        let users = max(1, min(options.participants, 2_000))
+        let walksPerUser = 50
+        let base = Self.receivedAt - 6 * 86_400
+        let joins = (0..<users).map { n in
+            #"{"event_id":"join","user_id":"late-\#(n)","type":"challenge_joined","occurred_at":"2026-11-23T07:00:00Z","payload":{"challenge_id":"walk-50k"}}"#
+        }
+        let walks = (0..<users * walksPerUser).map { n -> String in
+            let at = Timestamp.format(base + 3_600 + Double(n % 400_000))
+            return
+                #"{"event_id":"w\#(n)","user_id":"late-\#(n % users)","type":"walk_completed","occurred_at":"\#(at)","payload":{"distance_km":0.5}}"#
+        }
+        func store() throws -> (TemporaryFile, Ingestor) {
+            let file = TemporaryFile()
+            let ingestor = Features.all.makeIngestor(
+                store: try SQLiteStore(path: file.path), evaluator: evaluator,
+                policy: IngestPolicy(clock: { Self.receivedAt }), cores: 1)
+            return (file, ingestor)
+        }
+        let (inOrderFile, inOrder) = try store()
+        _ = try ingest(joins, ingestor: inOrder)
+        let countedSeconds = try ingest(walks, ingestor: inOrder)
+        let (lateFile, late) = try store()
+        _ = try ingest(walks, ingestor: late)
+        let lateSeconds = try ingest(joins, ingestor: late)
+        _ = (inOrderFile, lateFile)
+        let perCounted = countedSeconds / Double(walks.count) * 1e6
+        let perRecomputed = lateSeconds / Double(walks.count) * 1e6
+        print(
+            "\nlate joins: \(users) users, \(walksPerUser) walks each stored before the join (solo walk-50k)")
+        print(
+            table(
+                header: ["", "µs per walk"],
+                rows: [
+                    ["walks after the join, counted as they arrive", String(format: "%.1f", perCounted)],
+                    ["walks before the join, counted by the join", String(format: "%.1f", perRecomputed)],
+                ]))
+        print(
+            String(
+                format: "a late join costs %.2f× a walk's own counting per walk it recomputes (%.1f ms per join)",
+                perRecomputed / perCounted, lateSeconds / Double(users) * 1e3))
     }
 
     /// µs per read of the running totals (or of the whole challenge view without ranking/feed).

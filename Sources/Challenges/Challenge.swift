@@ -43,6 +43,9 @@ public struct Challenge: Sendable {
     public var xpReward: Double?
     public var badgeID: String?
     public var active: Bool
+    /// Which of a participant's events count: all in the window (`start`, the default) or
+    /// only those from the join on (`joined`), judged by `occurred_at` either way.
+    public var countsFrom: CountsFrom = .start
     public var schedule: Schedule?
     /// A recurring challenge's instance windows (id, start, end), computed once when the rules
     /// load; empty for the other types.
@@ -54,6 +57,17 @@ public struct Challenge: Sendable {
         public var id: String
         public var startsAt: Double
         public var endsAt: Double
+    }
+
+    /// Where a participant's counting starts, by `occurred_at`.
+    public enum CountsFrom: String, Sendable, CaseIterable {
+        case start, joined
+    }
+
+    /// The least value that reaches `target`: sums kept in another order differ in their last
+    /// bits, so a value within a billionth of the target reaches it.
+    public static func reachThreshold(of target: Double) -> Double {
+        target - 1e-9 * max(1, abs(target))
     }
 
     /// The default grace.
@@ -81,6 +95,7 @@ public struct ChallengeInstance: Sendable {
             "type": .string(kind.rawValue), "target_value": .number(challenge.target),
             "starts_at": .string(Timestamp.format(startsAt)), "ends_at": .string(Timestamp.format(endsAt)),
             "grace_seconds": .number(challenge.grace), "active": .bool(challenge.active),
+            "counts_from": .string(challenge.countsFrom.rawValue),
         ]
         object["description"] = challenge.description.map(JSON.string) ?? .null
         object["xp_reward"] = challenge.xpReward.map(JSON.number) ?? .null

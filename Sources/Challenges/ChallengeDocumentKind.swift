@@ -12,7 +12,7 @@ public struct ChallengeDocumentKind: DocumentKind {
 
     static let fields = [
         "challenge", "title", "description", "type", "metric", "completion", "target_value", "starts_at", "ends_at",
-        "grace", "xp_reward", "badge_id", "active", "schedule",
+        "grace", "xp_reward", "badge_id", "active", "schedule", "counts_from",
     ]
 
     public func decode(_ root: YAMLNode, in file: DocumentFile) -> DecodedDocument? {
@@ -103,11 +103,24 @@ public struct ChallengeDocumentKind: DocumentKind {
                     description: "completes challenge `\(id)`", location: expression.start,
                     variants: [Variant(name: RuleDefinition.defaultVariantName, expression: expression)]))
         }
+        var countsFrom = Challenge.CountsFrom.start
+        if let (text, node) = fields.string("counts_from") {
+            if let parsed = Challenge.CountsFrom(rawValue: text) {
+                countsFrom = parsed
+            } else {
+                file.error(
+                    "invalid_value",
+                    "`counts_from` is \(Challenge.CountsFrom.allCases.map(\.rawValue).joined(separator: " or ")), found `\(text)`",
+                    at: file.location(node))
+                ok = false
+            }
+        }
         guard ok, let title, let target else { return nil }
         let challenge = Challenge(
             id: id, title: title, description: fields.string("description")?.value, kind: kind, metricRuleID: metricID,
             completionRuleID: completionID, target: target, startsAt: startsAt, endsAt: endsAt, grace: grace,
-            xpReward: xp, badgeID: badge, active: fields.bool("active") ?? true, schedule: schedule,
+            xpReward: xp, badgeID: badge, active: fields.bool("active") ?? true, countsFrom: countsFrom,
+            schedule: schedule,
             windows: schedule?.windows(of: id) ?? [], location: fields.start)
         return DecodedDocument(value: challenge, rules: rules)
     }

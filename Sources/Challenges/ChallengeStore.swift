@@ -1,3 +1,4 @@
+import Core
 import Store
 
 /// The challenges feature's rows: each participation (value, team, join and completion), the
@@ -80,7 +81,18 @@ extension Store {
             INSERT INTO challenge_progress (challenge_id, user_id, value, updated_at, joined_at, team) VALUES (?1, ?2, 0, ?3, ?3, ?4)
             ON CONFLICT (challenge_id, user_id) DO UPDATE SET joined_at = ?3, team = ?4 WHERE challenge_progress.joined_at IS NULL
             """, [.text(challenge), .text(user), .real(at), .optional(team)])
-        guard joined > 0 else { return false }
+        guard joined > 0 else {
+            // Joined already: an earlier join (arriving later) moves the join time back.
+            if try run(
+                "UPDATE challenge_progress SET joined_at = ? WHERE challenge_id = ? AND user_id = ? AND joined_at > ?",
+                [.real(at), .text(challenge), .text(user), .real(at)]) > 0
+            {
+                try run(
+                    "UPDATE challenge_feed SET occurred_at = ? WHERE challenge_id = ? AND user_id = ? AND action = 'joined'",
+                    [.real(at), .text(challenge), .text(user)])
+            }
+            return false
+        }
         let value = try challengeParticipation(challenge: challenge, user: user)?.value ?? 0
         for side in team.map({ ["", $0] }) ?? [""] {
             try run(
@@ -105,11 +117,34 @@ extension Store {
         }
     }
 
-    /// Marks a community challenge's group goal reached; false when it already was.
+    /// Marks a community challenge's group goal reached at `at` (or earlier than it was kept);
+    /// false when it already was, at that time or before.
+    @discardableResult
     public func completeChallengeGroup(challenge: String, at: Double) throws -> Bool {
         try run(
-            "UPDATE challenge_totals SET completed_at = ? WHERE challenge_id = ? AND team = '' AND completed_at IS NULL",
-            [.real(at), .text(challenge)]) > 0
+            """
+            UPDATE challenge_totals SET completed_at = ?
+            WHERE challenge_id = ? AND team = '' AND (completed_at IS NULL OR completed_at > ?)
+            """, [.real(at), .text(challenge), .real(at)]) > 0
+    }
+
+    /// Moves the unsent analytics event `analytics.name` of `challenge` (of `ofUser`, or of
+    /// anyone) to `analytics.occurredAt`, told as `analytics.userID` with its properties (when
+    /// given): a completion that a late event moved back. What was sent stays as it was.
+    public func redateChallengeAnalytics(_ analytics: AnalyticsEvent, challenge: String, ofUser: String?) throws {
+        // Properties begin with the challenge's id (the challenges write them so).
+        let prefix = "{\"challenge_id\":\(JSON.string(challenge).compactText),"
+        let pattern = EventTypeFilter.likePattern(prefix) + "%"
+        let properties = analytics.properties.isEmpty ? nil : JSON.object(analytics.properties).compactText
+        try run(
+            """
+            UPDATE analytics_outbox SET occurred_at = ?, user_id = ?, properties = coalesce(?, properties)
+            WHERE name = ? AND sent_at IS NULL AND properties LIKE ? ESCAPE '\\'\(ofUser == nil ? "" : " AND user_id = ?")
+            """,
+            [
+                .real(analytics.occurredAt), .text(analytics.userID), .optional(properties), .text(analytics.name),
+                .text(pattern),
+            ] + (ofUser.map { [SQLValue.text($0)] } ?? []))
     }
 
     /// Records that the daily digest of `challenge` for `date` went out; false when it already had.
@@ -131,9 +166,12 @@ extension Store {
     }
 
     /// Adds `delta` to a user's progress in a challenge; returns the new value.
-    public func addChallengeProgress(challenge: String, user: String, delta: Double, at: Double) throws -> Double {
+    @discardableResult
+    public func addChallengeProgress(challenge: String, user: String, delta: Double, at: Double, event: Int64? = nil)
+        throws -> Double
+    {
         try addToTotals(challenge: challenge, user: user, delta: delta)
-        try appendFeed(challenge: challenge, user: user, action: "progress", value: delta, at: at, event: nil)
+        try appendFeed(challenge: challenge, user: user, action: "progress", value: delta, at: at, event: event)
         try run(
             """
             INSERT INTO challenge_progress (challenge_id, user_id, value, updated_at) VALUES (?1, ?2, ?3, ?4)
@@ -146,14 +184,46 @@ extension Store {
         ) { $0.real(0) } ?? delta
     }
 
-    /// Marks a challenge completed for a user; false when it already was.
-    public func completeChallenge(challenge: String, user: String, at: Double) throws -> Bool {
+    /// Marks a challenge completed for a user at `at`; false when it already was. A completion
+    /// already kept moves back to `at` when that is earlier (a late event completed it sooner),
+    /// with its feed line and the rewards it granted.
+    @discardableResult
+    public func completeChallenge(challenge: String, user: String, at: Double, movedCelebration: Reminder? = nil)
+        throws -> Bool
+    {
         let completed = try run(
             """
             INSERT INTO challenge_progress (challenge_id, user_id, value, updated_at, completed_at) VALUES (?1, ?2, 0, ?3, ?3)
             ON CONFLICT (challenge_id, user_id) DO UPDATE SET completed_at = ?3 WHERE challenge_progress.completed_at IS NULL
             """, [.text(challenge), .text(user), .real(at)])
-        guard completed > 0 else { return false }
+        guard completed > 0 else {
+            if try run(
+                "UPDATE challenge_progress SET completed_at = ? WHERE challenge_id = ? AND user_id = ? AND completed_at > ?",
+                [.real(at), .text(challenge), .text(user), .real(at)]) > 0
+            {
+                try run(
+                    "UPDATE challenge_feed SET occurred_at = ? WHERE challenge_id = ? AND user_id = ? AND action = 'completed'",
+                    [.real(at), .text(challenge), .text(user)])
+                try run(
+                    "UPDATE rewards SET granted_at = ? WHERE user_id = ? AND reason = ?",
+                    [.real(at), .text(user), .text("challenge:\(challenge)")])
+                if let celebration = movedCelebration {
+                    try run(
+                        """
+                        UPDATE reminders SET due_at = ?, payload = ?
+                        WHERE user_id = ? AND dog_id IS NULL AND kind = ? AND status = 'pending'
+                        """,
+                        [
+                            .real(celebration.dueAt), .text(celebration.payload.compactText), .text(user),
+                            .text(celebration.kind),
+                        ])
+                }
+                try redateChallengeAnalytics(
+                    AnalyticsEvent(userID: user, name: "challenge_completed", occurredAt: at, properties: [:]),
+                    challenge: challenge, ofUser: user)
+            }
+            return false
+        }
         try appendFeed(challenge: challenge, user: user, action: "completed", value: nil, at: at, event: nil)
         return true
     }
@@ -161,11 +231,11 @@ extension Store {
 
 /// How a participation is read: the columns, in order, and the row they make.
 private enum ParticipationRow {
-    static let columns = "challenge_id, user_id, team, value, joined_at, completed_at"
+    static let columns = "challenge_id, user_id, team, value, joined_at, completed_at, updated_at"
 
     static func make(_ row: any SQLRow) -> ChallengeParticipation {
         ChallengeParticipation(
             challengeID: row.text(0) ?? "", userID: row.text(1) ?? "", team: row.text(2), value: row.real(3),
-            joinedAt: row.optionalReal(4), completedAt: row.optionalReal(5))
+            joinedAt: row.optionalReal(4), completedAt: row.optionalReal(5), updatedAt: row.real(6))
     }
 }

@@ -6,10 +6,13 @@ import Store
 
 /// Challenges in the ingest path: `challenge_joined` joins; every other event counts toward
 /// each challenge the user joined, through the challenge's `challenge_metric` rule, when
-/// `starts_at ≤ occurred_at ≤ ends_at + grace` (the ingest path has already refused events
-/// beyond the late window, and resent events are duplicates, so each event counts once; an
-/// event another consumer marks as not counting toward progress is skipped).
-/// Completion happens once: XP, badge, a celebration and a "join the next one" suggestion.
+/// `starts_at ≤ occurred_at ≤ ends_at + grace` (and, with `counts_from: joined`, from the
+/// join on). Outcomes follow from the set of events, whatever their order of arrival: a join
+/// counts the user's events stored before it, each event counts once (the contributions
+/// ledger), and completion happens at the `occurred_at` where the contributions, in time
+/// order, first complete the challenge; a late event that completes it sooner moves it back.
+/// Completion is rewarded once: XP, badge, a celebration and a "join the next one" suggestion.
+/// A habit check-in of a day checked before (and unchecked since) counts nothing again.
 public struct ChallengesConsumer: EventConsumer {
     public let catalog: ChallengeCatalog
     public var name: String { "challenges" }
@@ -37,31 +40,70 @@ public struct ChallengesConsumer: EventConsumer {
     public func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
         guard !catalog.challenges.isEmpty else { return [] }
         if event.type == Self.joinEventType { return try join(event, context: context) }
-        // A feature found the event restates what was counted once (a day checked again).
-        guard context.countsTowardProgress else { return [] }
         // No metric counts this type: no need to look up the user's participations.
         if let countedTypes, !countedTypes.contains(event.type) { return [] }
-        let participations = try context.store.challengeParticipations(user: event.userID)
-        guard !participations.isEmpty else { return [] }
         // The event as the rules see it, built once for every challenge it counts toward.
         let eventJSON = eventWithFacts(event, context: context)
+        if Self.checksADayAgain(eventJSON?["facts"]?["habits"]) { return [] }
+        let participations = try context.store.challengeParticipations(user: event.userID)
+        guard !participations.isEmpty else { return [] }
         let input = eventJSON.map { JV($0) } ?? event.ruleValue
         var effects: [Effect] = []
         for participation in participations {
             guard let instance = catalog.resolve(participation.challengeID), instance.challenge.active,
                 instance.counts(at: event.occurredAt),
+                instance.challenge.countsFrom == .start || event.occurredAt >= participation.joinedAt ?? .infinity,
                 let rule = context.evaluator.ruleSet.rule(instance.challenge.metricRuleID)
             else { continue }
             if let events = rule.events, !events.contains(event.type) { continue }
             let result = try context.evaluator.evaluate(
                 rule, input: input, options: EvaluationOptions(now: event.occurredAt))
             guard let delta = result.value?.numberValue, delta > 0 else { continue }
-            effects.append(.challengeProgress(challengeID: instance.id, delta: delta))
+            let contribution = ChallengeContribution(
+                eventKey: event.eventID, occurredAt: event.occurredAt, delta: delta,
+                input: instance.challenge.completionRuleID == nil ? nil : eventJSON ?? event.json)
+            effects.append(
+                .challengeProgress(challengeID: instance.id, delta: delta, completionInput: contribution.input))
             effects += try consequences(
-                of: delta, for: participation, in: instance, event: event, eventJSON: eventJSON ?? event.json,
-                context: context)
+                of: [contribution], for: participation, in: instance, event: event, context: context)
         }
         return effects
+    }
+
+    /// What the user's events stored from `from` through the challenge's end (and grace)
+    /// contribute to it, in time order: each evaluated by the metric as when it arrived.
+    private func storedContributions(
+        _ instance: ChallengeInstance, user: String, from: Double, through: Double? = nil, context: ConsumerContext
+    ) throws -> [ChallengeContribution] {
+        guard let rule = context.evaluator.ruleSet.rule(instance.challenge.metricRuleID) else { return [] }
+        let events = try context.store.userEvents(
+            user: user, from: max(from, instance.startsAt),
+            through: through ?? instance.endsAt + instance.challenge.grace,
+            filter: EventTypeFilter(types: Set(rule.events ?? []), excluding: [Self.joinEventType]), habitFacts: true)
+        var contributions: [ChallengeContribution] = []
+        for event in events where !Self.checksADayAgain(event.habitFacts) {
+            // As the metric saw it when it arrived: with the facts other features established.
+            var json = event.json(user: user)
+            if let facts = event.habitFacts, case .object(var object) = json {
+                object["facts"] = .object(["habits": facts])
+                json = .object(object)
+            }
+            let result = try context.evaluator.evaluate(
+                rule, input: JV(json), options: EvaluationOptions(now: event.occurredAt))
+            guard let delta = result.value?.numberValue, delta > 0 else { continue }
+            contributions.append(
+                ChallengeContribution(
+                    eventKey: event.eventID, occurredAt: event.occurredAt, delta: delta,
+                    input: instance.challenge.completionRuleID == nil ? nil : json, eventRow: event.row))
+        }
+        return contributions
+    }
+
+    /// Whether habit facts say the check-in is of a day checked before and unchecked since
+    /// (`checked_before`): it counted then, so it counts nothing again (toggling cannot
+    /// inflate progress).
+    static func checksADayAgain(_ habitFacts: JSON?) -> Bool {
+        habitFacts?["checked_before"]?.boolValue == true
     }
 
     /// The event as ingested with the `facts` other features established for it (`habits`:
@@ -120,48 +162,65 @@ public struct ChallengesConsumer: EventConsumer {
         } else if team != nil {
             throw Rejection(.invalid, "`payload.team` is only for head-to-head challenges")
         }
-        if try context.store.challengeParticipation(challenge: instance.id, user: event.userID)?.joinedAt != nil {
-            return []  // already in: joining again changes nothing
+        let existing = try context.store.challengeParticipation(challenge: instance.id, user: event.userID)
+        if let existing, let joinedAt = existing.joinedAt {
+            // Already in: joining again changes nothing, unless this join happened earlier than
+            // the one kept (it arrived late). Then the join moves back, and with `counts_from:
+            // joined` the events between count too.
+            guard event.occurredAt < joinedAt else { return [] }
+            let contributions =
+                instance.challenge.countsFrom == .joined
+                ? try storedContributions(
+                    instance, user: event.userID, from: event.occurredAt, through: joinedAt, context: context) : []
+            return [.challengeJoined(challengeID: instance.id, team: existing.team, contributions: contributions)]
+                + (try consequences(of: contributions, for: existing, in: instance, event: event, context: context))
         }
+        // The user's events that arrived before the join count now, as if it had come first.
+        let from = instance.challenge.countsFrom == .joined ? event.occurredAt : instance.startsAt
+        let contributions = try storedContributions(instance, user: event.userID, from: from, context: context)
+        let joined = ChallengeParticipation(
+            challengeID: instance.id, userID: event.userID, team: team, value: existing?.value ?? 0,
+            joinedAt: event.occurredAt, completedAt: existing?.completedAt,
+            updatedAt: max(existing?.updatedAt ?? event.occurredAt, event.occurredAt))
         return [
-            .challengeJoined(challengeID: instance.id, team: team),
+            .challengeJoined(challengeID: instance.id, team: team, contributions: contributions),
             .analyticsEvent(
                 name: "challenge_joined",
                 properties: ["challenge_id": .string(instance.id), "type": .string(instance.kind.rawValue)]),
-        ]
+        ] + (try consequences(of: contributions, for: joined, in: instance, event: event, context: context))
     }
 
     // MARK: Progress
 
     /// Overtaking (from behind or level to ahead of a side that has started; the first step
-    /// of all is not one) and completion
-    /// after `delta` counted for the event's user.
+    /// of all is not one) and completion, after `added` (in time order) counted for the
+    /// event's user.
     private func consequences(
-        of delta: Double, for participation: ChallengeParticipation, in instance: ChallengeInstance, event: Event,
-        eventJSON: JSON, context: ConsumerContext
+        of added: [ChallengeContribution], for participation: ChallengeParticipation, in instance: ChallengeInstance,
+        event: Event, context: ConsumerContext
     ) throws -> [Effect] {
-        var effects: [Effect] = []
-        let value = participation.value + delta
+        guard let earliest = added.first else { return [] }
+        let delta = added.reduce(0) { $0 + $1.delta }
         switch instance.kind {
         case .community:
-            let totals = try context.store.challengeTotals(challenge: instance.id)
-            let group = totals.first { $0.team.isEmpty }
-            let before = group?.value ?? 0
-            if group?.completedAt == nil,
-                try completes(instance, value: before + delta, event: event, eventJSON: eventJSON, context: context)
-            {
-                effects.append(.challengeGroupCompleted(challengeID: instance.id))
-                effects.append(
-                    .analyticsEvent(
-                        name: "challenge_group_completed",
-                        properties: [
-                            "challenge_id": .string(instance.id),
-                            "participants": .number(Double(group?.participants ?? 0)),
-                        ]))
+            let group = try context.store.challengeTotals(challenge: instance.id).first { $0.team.isEmpty }
+            // The exact time is found when the contributions are written (everyone's, in time order).
+            let reaches: Bool
+            if let done = group?.completedAt {
+                reaches = earliest.occurredAt <= done  // at the same moment another user's event may come first
+            } else {
+                reaches = try completes(
+                    instance, value: (group?.value ?? 0) + delta, eventJSON: added.last?.input ?? event.json,
+                    now: event.occurredAt, context: context)
             }
-            return effects
+            guard reaches else { return [] }
+            return [
+                .challengeGroupCompleted(
+                    challengeID: instance.id, target: instance.challenge.target, first: group?.completedAt == nil)
+            ]
         case .headToHead:
-            guard let team = participation.team else { break }
+            guard let team = participation.team else { return [] }
+            var effects: [Effect] = []
             let totals = try context.store.challengeTotals(challenge: instance.id)
             let mine = totals.first { $0.team == team }?.value ?? 0
             if let other = totals.first(where: { !$0.team.isEmpty && $0.team != team }),
@@ -169,72 +228,138 @@ public struct ChallengesConsumer: EventConsumer {
             {
                 effects += try overtaking(instance, leader: team, other: other.team, event: event, context: context)
             }
-            if participation.completedAt == nil,
-                try completes(instance, value: mine + delta, event: event, eventJSON: eventJSON, context: context)
+            let side = { try context.store.challengeContributions(challenge: instance.id, team: team) }
+            if let at = try completion(
+                of: participation, in: instance, value: mine, adding: added, stored: side, event: event,
+                context: context)
             {
-                effects += completion(instance, event: event)
+                effects += completion(instance, event: event, at: at, first: participation.completedAt == nil)
             }
             return effects
         case .solo, .recurring:
-            break
+            let own = { try context.store.challengeContributions(challenge: instance.id, user: participation.userID) }
+            guard
+                let at = try completion(
+                    of: participation, in: instance, value: participation.value, adding: added, stored: own,
+                    event: event, context: context)
+            else { return [] }
+            return completion(instance, event: event, at: at, first: participation.completedAt == nil)
         }
-        if participation.completedAt == nil,
-            try completes(instance, value: value, event: event, eventJSON: eventJSON, context: context)
+    }
+
+    /// When the participation completes (or, already completed, completes sooner) with
+    /// `added`: the `occurred_at` of the contribution at which the running sum of `stored()`
+    /// and `added`, in time order, first completes it; nil when it does not (or not sooner).
+    /// `value` is what `stored()` adds up to; events after the latest counted one decide
+    /// without reading them.
+    private func completion(
+        of participation: ChallengeParticipation, in instance: ChallengeInstance, value: Double,
+        adding added: [ChallengeContribution], stored: () throws -> [ChallengeContribution], event: Event,
+        context: ConsumerContext
+    ) throws -> Double? {
+        guard let earliest = added.first, let latest = added.last else { return nil }
+        let delta = added.reduce(0) { $0 + $1.delta }
+        if let done = participation.completedAt, earliest.occurredAt >= done { return nil }
+        if participation.completedAt == nil, added.count == 1, earliest.occurredAt >= participation.updatedAt {
+            let reached = try completes(
+                instance, value: value + delta, eventJSON: latest.input ?? event.json, now: event.occurredAt,
+                context: context)
+            return reached ? earliest.occurredAt : nil
+        }
+        if instance.challenge.completionRuleID == nil,
+            value + delta < Challenge.reachThreshold(of: instance.challenge.target)
         {
-            effects += completion(instance, event: event)
+            return nil
         }
-        return effects
+        let previous = try stored()
+        // Kept before the ledger existed: what is stored does not add up, so time order cannot be replayed.
+        guard abs(previous.reduce(0) { $0 + $1.delta } - value) < 1e-6 * max(1, abs(value)) else {
+            let reached = try completes(
+                instance, value: value + delta, eventJSON: latest.input ?? event.json, now: event.occurredAt,
+                context: context)
+            return participation.completedAt == nil && reached ? latest.occurredAt : nil
+        }
+        let known = Set(previous.map(\.eventKey))
+        var running = 0.0
+        for contribution in (previous + added.filter { !known.contains($0.eventKey) }).sorted(
+            by: ChallengeContribution.inTimeOrder)
+        {
+            running += contribution.delta
+            if try completes(
+                instance, value: running, eventJSON: contribution.input ?? .null, now: contribution.occurredAt,
+                context: context)
+            {
+                guard let done = participation.completedAt else { return contribution.occurredAt }
+                return contribution.occurredAt < done ? contribution.occurredAt : nil
+            }
+        }
+        return nil
     }
 
     /// Whether `value` completes the challenge: its `completion` rule over
     /// `{value, target, challenge, event}`, or value ≥ target.
     private func completes(
-        _ instance: ChallengeInstance, value: Double, event: Event, eventJSON: JSON, context: ConsumerContext
+        _ instance: ChallengeInstance, value: Double, eventJSON: JSON, now: Double, context: ConsumerContext
     ) throws -> Bool {
         guard let id = instance.challenge.completionRuleID, let rule = context.evaluator.ruleSet.rule(id) else {
-            return value >= instance.challenge.target
+            return value >= Challenge.reachThreshold(of: instance.challenge.target)
         }
         let input = JSON.object([
             "value": .number(value), "target": .number(instance.challenge.target),
             "challenge": instance.json, "event": eventJSON,
         ])
-        return try context.evaluator.evaluate(rule, input: JV(input), options: EvaluationOptions(now: event.occurredAt))
+        return try context.evaluator.evaluate(rule, input: JV(input), options: EvaluationOptions(now: now))
             .value?.boolValue ?? false
     }
 
-    /// Completed: the record, XP and badge (once), the celebration with the next challenge.
-    private func completion(_ instance: ChallengeInstance, event: Event) -> [Effect] {
+    /// Completed at `at`: the record, and the first time XP and badge, the celebration with
+    /// the next challenge and the analytics event (all as of `at`). Completed sooner than kept:
+    /// the record, its feed line and rewards move back, and so do the celebration and the
+    /// analytics event while they are not yet sent.
+    private func completion(_ instance: ChallengeInstance, event: Event, at: Double, first: Bool) -> [Effect] {
+        let celebration = celebration(of: instance, for: event.userID, at: at)
+        guard first else {
+            return [.challengeCompleted(challengeID: instance.id, at: at, movedCelebration: celebration)]
+        }
         let challenge = instance.challenge
-        var effects: [Effect] = [.challengeCompleted(challengeID: instance.id)]
+        var effects: [Effect] = [
+            .challengeCompleted(challengeID: instance.id, at: at == event.occurredAt ? nil : at, movedCelebration: nil)
+        ]
         if let xp = challenge.xpReward, xp > 0 {
-            effects.append(.rewardGranted(reward: "xp", amount: xp, badgeID: nil, reason: "challenge:\(instance.id)"))
+            effects.append(
+                Effect.rewardGranted(reward: "xp", amount: xp, badgeID: nil, reason: "challenge:\(instance.id)")
+                    .dated(at, eventTime: event.occurredAt))
         }
         if let badge = challenge.badgeID {
             effects.append(
-                .rewardGranted(reward: "badge", amount: nil, badgeID: badge, reason: "challenge:\(instance.id)"))
+                Effect.rewardGranted(reward: "badge", amount: nil, badgeID: badge, reason: "challenge:\(instance.id)")
+                    .dated(at, eventTime: event.occurredAt))
         }
-        let next = nextChallenge(after: instance, at: event.occurredAt)
+        effects.append(.reminderScheduled(celebration))
+        effects.append(
+            Effect.analyticsEvent(
+                name: "challenge_completed",
+                properties: ["challenge_id": .string(instance.id), "type": .string(instance.kind.rawValue)]
+            ).dated(at, eventTime: event.occurredAt))
+        return effects
+    }
+
+    /// The celebration push of a completion at `at`, with the challenge to join next.
+    private func celebration(of instance: ChallengeInstance, for user: String, at: Double) -> Reminder {
+        let challenge = instance.challenge
         var payload: JSONObject = [
             "challenge_id": .string(instance.id), "title": .string(challenge.title),
             "text": .string("You did it: \(challenge.title)!"),
         ]
         payload["next_challenge"] =
-            next.map {
+            nextChallenge(after: instance, at: at).map {
                 .object([
                     "id": .string($0.id), "title": .string($0.challenge.title),
                     "text": .string("Join the next one: \($0.challenge.title)"),
                 ])
             } ?? .null
-        effects.append(
-            .reminderScheduled(
-                Reminder(
-                    userID: event.userID, dogID: nil, kind: "challenge_completed:\(instance.id)",
-                    dueAt: event.occurredAt, payload: .object(payload))))
-        effects.append(
-            .analyticsEvent(
-                name: "challenge_completed",
-                properties: ["challenge_id": .string(instance.id), "type": .string(instance.kind.rawValue)]))
-        return effects
+        return Reminder(
+            userID: user, dogID: nil, kind: "challenge_completed:\(instance.id)", dueAt: at, payload: .object(payload))
     }
 
     /// The next instance of a recurring challenge, else another challenge still open to join.

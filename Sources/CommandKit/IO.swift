@@ -5,8 +5,14 @@ public protocol TextOutput: AnyObject {
     func write(_ text: String)
     /// Writes out anything buffered.
     func flush()
+    /// Whether some text could not be written (a closed pipe, a full disk).
+    var writeFailed: Bool { get }
     /// Whether this is a terminal (progress bars, colours).
     var isTerminal: Bool { get }
+}
+
+extension TextOutput {
+    public var writeFailed: Bool { false }
 }
 
 /// The streams a command runs with: injected, so tests capture them.
@@ -42,6 +48,7 @@ public final class FileOutput: TextOutput {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     public let isTerminal: Bool
+    public private(set) var writeFailed = false
 
     public init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -59,7 +66,8 @@ public final class FileOutput: TextOutput {
             let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                break  // a closed pipe: nothing more can be written
+                writeFailed = true
+                break  // a closed pipe, a full disk: nothing more can be written
             }
             offset += written
         }

@@ -35,10 +35,6 @@ public final class ConsumerContext {
     public let evaluator: RuleEvaluator
     /// Effects of the consumers that ran before, for this event.
     public internal(set) var effectsSoFar: [Effect] = []
-    /// False once a consumer found that the event restates something already counted once
-    /// (a habit check-in for a day that was checked, unchecked, and is checked again): the
-    /// event is kept, but consumers that count events toward progress (challenges) skip it.
-    public var countsTowardProgress = true
 
     /// Sets the dog (after a registration in this event), dropping inputs built without it.
     func register(_ profile: DogProfile) {

@@ -1,3 +1,4 @@
+import Core
 import Store
 
 /// The experiments feature's rows: each subject's sticky assignment to an experiment.
@@ -49,5 +50,25 @@ extension Store {
         try run(
             "UPDATE experiment_assignments SET viewed_at = ? WHERE subject = ? AND experiment = ? AND viewed_at IS NULL",
             [.real(at), .text(subject), .text(experiment)]) > 0
+    }
+
+    /// Moves the first use of a kept assignment back to `at` (an earlier use arrived late),
+    /// with its assignment time and its `experiment_viewed` analytics event while unsent.
+    public func moveAssignmentUse(subject: String, experiment: String, userID: String?, to at: Double) throws {
+        try run(
+            """
+            UPDATE experiment_assignments SET viewed_at = ?1,
+                assigned_at = CASE WHEN assigned_at > ?1 THEN ?1 ELSE assigned_at END
+            WHERE subject = ?2 AND experiment = ?3 AND viewed_at > ?1
+            """, [.real(at), .text(subject), .text(experiment)])
+        guard let userID else { return }
+        // Its properties begin with the experiment's key (the assigner writes them so).
+        let prefix = "{\"experiment\":\(JSON.string(experiment).compactText),"
+        try run(
+            """
+            UPDATE analytics_outbox SET occurred_at = ?
+            WHERE user_id = ? AND name = 'experiment_viewed' AND sent_at IS NULL AND occurred_at > ?
+            AND properties LIKE ? ESCAPE '\\'
+            """, [.real(at), .text(userID), .real(at), .text(EventTypeFilter.likePattern(prefix) + "%")])
     }
 }

@@ -93,8 +93,14 @@ public final class ExperimentAssigner: VariantChooser {
             try store.removeAssignment(subject: subjectKey, experiment: key)
             return result
         case .sticky:
-            // Already used: nothing to write (a view must not take SQLite's write lock).
-            if result.viewedAt != nil { return result }
+            // Already used: nothing to write (a view must not take SQLite's write lock), unless
+            // this use happened earlier (its event arrived late): the first use is the earliest.
+            if let viewed = result.viewedAt {
+                if now < viewed {
+                    try store.moveAssignmentUse(subject: subjectKey, experiment: key, userID: subject.userID, to: now)
+                }
+                return result
+            }
         default:
             return result
         }

@@ -104,7 +104,8 @@ public struct HabitsConsumer: EventConsumer {
     /// `habit_checked` or `habit_unchecked` of `trackerID` on `date` (not after the user's
     /// today): one check-in per tracker and date. Checking a day already checked (a retry under
     /// a fresh `event_id`) or unchecking one that is not is ``AlreadyRecorded``; checking a day
-    /// again after unchecking it is kept but not counted again toward challenges. Dates before
+    /// again after unchecking it is kept, its facts saying `checked_before` so that challenges
+    /// do not count it again. Dates before
     /// the tracker was created are refused. Reads one tracker, one day and the streak's days:
     /// never the tracker's whole history.
     private func checkin(
@@ -128,28 +129,24 @@ public struct HabitsConsumer: EventConsumer {
             }
             return [.habitChanged(.unchecked(checkin))]
         }
-        switch state {
-        case .checked:
+        if state == .checked {
             throw AlreadyRecorded("already_checked", "tracker `\(id)` is already checked on \(date); it counts once")
-        case .uncheckedAgain:
-            context.countsTowardProgress = false
-        case .never:
-            break
         }
         let streak = try HabitStreak.ending(on: date, of: tracker) { before, limit in
             try store.habitCheckinDates(user: user, tracker: id, before: before.description, limit: limit)
                 .compactMap { CivilDate($0) }
         }
+        var facts: JSONObject = [
+            "tracker_id": .string(id), "kind": .string(tracker.kind.rawValue), "date": .string(checkin.date),
+            "streak_days": .number(Double(streak)),
+        ]
+        // Checked, unchecked, and checked again: challenges counted the day the first time.
+        if state == .uncheckedAgain { facts["checked_before"] = true }
         return [
             .habitChanged(.checked(checkin)),
             // Facts other rules read (a challenge's streak metric): the analytics event
             // carries the tracker's streak ending on the checked date.
-            .analyticsEvent(
-                name: "habit_checked",
-                properties: [
-                    "tracker_id": .string(id), "kind": .string(tracker.kind.rawValue),
-                    "date": .string(checkin.date), "streak_days": .number(Double(streak)),
-                ]),
+            .analyticsEvent(name: "habit_checked", properties: facts),
         ]
     }
 

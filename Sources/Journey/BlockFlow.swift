@@ -14,14 +14,17 @@ struct BlockFlow {
     let plugins: CheckPluginRegistry
     let evaluator: RuleEvaluator
     let store: any StoreReader
+    /// What the consumers before the journey made of this event (the record a saved weight adds).
+    let earlierEffects: [Effect]
     private var effects: [Effect] = []
     private var newSteps: [BlockStep] = []
 
     init(
         event: Event, state: JourneyState, plugins: CheckPluginRegistry, evaluator: RuleEvaluator,
-        store: any StoreReader
+        store: any StoreReader, earlierEffects: [Effect] = []
     ) {
         self.event = event
+        self.earlierEffects = earlierEffects
         self.state = state
         self.plugins = plugins
         self.evaluator = evaluator
@@ -106,6 +109,13 @@ struct BlockFlow {
         if outcome.completesCheck {
             complete("check", of: block)
             analytics("check_completed", properties)
+            // A "remind me later" of this check must not fire once it is done.
+            let returnKind = block.content["reminder"]?["kind"]?.stringValue ?? "return"
+            let pending = try store.pendingReminders(
+                user: event.userID, dog: dog.id, block: block.id, except: returnKind)
+            if !pending.isEmpty {
+                effects.append(.feature(RemindersCancelledEffect(dogID: dog.id, blockID: block.id, ids: pending)))
+            }
         }
         if !outcome.records.isEmpty {
             analytics(
@@ -180,32 +190,59 @@ struct BlockFlow {
         effects.append(.analyticsEvent(name: name, properties: properties))
     }
 
-    /// The effects, with each block this event completed: its return reminder, the analytics,
-    /// and the one next block offered.
+    /// The effects, with each block this event completed: what changed, the one next block
+    /// offered, its return reminder and the analytics.
     mutating func finish() throws -> [Effect] {
         guard !newSteps.isEmpty else { return effects }
         let after = try state.adding(newSteps, evaluator: evaluator, now: event.occurredAt)
         for blockID in Set(newSteps.map(\.blockID)).sorted()
         where !state.isCompleted(blockID) && after.isCompleted(blockID) {
             guard let block = state.map.block(blockID) else { continue }
-            let next = after.recommended ?? after.map.blocks.first { after.status(of: $0.id) == .available }?.id
-            effects.append(.blockCompleted(dogID: dog.id, blockID: blockID, nextBlock: next))
-            analytics("block_completed", ["block_id": .string(blockID), "next_block": next.map(JSON.string) ?? .null])
-            if case .object(let reminder)? = block.content["reminder"],
-                let delay = reminder["after"]?.stringValue.flatMap(DurationText.parse)
-            {
-                var payload: JSONObject = [
-                    "text": .string(state.map.render(reminder["text"]?.stringValue ?? "")),
-                    "block_id": .string(blockID),
+            let next = BlockResult.next(after: block, before: state, after: after)
+            let reminder = returnReminder(of: block)
+            var completed = BlockCompletedEffect(
+                dogID: dog.id, blockID: blockID, nextBlock: next?.id, nextReason: next?.reason)
+            completed.changes = BlockResult.changes(
+                of: block, map: state.map, records: try records(of: block),
+                courseStarted: block.actionType == "start_course")
+            if let reminder {
+                var summary: JSONObject = [
+                    "kind": .string(reminder.kind), "due_at": .string(Timestamp.format(reminder.dueAt)),
                 ]
-                if let target = reminder["block"]?.stringValue { payload["leads_to"] = .string(target) }
-                effects.append(
-                    .reminderScheduled(
-                        Reminder(
-                            userID: event.userID, dogID: dog.id, kind: reminder["kind"]?.stringValue ?? "return",
-                            dueAt: event.occurredAt + delay.seconds, payload: .object(payload))))
+                for key in ["text", "leads_to"] { summary[key] = reminder.payload[key] }
+                completed.returnReminder = .object(summary)
             }
+            effects.append(.blockCompleted(completed))
+            analytics(
+                "block_completed", ["block_id": .string(blockID), "next_block": next.map { .string($0.id) } ?? .null])
+            if let reminder { effects.append(.reminderScheduled(reminder)) }
         }
         return effects
+    }
+
+    /// The records `block` added: stored by its earlier steps, added by this event's check,
+    /// and — when this event performed its action — what the app event itself added.
+    private func records(of block: JourneyMap.Block) throws -> [ProfileRecord] {
+        var records = try store.records(dog: dog.id, kind: nil).filter { $0.blockID == block.id }
+        let actionNow = newSteps.contains { $0.blockID == block.id && $0.step == "action" }
+        for effect in effects + (actionNow ? earlierEffects : []) {
+            guard case .recordAdded(let record) = effect, record.dogID == dog.id else { continue }
+            if record.blockID == block.id || (record.blockID == nil && actionNow) { records.append(record) }
+        }
+        return records
+    }
+
+    /// The reminder a completed block schedules for the return ("weigh Q again in 2 weeks").
+    private func returnReminder(of block: JourneyMap.Block) -> Reminder? {
+        guard case .object(let reminder)? = block.content["reminder"],
+            let delay = reminder["after"]?.stringValue.flatMap(DurationText.parse)
+        else { return nil }
+        var payload: JSONObject = [
+            "text": .string(state.map.render(reminder["text"]?.stringValue ?? "")), "block_id": .string(block.id),
+        ]
+        if let target = reminder["block"]?.stringValue { payload["leads_to"] = .string(target) }
+        return Reminder(
+            userID: event.userID, dogID: dog.id, kind: reminder["kind"]?.stringValue ?? "return",
+            dueAt: event.occurredAt + delay.seconds, payload: .object(payload))
     }
 }

@@ -75,6 +75,12 @@ public struct Catalog: Sendable {
         ageRanges.contains { $0.overlaps(range) }
     }
 
+    /// How long a block takes, in minutes: a whole block in 3–5 minutes.
+    public static let blockMinutes = 3...5
+    /// The longest line of a block's three-line preview (`preview.learn`, `preview.why`,
+    /// `action.label`), in characters as written.
+    public static let previewLineLimit = 120
+
     /// The actions a block can ask for.
     public static let actionTypes = [
         "save_weight", "add_vaccine", "start_course", "upload_photo", "record_observation",

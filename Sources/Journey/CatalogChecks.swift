@@ -45,6 +45,9 @@ struct CatalogChecks {
                     "block `\(block.id)`'s reminder leads to `\(target)`, which is not a block\(suggestion(target))",
                     at: block.location)
             }
+            if let target = block.reminderBlock.flatMap({ all[$0] }) {
+                checkReminderTarget(target, of: block, all: all)
+            }
             earlier.insert(block.id)
             checkCheck(block)
             checkAction(block)
@@ -54,6 +57,24 @@ struct CatalogChecks {
                 "cyclic_needs", "blocks need each other in a circle: \(cycle.joined(separator: " → "))",
                 at: first.location)
         }
+    }
+
+    /// A return reminder fires after its block is completed: the block it leads to must be open
+    /// by then, so it may need only that block and what that block needs (itself, transitively).
+    private func checkReminderTarget(_ target: Catalog.Block, of block: Catalog.Block, all: [String: Catalog.Block]) {
+        var done: Set<String> = []
+        var open = [block.id]
+        while let id = open.popLast() {
+            guard done.insert(id).inserted else { continue }
+            open += all[id]?.needs ?? []
+        }
+        // A need that is not a block is reported on its own.
+        let missing = target.needs.filter { !done.contains($0) && all[$0] != nil }
+        guard !missing.isEmpty else { return }
+        error(
+            "invalid_value",
+            "block `\(block.id)`'s reminder leads to `\(target.id)`, which would still be locked when it fires: it also needs \(missing.map { "`\($0)`" }.joined(separator: " and ")); lead to a block that needs only `\(block.id)` and what it needs",
+            at: block.location)
     }
 
     /// "; did you mean `x`?" for a block id close to `id`, else nothing.

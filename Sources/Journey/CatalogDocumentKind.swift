@@ -119,10 +119,16 @@ public struct CatalogDocumentKind: DocumentKind {
             file.error("invalid_type", "`needs` must be a list of block ids", at: file.location(node))
         }
         var minutes = 0
-        if case .number(let n)? = fields.json("minutes"), n == n.rounded(), (1...15).contains(n) {
+        let range = Catalog.blockMinutes
+        if case .number(let n)? = fields.json("minutes"), n == n.rounded(),
+            n >= Double(range.lowerBound), n <= Double(range.upperBound)
+        {
             minutes = Int(n)
         } else {
-            file.error("invalid_value", "`minutes` must be a whole number of minutes from 1 to 15", at: fields.start)
+            file.error(
+                "invalid_value",
+                "block `\(id)`: `minutes` must be a whole number of minutes from \(range.lowerBound) to \(range.upperBound) (a block takes \(range.lowerBound)–\(range.upperBound) minutes; a longer one is two blocks)",
+                at: fields.values["minutes"].map(file.location) ?? fields.start)
         }
         for required in ["preview", "theory", "check", "action", "note"] where !fields.has(required) {
             fields.missing(required)
@@ -136,8 +142,11 @@ public struct CatalogDocumentKind: DocumentKind {
         if let node = fields.values["preview"],
             let preview = file.fields(node, what: "preview", allowed: ["learn", "why"])
         {
-            _ = preview.string("learn", required: true)
-            _ = preview.string("why", required: true)
+            for key in ["learn", "why"] {
+                if let line = preview.string(key, required: true) {
+                    checkPreviewLine(line, field: "preview.\(key)", block: id, file: file)
+                }
+            }
         }
         // A check that cannot be JSON is reported once, by the conversion of the whole catalog.
         let check = fields.values["check"].flatMap { try? $0.json() }
@@ -154,7 +163,9 @@ public struct CatalogDocumentKind: DocumentKind {
                 actionNode, what: "action", allowed: ["type", "label", "auto_complete", "course_id"]),
             let actionType = action.string("type", required: true)
         else { return nil }
-        _ = action.string("label", required: true)
+        if let label = action.string("label", required: true) {
+            checkPreviewLine(label, field: "action.label", block: id, file: file)
+        }
         if !Catalog.actionTypes.contains(actionType.value) {
             file.error(
                 "invalid_value",
@@ -183,6 +194,19 @@ public struct CatalogDocumentKind: DocumentKind {
             actionType: actionType.value, autoComplete: action.string("auto_complete")?.value, courseID: courseID,
             reminderBlock: reminderBlock, location: fields.start, checkLocation: file.location(checkNode),
             actionLocation: action.start)
+    }
+
+    /// A preview line (`preview.learn`, `preview.why`, `action.label`) fits one line of the
+    /// three-line preview: at most ``Catalog/previewLineLimit`` characters as written.
+    private func checkPreviewLine(
+        _ line: (value: String, node: YAMLNode), field: String, block: String, file: DocumentFile
+    ) {
+        let length = line.value.count
+        guard length > Catalog.previewLineLimit else { return }
+        file.error(
+            "invalid_value",
+            "block `\(block)`: `\(field)` is \(length) characters long; a preview line fits at most \(Catalog.previewLineLimit) (the preview has three lines: move the rest into the theory)",
+            at: file.location(line.node))
     }
 
     /// The catalog without the blocks' prose.

@@ -38,8 +38,9 @@ enum DogRoutes {
         let result = service.ingest([.object(event)])[0]
         // 201 when this call registered the dog; 200 when it already was (same owner, same data).
         let created = result.effects.contains { $0["type"] == "dog_registered" }
+        let dog = "/v1/dogs/\(RouteEvents.pathSegment(dogID))"
         return service.respond(
-            result, created: created, links: ["today": .string("/v1/dogs/\(RouteEvents.pathSegment(dogID))/today")])
+            result, created: created, links: ["today": .string(dog + "/today"), "manifest": .string(dog + "/manifest")])
     }
 
     // MARK: Views
@@ -70,6 +71,22 @@ enum DogRoutes {
     {
         let (dog, block) = (try p.require("dog"), try p.require("block"))
         return try view(service, request, dog: dog, key: "preview|" + block) { try $0.preview(dog, block: block) }
+    }
+
+    /// `GET /v1/dogs/{dog}/manifest`: the journey map in the product document's shape.
+    static func manifest(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let dog = try p.require("dog")
+        return try view(service, request, dog: dog, key: "manifest") { try $0.manifest(dog) }
+    }
+
+    /// `GET /v1/dogs/{dog}/blocks/{block}`: everything the block flow draws.
+    static func block(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let (dog, block) = (try p.require("dog"), try p.require("block"))
+        return try view(service, request, dog: dog, key: "block|" + block) { try $0.block(dog, block: block) }
     }
 
     static func map(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)

@@ -57,7 +57,8 @@ public struct JourneyConsumer: EventConsumer {
             return []
         }
         var flow = BlockFlow(
-            event: event, state: state, plugins: plugins, evaluator: context.evaluator, store: context.store)
+            event: event, state: state, plugins: plugins, evaluator: context.evaluator, store: context.store,
+            earlierEffects: context.effectsSoFar)
         if let action, !isBlockEvent {
             try flow.appAction(action)
         } else {

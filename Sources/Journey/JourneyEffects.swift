@@ -50,9 +50,8 @@ public struct ManifestCreatedEffect: FeatureEffect, Equatable {
     }
 
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
-        if try !store.hasCatalogSnapshot(hash: catalogHash) {
-            try store.insertCatalogSnapshot(hash: catalogHash, text: catalogText, at: event.occurredAt)
-        }
+        // Kept once per catalog, dated by the earliest registration that used it.
+        try store.insertCatalogSnapshot(hash: catalogHash, text: catalogText, at: event.occurredAt)
         try store.insertManifest(manifest)
     }
 }
@@ -78,16 +77,26 @@ public struct CheckAnsweredEffect: FeatureEffect, Equatable {
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {}
 }
 
-/// A journey block was completed; `nextBlock` is the one block offered next.
+/// A journey block was completed: what the result screen shows. `changes` is what changed
+/// (records added, course started), `nextBlock` the one block offered next and `nextReason`
+/// why (`unlocked` by this completion, or `recommended`), `returnReminder` the reminder
+/// scheduled for the return, if the block has one.
 public struct BlockCompletedEffect: FeatureEffect, Equatable {
     public var dogID: String
     public var blockID: String
     public var nextBlock: String?
+    public var nextReason: String?
+    public var changes: [JSON] = []
+    public var returnReminder: JSON?
 
     public var typeName: String { "block_completed" }
     public var label: String { "block_completed(\(blockID)\(nextBlock.map { " → \($0)" } ?? ""))" }
     public var members: JSONObject {
-        ["dog_id": .string(dogID), "block_id": .string(blockID), "next_block": nextBlock.map(JSON.string) ?? .null]
+        [
+            "dog_id": .string(dogID), "block_id": .string(blockID), "changed": .array(changes),
+            "next_block": nextBlock.map(JSON.string) ?? .null, "next_reason": nextReason.map(JSON.string) ?? .null,
+            "return_reminder": returnReminder ?? .null,
+        ]
     }
 
     /// What the user is told; the block's status comes from its steps.
@@ -110,8 +119,8 @@ extension Effect {
             dogID: dogID, blockID: blockID, checkType: checkType, interpretation: interpretation, complete: complete
         ).effect
     }
-    static func blockCompleted(dogID: String, blockID: String, nextBlock: String?) -> Effect {
-        BlockCompletedEffect(dogID: dogID, blockID: blockID, nextBlock: nextBlock).effect
+    static func blockCompleted(_ completed: BlockCompletedEffect) -> Effect {
+        completed.effect
     }
 }
 
@@ -122,6 +131,7 @@ extension JourneyFeature {
             BlockStepCompletedEffect.type, EffectType("manifest_created", madeBy: "the Dog Journey"),
             EffectType("check_answered", madeBy: "the Dog Journey"),
             EffectType("block_completed", madeBy: "the Dog Journey"),
+            EffectType("reminders_cancelled", madeBy: "the Dog Journey"),
         ]
     }
 }

@@ -42,6 +42,8 @@ public struct JourneyFeature: Feature {
             FeatureRoute(
                 "GET", "/v1/dogs/{dog}/blocks/{block}/preview", access: .user([.pathDog("dog")]), DogRoutes.preview),
             FeatureRoute("GET", "/v1/dogs/{dog}/map", access: .user([.pathDog("dog")]), DogRoutes.map),
+            FeatureRoute("GET", "/v1/dogs/{dog}/manifest", access: .user([.pathDog("dog")]), DogRoutes.manifest),
+            FeatureRoute("GET", "/v1/dogs/{dog}/blocks/{block}", access: .user([.pathDog("dog")]), DogRoutes.block),
             FeatureRoute("GET", "/v1/dogs/{dog}/records", access: .user([.pathDog("dog")]), DogRecordsRoute.records),
         ]
             + BlockStepRoute.allCases.map { step in
@@ -63,11 +65,14 @@ public struct JourneyFeature: Feature {
     public var commands: [any Command.Type] {
         [
             DogTodayCommand.self, DogJourneyCommand.self, DogPathCommand.self, DogPreviewCommand.self,
-            DogMapCommand.self, ExplainCommand.self,
+            DogMapCommand.self, DogManifestCommand.self, DogBlockCommand.self, ExplainCommand.self,
         ]
     }
 
     public var commandGroups: [String: String] {
-        ["dog": "Show a dog's Dog Journey: today, the journey, a branch path, a block preview, the map."]
+        [
+            "dog":
+                "Show a dog's Dog Journey: today, the journey, a branch path, a block preview, the map, the manifest, a block's flow."
+        ]
     }
 }

@@ -29,10 +29,19 @@ public struct JourneyMap: Sendable {
         public var action: JSON
         /// The block as written in the catalog: preview, theory, check, reminder, note.
         public var content: JSON
+        /// The dog's line on this block, written at registration ("Impulse control 22 — Q's
+        /// weakest metric"); nil in manifests stored before notes existed, or without the metric.
+        public var personalNote: String?
 
         public var actionType: String { action["type"]?.stringValue ?? "" }
         public var autoCompleteRule: String? { action["auto_complete"]?.stringValue }
         public var courseID: String? { action["course_id"]?.stringValue }
+
+        /// Where the overview map draws the block: one vertical line per branch (`order`),
+        /// 100 apart, every second block shifted 24 to the right, 80 between blocks.
+        public func coordinates(branchOrder: Int) -> (x: Double, y: Double) {
+            (Double(branchOrder - 1) * 100 + (position % 2 == 0 ? 24 : 0), Double(position - 1) * 80)
+        }
     }
 
     /// Joins `manifest` with `catalog` (the snapshot it refers to).
@@ -58,7 +67,7 @@ public struct JourneyMap: Sendable {
                         minutes: Int(block["minutes"]?.numberValue ?? 0),
                         position: Int(block["position"]?.numberValue ?? 0),
                         checkType: block["check_type"]?.stringValue ?? "", action: block["action"] ?? [:],
-                        content: content[blockID] ?? [:])
+                        content: content[blockID] ?? [:], personalNote: block["personal_note"]?.stringValue)
                 })
         }
     }
@@ -98,6 +107,17 @@ public struct JourneyMap: Sendable {
         var value: JSON? = block.content
         for key in path { value = value?[key] }
         return value?.stringValue.map(render)
+    }
+
+    /// The block's personal line for the preview and Today: its note from the manifest, or (in
+    /// a manifest without one) the catalog's `preview.why`.
+    public func personalLine(_ block: Block) -> String {
+        block.personalNote ?? text(block, "preview", "why") ?? ""
+    }
+
+    /// The branch order of `block` (1 for the first branch).
+    public func order(of block: Block) -> Int {
+        branch(block.branch)?.order ?? 0
     }
 
     /// The insight cards kept with the dog.

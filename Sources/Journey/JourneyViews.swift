@@ -52,7 +52,7 @@ public struct JourneyViews {
 
     // MARK: Today
 
-    /// One recommended card with its why-line, a Continue card for a block left half-way, and a
+    /// One recommended card with its why-line (the dog's personal line), a Continue card for a block left half-way, and a
     /// thin progress bar per branch.
     public func today(_ dogID: String) throws -> JSON {
         let state = try state(dogID)
@@ -60,7 +60,7 @@ public struct JourneyViews {
         var view: JSONObject = ["dog": ["id": .string(map.dog.id), "name": .string(map.dog.name)]]
         if let id = state.recommended, let block = map.block(id) {
             var card = blockCard(block, state: state)
-            card["why"] = .string(map.text(block, "preview", "why") ?? "")
+            card["why"] = .string(map.personalLine(block))
             card["start"] = .string("Start · \(block.minutes) min")
             if let offer = try offer(for: block, state: state) { card["offer"] = .string(offer) }
             if state.isInProgress(id) { card["next_step"] = .string(nextStep(of: block, state: state)) }
@@ -139,7 +139,7 @@ public struct JourneyViews {
 
     // MARK: Preview
 
-    /// Exactly three lines (what you learn, why it matters for this dog, the action) and
+    /// Exactly three lines (what you learn, the dog's personal line, the action) and
     /// "Start · N min"; for a locked block, the blocks to finish first.
     public func preview(_ dogID: String, block blockID: String) throws -> JSON {
         let state = try state(dogID)
@@ -149,11 +149,7 @@ public struct JourneyViews {
         }
         let map = state.map
         var view = blockCard(block, state: state)
-        view["lines"] = .array([
-            .string(map.text(block, "preview", "learn") ?? ""),
-            .string(map.text(block, "preview", "why") ?? ""),
-            .string(map.render(block.action["label"]?.stringValue ?? block.actionType)),
-        ])
+        view["lines"] = .array(previewLines(block, map: map).map(JSON.string))
         view["start"] = .string("Start · \(block.minutes) min")
         view["check_type"] = .string(block.checkType)
         let missing = state.missingNeeds(blockID)
@@ -175,8 +171,7 @@ public struct JourneyViews {
         let lines: [JSON] = state.map.branches.map { branch in
             let now = nowNode(in: branch, state: state)
             let nodes: [JSON] = branch.blocks.map { block in
-                let x = Double(branch.order - 1) * 100 + (block.position % 2 == 0 ? 24 : 0)
-                let y = Double(block.position - 1) * 80
+                let (x, y) = block.coordinates(branchOrder: branch.order)
                 return [
                     "id": .string(block.id), "title": .string(block.title),
                     "status": .string(state.status(of: block.id).rawValue),

@@ -19,6 +19,8 @@ enum ManifestBuilder {
             JourneyRules.manifest, input: JV(["dog": dog.json, "catalog": catalog.outline]),
             options: EvaluationOptions(now: now))
         guard case .object(var manifest)? = result.value else { return nil }
+        manifest["dog_id"] = .string(dog.id)
+        manifest["age_range"] = .string(catalog.ageRanges.first { $0.overlaps(range) }?.text ?? range.text)
         manifest["catalog_hash"] = .string(hash)
         manifest["created_at"] = .string(Timestamp.format(now))
 
@@ -27,6 +29,7 @@ enum ManifestBuilder {
         let map = JourneyMap(dog: dog, manifest: draft, catalog: catalog.json)
         let state = try JourneyState(map: map, steps: [], evaluator: evaluator, now: now)
         manifest["recommended_first"] = state.recommended.map(JSON.string) ?? .null
+        manifest["recommended_block_id"] = manifest["recommended_first"]
 
         var insights = manifest["insights"]?.arrayValue ?? []
         if let first = state.recommended.flatMap(map.block) {

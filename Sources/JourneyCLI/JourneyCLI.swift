@@ -15,12 +15,13 @@ public enum JourneyCLI {
     static let commands: [any Command.Type] =
         [
             CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
-            DatabaseMigrateCommand.self, DatabaseStatsCommand.self,
+            DatabaseMigrateCommand.self, DatabaseStatsCommand.self, AnalyticsExportCommand.self,
         ] + engine.commands + [TokenMintCommand.self, TokenVerifyCommand.self, ServeCommand.self]
 
     /// Commands grouped under a word (`journey db migrate`), with the group's overview.
     static let groups: [String: String] = engine.commandGroups.merging([
         "db": "Manage the store: migrate its schema, show its statistics.",
+        "analytics": "Export the analytics outbox to the app's analytics pipeline.",
         "token": "Make and check bearer tokens for the service's app routes (HS256 for testing).",
     ]) { feature, _ in feature }
 

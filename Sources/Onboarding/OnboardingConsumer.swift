@@ -31,34 +31,115 @@ public struct OnboardingConsumer: EventConsumer {
         type.hasPrefix("ui_") || type.hasPrefix("app_") || type == Self.skipEventType || startTypes.contains(type)
     }
 
+    /// The types the onboarding engine looks at, for reading a user's stored events.
+    private var handledTypes: EventTypeFilter {
+        EventTypeFilter(types: startTypes.union([Self.skipEventType]), prefixes: ["ui_", "app_"])
+    }
+
+    /// The effects of `event`. Onboarding follows the user's events in time order: an event
+    /// that happened before one already handled (it arrived late) replays the user's
+    /// onboarding from their stored events, this one in its place, and the outcome replaces
+    /// what was kept (analytics already sent stay sent and are not repeated).
     public func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
         guard !flows.flows.isEmpty, handles(event.type) else { return [] }
         let skip = event.type == Self.skipEventType ? try SkipRequest(event) : nil
+        if let latest = try context.store.latestUserEvent(user: event.userID, filter: handledTypes),
+            (event.occurredAt, event.eventID) < latest
+        {
+            return try replay(adding: event, skip: skip, context: context)
+        }
+        var states: [String: OnboardingFlowProgress] = [:]
+        for flow in flows.flows {
+            states[flow.key] = try context.store.onboardingProgress(user: event.userID, flow: flow.key)
+        }
+        return try advance(event, skip: skip, states: &states, applyTime: event.occurredAt, replaying: false, context: context)
+    }
+
+    /// The user's onboarding made again from their stored events and `event`, in time order.
+    /// A stored skip that is not the current step in time order changes nothing; `event`'s
+    /// own skip is judged as when it arrives in order.
+    private func replay(adding event: Event, skip: SkipRequest?, context: ConsumerContext) throws -> [Effect] {
+        var events = try context.store.userEvents(user: event.userID, filter: handledTypes).compactMap { stored in
+            try? Event(validating: stored.json(user: event.userID), receivedAt: event.receivedAt)
+        }
+        events.removeAll { $0.eventID == event.eventID }
+        events.append(event)
+        events.sort { ($0.occurredAt, $0.eventID) < ($1.occurredAt, $1.eventID) }
+        var states: [String: OnboardingFlowProgress] = [:]
+        var effects: [Effect] = [OnboardingResetEffect().effect]
+        for replayed in events {
+            if replayed.eventID == event.eventID {
+                effects += try advance(
+                    replayed, skip: skip, states: &states, applyTime: event.occurredAt, replaying: true,
+                    context: context)
+                continue
+            }
+            let storedSkip = replayed.type == Self.skipEventType ? try? SkipRequest(replayed) : nil
+            var attempt = states
+            if let made = try? advance(
+                replayed, skip: storedSkip, states: &attempt, applyTime: event.occurredAt, replaying: true,
+                context: context)
+            {
+                effects += made
+                states = attempt
+            } else if storedSkip != nil {
+                effects += try advance(
+                    replayed, skip: nil, states: &states, applyTime: event.occurredAt, replaying: true,
+                    context: context)
+            }
+        }
+        return effects
+    }
+
+    /// What `event` does to the user's flows, given where they are (`states`, by flow key,
+    /// updated): starts flows, shows steps, completes the current ones, applies a skip.
+    private func advance(
+        _ event: Event, skip: SkipRequest?, states: inout [String: OnboardingFlowProgress], applyTime: Double,
+        replaying: Bool, context: ConsumerContext
+    ) throws -> [Effect] {
+        let at = event.occurredAt == applyTime ? nil : event.occurredAt
         var effects: [Effect] = []
-        var finished = Set<String>()
+        /// Flows that ended (or will, when only their timers are left), with when.
+        var ended: [String: Double] = [:]
         var skipHandled = false
         for flow in flows.flows {
             var progress: OnboardingFlowProgress
-            if let kept = try context.store.onboardingProgress(user: event.userID, flow: flow.key) {
+            var chainedStart: Double?
+            if let kept = states[flow.key] {
                 progress = kept
                 if kept.version != flow.version {
-                    effects.append(.onboardingFlowStarted(flow: flow.key, variant: kept.variant, version: flow.version))
+                    effects.append(
+                        .onboardingFlowStarted(flow: flow.key, variant: kept.variant, version: flow.version, at: at))
                     progress.version = flow.version
                 }
             } else {
-                if let after = flow.after, !finished.contains(after) { continue }
+                if let after = flow.after {
+                    // A chained flow starts as the one before ends, its first step shown then.
+                    guard let end = ended[after] else { continue }
+                    chainedStart = end
+                }
                 if let startsOn = flow.startsOn, !startsOn.contains(event.type) { continue }
                 let variant = try chooseVariant(flow, event: event, context: context)
-                effects.append(.onboardingFlowStarted(flow: flow.key, variant: variant, version: flow.version))
-                progress = OnboardingFlowProgress(
-                    flow: flow.key, variant: variant, version: flow.version, startedAt: event.occurredAt)
+                let start = chainedStart ?? event.occurredAt
+                effects.append(
+                    .onboardingFlowStarted(
+                        flow: flow.key, variant: variant, version: flow.version, at: start == applyTime ? nil : start))
+                progress = OnboardingFlowProgress(flow: flow.key, variant: variant, version: flow.version, startedAt: start)
+                if let chainedStart, let first = (flow.variant(named: variant) ?? flow.variants[0]).steps.first {
+                    progress.shownAt[first.id] = chainedStart
+                    effects.append(
+                        .onboardingStepShown(
+                            flow: flow.key, stepID: first.id, at: chainedStart == applyTime ? nil : chainedStart))
+                }
             }
             let steps = (flow.variant(named: progress.variant) ?? flow.variants[0]).steps
-            var walk = StepWalk(flow: flow, progress: progress, steps: steps, event: event)
+            var walk = StepWalk(
+                flow: flow, progress: progress, steps: steps, event: event, applyTime: applyTime, replaying: replaying)
             try walk.run(skip: skip.flatMap { $0.flow == flow.id && !skipHandled ? $0 : nil }, context: context)
             if walk.skipped { skipHandled = true }
             effects += walk.effects
-            if walk.isFinished { finished.insert(flow.id) }
+            states[flow.key] = walk.progress
+            if let end = walk.endsAt { ended[flow.id] = end }
         }
         if let skip, !skipHandled {
             throw Rejection(
@@ -97,117 +178,3 @@ struct SkipRequest {
     }
 }
 
-/// Walks one flow's steps for one event: catches up timers, evaluates the current step's
-/// trigger, applies a skip, and shows the next step.
-struct StepWalk {
-    let flow: OnboardingFlow
-    var progress: OnboardingFlowProgress
-    let steps: [OnboardingStep]
-    let event: Event
-    private(set) var effects: [Effect] = []
-    private(set) var skipped = false
-
-    init(flow: OnboardingFlow, progress: OnboardingFlowProgress, steps: [OnboardingStep], event: Event) {
-        self.flow = flow
-        self.progress = progress
-        self.steps = steps
-        self.event = event
-    }
-
-    /// The first step neither completed nor skipped.
-    var current: OnboardingStep? { steps.first { progress.steps[$0.id] == nil } }
-    var isFinished: Bool { current == nil }
-
-    mutating func run(skip: SkipRequest?, context: ConsumerContext) throws {
-        while let step = current {
-            let shownAt = show(step, at: event.occurredAt)
-            if let skip {
-                guard skip.stepID == step.id else {
-                    let state = progress.steps[skip.stepID].map {
-                        $0.skipped ? "was already skipped" : "is already done"
-                    }
-                    throw Rejection(
-                        "not_current",
-                        "step `\(skip.stepID)` of flow `\(flow.id)` \(state ?? "is not the current step"); the current step is `\(step.id)`"
-                    )
-                }
-                guard step.canSkip else {
-                    throw Rejection(
-                        "not_skippable",
-                        "step `\(step.id)` of flow `\(flow.id)` cannot be skipped (can_skip: false); the user has to do it"
-                    )
-                }
-                complete(step, shownAt: shownAt, at: event.occurredAt, skipped: true)
-                skipped = true
-                if let next = current { _ = show(next, at: event.occurredAt) }
-                return
-            }
-            let elapsed = max(0, event.occurredAt - shownAt)
-            guard try triggered(step, shownAt: shownAt, elapsed: elapsed, context: context) else { return }
-            if case .timer(let seconds) = step.trigger {
-                complete(step, shownAt: shownAt, at: shownAt + seconds, skipped: false)
-                if let next = current { _ = show(next, at: shownAt + seconds) }
-                continue  // the next timer may have run out too
-            }
-            complete(step, shownAt: shownAt, at: event.occurredAt, skipped: false)
-            if let next = current { _ = show(next, at: event.occurredAt) }
-            return  // one event does one step
-        }
-    }
-
-    /// When `step` was shown, recording it now (at `time`) the first time.
-    private mutating func show(_ step: OnboardingStep, at time: Double) -> Double {
-        if let shown = progress.shownAt[step.id] { return shown }
-        progress.shownAt[step.id] = time
-        effects.append(.onboardingStepShown(flow: flow.key, stepID: step.id, at: time == event.occurredAt ? nil : time))
-        return time
-    }
-
-    private mutating func complete(_ step: OnboardingStep, shownAt: Double, at time: Double, skipped: Bool) {
-        let duration = max(0, time - shownAt)
-        progress.steps[step.id] = OnboardingStepProgress(completedAt: time, skipped: skipped)
-        effects.append(
-            .onboardingStepCompleted(
-                flow: flow.key, stepID: step.id, skipped: skipped, durationSeconds: duration,
-                at: time == event.occurredAt ? nil : time))
-        effects.append(
-            .analyticsEvent(
-                name: "onboarding_step_completed",
-                properties: [
-                    "flow": .string(flow.id), "version": .string(flow.version), "variant": .string(progress.variant),
-                    "step_id": .string(step.id), "duration_seconds": .number(duration), "skipped": .bool(skipped),
-                ]))
-        if isFinished {
-            effects.append(
-                .analyticsEvent(
-                    name: "onboarding_flow_completed",
-                    properties: [
-                        "flow": .string(flow.id), "version": .string(flow.version),
-                        "variant": .string(progress.variant),
-                        "skipped_steps": .number(Double(progress.steps.values.filter(\.skipped).count)),
-                    ]))
-        }
-    }
-
-    private func triggered(_ step: OnboardingStep, shownAt: Double, elapsed: Double, context: ConsumerContext) throws
-        -> Bool
-    {
-        guard let rule = context.evaluator.ruleSet.rule(step.ruleID) else { return false }
-        if let events = rule.events, !events.contains(event.type) { return false }
-        let input = JSON.object([
-            "event": event.json,
-            "step": step.json,
-            "state": .object([
-                "flow": .string(flow.id), "variant": .string(progress.variant), "version": .string(flow.version),
-                "shown_at": .string(Timestamp.format(shownAt)), "elapsed_seconds": .number(elapsed),
-                "completed_step_ids": .array(
-                    steps.filter { progress.steps[$0.id]?.skipped == false }.map { .string($0.id) }),
-                "skipped_step_ids": .array(
-                    steps.filter { progress.steps[$0.id]?.skipped == true }.map { .string($0.id) }),
-            ]),
-        ])
-        let result = try context.evaluator.evaluate(
-            rule, input: JV(input), options: EvaluationOptions(now: event.occurredAt))
-        return result.value?.boolValue ?? false
-    }
-}

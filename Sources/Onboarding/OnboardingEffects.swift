@@ -45,6 +45,8 @@ public struct OnboardingFlowStartedEffect: FeatureEffect, Equatable {
     public var flow: String
     public var variant: String
     public var version: String
+    /// When (nil: when the event happened).
+    public var at: Double?
 
     public var typeName: String { "onboarding_flow_started" }
     public var label: String { "onboarding_flow_started(\(flow)/\(variant))" }
@@ -54,7 +56,7 @@ public struct OnboardingFlowStartedEffect: FeatureEffect, Equatable {
 
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
         try store.startOnboardingFlow(
-            user: event.userID, flow: flow, variant: variant, version: version, at: event.occurredAt)
+            user: event.userID, flow: flow, variant: variant, version: version, at: at ?? event.occurredAt)
     }
 }
 
@@ -77,6 +79,32 @@ public struct OnboardingStepShownEffect: FeatureEffect, Equatable {
     }
 }
 
+/// The user's onboarding is made again from their events in time order (one arrived late):
+/// what was kept of it goes first, and the analytics not yet sent.
+public struct OnboardingResetEffect: FeatureEffect, Equatable {
+    public var typeName: String { "onboarding_replayed" }
+    public var label: String { "onboarding_replayed" }
+    public var members: JSONObject { [:] }
+
+    public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
+        try store.forgetOnboarding(user: event.userID)
+    }
+}
+
+/// An onboarding analytics event made by a replay: kept unless the same one was sent already.
+public struct OnboardingAnalyticsEffect: FeatureEffect, Equatable {
+    public var analytics: AnalyticsEvent
+
+    public var typeName: String { "analytics_event" }
+    public var label: String { "analytics_event(\(analytics.name))" }
+    public var members: JSONObject { ["name": .string(analytics.name), "properties": .object(analytics.properties)] }
+
+    public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
+        guard try !store.analyticsWasSent(analytics) else { return }
+        try store.appendAnalytics(analytics, event: eventRow)
+    }
+}
+
 extension Effect {
     static func onboardingStepCompleted(
         flow: String, stepID: String, skipped: Bool, durationSeconds: Double?, at: Double? = nil
@@ -85,8 +113,8 @@ extension Effect {
             flow: flow, stepID: stepID, skipped: skipped, durationSeconds: durationSeconds, at: at
         ).effect
     }
-    static func onboardingFlowStarted(flow: String, variant: String, version: String) -> Effect {
-        OnboardingFlowStartedEffect(flow: flow, variant: variant, version: version).effect
+    static func onboardingFlowStarted(flow: String, variant: String, version: String, at: Double? = nil) -> Effect {
+        OnboardingFlowStartedEffect(flow: flow, variant: variant, version: version, at: at).effect
     }
     static func onboardingStepShown(flow: String, stepID: String, at: Double? = nil) -> Effect {
         OnboardingStepShownEffect(flow: flow, stepID: stepID, at: at).effect

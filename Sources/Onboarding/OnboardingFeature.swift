@@ -36,6 +36,9 @@ public struct OnboardingFeature: Feature {
             FeatureRoute(
                 "GET", "/v1/users/{user}/onboarding", access: .user([.pathUser("user")]), OnboardingRoutes.show),
             FeatureRoute(
+                "GET", "/v1/users/{user}/onboarding/flows", access: .user([.pathUser("user")]),
+                OnboardingRoutes.flows),
+            FeatureRoute(
                 "POST", "/v1/users/{user}/onboarding/skip", access: .user([.pathUser("user")]), OnboardingRoutes.skip),
             FeatureRoute("GET", "/v1/funnels/onboarding", admin: true, FunnelRoutes.onboarding),
         ]

@@ -16,6 +16,20 @@ enum OnboardingRoutes {
         .json(try view(service, user: try p.require("user")))
     }
 
+    /// `GET /v1/users/{user}/onboarding/flows`: every flow's configuration for the user's
+    /// variant, with what they did, for a coordinator that runs in the app.
+    static func flows(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let user = try p.require("user")
+        do {
+            return .json(
+                try OnboardingFlowsView.json(user: user, flows: OnboardingFlows(ruleSet: service.ruleSet), store: service.store))
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
     /// `POST /v1/users/{user}/onboarding/skip` with `{step_id, flow?, event_id?, occurred_at?}`:
     /// an `onboarding_step_skipped` event through the one ingest path. The flow defaults to
     /// the one whose step is shown now; a step with `can_skip: false` is refused (409).

@@ -1,3 +1,4 @@
+import Core
 import Store
 
 /// The onboarding feature's rows: each user's flows (variant and version seen), the steps done
@@ -53,7 +54,36 @@ extension StoreReader {
     }
 }
 
+extension StoreReader {
+    /// Whether the same analytics event (user, name, time, properties) was sent already.
+    public func analyticsWasSent(_ analytics: AnalyticsEvent) throws -> Bool {
+        try first(
+            """
+            SELECT 1 FROM analytics_outbox WHERE user_id = ? AND name = ? AND occurred_at = ? AND properties = ?
+            AND sent_at IS NOT NULL LIMIT 1
+            """,
+            [
+                .text(analytics.userID), .text(analytics.name), .real(analytics.occurredAt),
+                .text(JSON.object(analytics.properties).compactText),
+            ]
+        ) { _ in true } ?? false
+    }
+}
+
 extension Store {
+    /// Forgets what is kept of `user`'s onboarding (flows, steps done and shown) and its
+    /// analytics not yet sent, before it is made again from their events in time order.
+    public func forgetOnboarding(user: String) throws {
+        for table in ["onboarding_progress", "onboarding_shown", "onboarding_flows"] {
+            try run("DELETE FROM \(table) WHERE user_id = ?", [.text(user)])
+        }
+        try run(
+            """
+            DELETE FROM analytics_outbox WHERE user_id = ? AND sent_at IS NULL
+            AND name IN ('onboarding_step_completed', 'onboarding_flow_completed')
+            """, [.text(user)])
+    }
+
     /// Records that `user` started onboarding flow `flow` (a flow key), or updates the version
     /// seen when it already had.
     public func startOnboardingFlow(user: String, flow: String, variant: String, version: String, at: Double) throws {

@@ -49,6 +49,9 @@ extension JourneyService {
         // Reminders (the push sender's, across users)
         add("GET", "/v1/reminders/due", .service(.reminders), ReminderRoutes.due)
         add("POST", "/v1/reminders/sent", .service(.reminders), ReminderRoutes.sent)
+        // Analytics (the analytics pipeline's, across users)
+        add("GET", "/v1/analytics/pending", .service(.analytics), AnalyticsRoutes.pending)
+        add("POST", "/v1/analytics/sent", .service(.analytics), AnalyticsRoutes.sent)
         // Admin
         add("GET", "/v1/rules", .service(.admin), AdminRoutes.rules)
         add("POST", "/v1/rules/reload", .service(.admin), AdminRoutes.reload)

@@ -34,7 +34,8 @@ extension PostgresStore {
         try run(
             """
             INSERT INTO block_progress (dog_id, block_id, step, completed_at, event) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (dog_id, block_id, step) DO NOTHING
+            ON CONFLICT (dog_id, block_id, step) DO UPDATE SET completed_at = excluded.completed_at, event = excluded.event
+            WHERE block_progress.completed_at > excluded.completed_at
             """, [.text(dog), .text(block), .text(step), .real(at), .optional(event)]) > 0
     }
 

@@ -91,7 +91,10 @@ extension PostgresStore {
 
     public func insertCatalogSnapshot(hash: String, text: String, at: Double) throws {
         try run(
-            "INSERT INTO catalog_snapshots (hash, catalog, created_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+            """
+            INSERT INTO catalog_snapshots (hash, catalog, created_at) VALUES (?, ?, ?) ON CONFLICT (hash)
+            DO UPDATE SET created_at = excluded.created_at WHERE catalog_snapshots.created_at > excluded.created_at
+            """,
             [.text(hash), .text(text), .real(at)])
     }
 

@@ -139,7 +139,10 @@ public final class SQLiteStore: Store {
 
     public func insertCatalogSnapshot(hash: String, text: String, at: Double) throws {
         try connection.run(
-            "INSERT INTO catalog_snapshots (hash, catalog, created_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+            """
+            INSERT INTO catalog_snapshots (hash, catalog, created_at) VALUES (?, ?, ?) ON CONFLICT (hash)
+            DO UPDATE SET created_at = excluded.created_at WHERE catalog_snapshots.created_at > excluded.created_at
+            """,
             [.text(hash), .text(text), .real(at)])
     }
 
@@ -218,7 +221,8 @@ public final class SQLiteStore: Store {
         try connection.run(
             """
             INSERT INTO block_progress (dog_id, block_id, step, completed_at, event) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (dog_id, block_id, step) DO NOTHING
+            ON CONFLICT (dog_id, block_id, step) DO UPDATE SET completed_at = excluded.completed_at, event = excluded.event
+            WHERE block_progress.completed_at > excluded.completed_at
             """, [.text(dog), .text(block), .text(step), .real(at), event.map(SQLiteValue.integer) ?? .null])
         return connection.changes > 0
     }

@@ -288,7 +288,24 @@ enum Schema {
                 ALTER TABLE events ADD COLUMN provenance TEXT;
                 """),
         Migration(
-            version: 9, name: "habit check-ins are kept when unchecked, so that checking a day again counts once",
+            version: 9, name: "what each event contributed to a challenge; a user's events by time, and analytics by user",
+            sql: """
+                CREATE TABLE challenge_contributions (
+                    challenge_id TEXT NOT NULL,
+                    user_id      TEXT NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+                    event_key    TEXT NOT NULL,
+                    occurred_at  REAL NOT NULL,
+                    delta        REAL NOT NULL,
+                    input        TEXT,
+                    event        INTEGER REFERENCES events (id) ON DELETE SET NULL,
+                    PRIMARY KEY (challenge_id, user_id, event_key)
+                );
+                CREATE INDEX challenge_contributions_time ON challenge_contributions (challenge_id, occurred_at);
+                CREATE INDEX events_user_time ON events (user_id, occurred_at);
+                CREATE INDEX analytics_user ON analytics_outbox (user_id, name);
+                """),
+        Migration(
+            version: 10, name: "habit check-ins are kept when unchecked, so that checking a day again counts once",
             sql: """
                 ALTER TABLE habit_checkins ADD COLUMN unchecked_at REAL;
                 """),

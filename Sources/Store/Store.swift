@@ -35,12 +35,13 @@ public protocol Store: StoreReader, SQLWriting {
     func insertDog(_ dog: DogProfile) throws
     /// Keeps a dog's manifest (once: a second one for the same dog is an error).
     func insertManifest(_ manifest: StoredManifest) throws
-    /// Keeps a catalog's content (JSON text) under its hash, once.
+    /// Keeps a catalog's content (JSON text) under its hash, once, dated by the earliest `at`.
     func insertCatalogSnapshot(hash: String, text: String, at: Double) throws
     /// Whether content is kept under `hash`.
     func hasCatalogSnapshot(hash: String) throws -> Bool
     func insertRecord(_ record: ProfileRecord, event: Int64?) throws
-    /// Marks a step of a block done; false when it already was.
+    /// Marks a step of a block done at `at` (or earlier than it was: events arrive out of
+    /// order); false when it already was, at that time or before.
     func completeBlockStep(dog: String, block: String, step: String, at: Double, event: Int64?) throws -> Bool
     /// Schedules a reminder; a pending one of the same user, dog and kind is kept once, due at
     /// the later of the two times.

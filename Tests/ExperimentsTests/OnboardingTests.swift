@@ -139,6 +139,33 @@ struct OnboardingTests {
         #expect(progress.steps["second"]?.completedAt == Self.t0 + 4)
     }
 
+    /// A flow chained after another starts as that one ends: its first step is shown then
+    /// (here when the first flow's last timer runs out), before the user's next tap, which
+    /// completes it with the time it took.
+    @Test func aChainedFlowShowsItsFirstStepAsThePreviousEnds() throws {
+        let first = Self.flow("intro", steps: [Self.step("hello", "{tap: go}"), Self.step("main", "{timer: 4}")])
+        let second = """
+            flow: next
+            version: "1.0"
+            after: intro
+            steps:
+            \(Self.step("plus", "{tap: plus}"))
+            """
+        guard let engine = Self.engine(["intro.yaml": first, "next.yaml": second]) else { return }
+        engine.send("u1", "app_opened", at: Self.t0)
+        engine.send("u1", "ui_tap", ["element_id": "go"], at: Self.t0 + 2)
+        let flows = OnboardingFlows(ruleSet: engine.evaluator.ruleSet)
+        let before = try OnboardingView.json(user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 5)
+        #expect(before["current"]?["step"]?["id"] == "main")
+        let view = try OnboardingView.json(user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 7)
+        #expect(view["current"]?["step"]?["id"] == "plus", "\(view)")
+        #expect(view["current"]?["shown_at"] == .string(Timestamp.format(Self.t0 + 6)))
+        engine.send("u1", "ui_tap", ["element_id": "plus"], at: Self.t0 + 9)
+        let progress = try #require(try engine.database.store.onboardingProgress(user: "u1", flow: "next@1"))
+        #expect(progress.startedAt == Self.t0 + 6)
+        #expect(progress.steps["plus"]?.completedAt == Self.t0 + 9)
+    }
+
     /// Two timers in a row both run out before the next event: both are done, each when its
     /// own time ran out, and the step after them is shown from then.
     @Test func timersCatchUp() throws {

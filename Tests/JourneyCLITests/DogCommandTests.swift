@@ -113,8 +113,8 @@ import Testing
         #expect(path["nodes"]?[0]?["status"] == "completed")
         #expect(path["nodes"]?[1]?["status"] == "recommended")
         #expect(path["nodes"]?[2]?["status"] == "available")
-        let preview = store.dog("preview", "q-123", "growth-check")
-        #expect(preview.stdout.contains("Locked: finish Body condition score and Teeth & gums check first"))
+        let preview = store.dog("preview", "q-123", "leash-manners")
+        #expect(preview.stdout.contains("Locked: finish Recall foundations and Calm settling on a mat first"))
         let map = try JV.parse(store.dog("map", "q-123", "--format", "json").stdout).json()
         #expect(map["lines"]?.arrayValue?.map { $0["nodes"]?.arrayValue?.count ?? 0 } == [7, 7, 7])
     }

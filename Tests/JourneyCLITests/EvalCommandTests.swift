@@ -41,7 +41,7 @@ import Testing
 
     @Test func variantsAndFallback() {
         let base = ["eval", "recommendation", "--rules", Repository.rules, "--input", Repository.q123]
-        #expect(journey(base + ["--variant", "by-branch"]).stdout == "\"coat-and-skin\"\n")
+        #expect(journey(base + ["--variant", "by-branch"]).stdout == "\"growth-check\"\n")
         #expect(journey(base + ["--fallback"]).stdout == "\"dental-check\"\n")
         let unknown = journey(base + ["--variant", "nope"])
         #expect(unknown.status == 1)

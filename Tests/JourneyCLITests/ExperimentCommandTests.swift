@@ -193,7 +193,7 @@ import Testing
                 """
                 first_tracker (first_tracker@1), all variants (guided, compact): 3 started, 2 finished
                 STEP             VARIANTS  REACHED  COMPLETED  SKIPPED  STUCK  MEDIAN
-                tap_add          all       3        3          0        0      0.0s
+                tap_add          all       3        3          0        0      8.0s
                 choose_habit     guided    2        2          0        0      3.0s
                 """), "\(text)")
         #expect(text.contains("\nfill_form        compact   1        1          0        0      19.0s\n"))

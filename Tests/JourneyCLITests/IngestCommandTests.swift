@@ -94,10 +94,10 @@ import Testing
         let files = try TemporaryDirectory()
         let first = journey("db", "migrate", "--db", files.database)
         #expect(first.status == 0)
-        #expect(first.stdout.contains("applied migrations 1, 2, 3, 4, 5, 6, 7, 8, 9; schema version 9"))
-        #expect(journey("db", "migrate", "--db", files.database).stdout.contains("is up to date (schema version 9)"))
+        #expect(first.stdout.contains("applied migrations 1, 2, 3, 4, 5, 6, 7, 8, 9, 10; schema version 10"))
+        #expect(journey("db", "migrate", "--db", files.database).stdout.contains("is up to date (schema version 10)"))
         let stats = journey("db", "stats", "--db", files.database)
-        #expect(stats.stdout.contains("schema version 9"))
+        #expect(stats.stdout.contains("schema version 10"))
         #expect(stats.stdout.contains("events"))
         let none = journey("db", "stats", "--db", files.file("none.sqlite"))
         #expect(none.status == 1)
@@ -110,5 +110,5 @@ import Testing
 
 extension TemporaryDirectory {
     /// The store file of the commands under test.
-    fileprivate var database: String { file("journey.sqlite") }
+    var database: String { file("journey.sqlite") }
 }

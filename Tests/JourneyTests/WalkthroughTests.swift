@@ -103,6 +103,7 @@ import Testing
             #expect(checked.effects.contains { $0["type"] == "check_answered" && $0["complete"] == true })
             #expect(checked.effects.contains { $0["type"] == "record_added" })
 
+            let before = try journey.views.state("miso")
             let last: IngestResult
             if block.autoCompleteRule != nil, spec["auto_complete"]?[id] != nil {
                 last = journey.send("auto_complete_accepted", ["block_id": .string(id)])
@@ -116,12 +117,24 @@ import Testing
             let done = try #require(last.effects.first { $0["type"] == "block_completed" }, "\(id) did not complete")
             #expect(done["block_id"] == .string(id))
             completed.insert(id)
-            // The one next block offered is the one Today recommends now.
-            let next = try journey.views.today("miso")["recommended"]?["block_id"]
-            if completed.count < blocks.count {
+            #expect(
+                done["changed"]?.arrayValue?.contains { $0["what"] == "record_added" } == true,
+                "\(id): what changed names the check's record: \(done.compactText)")
+            // The one next block offered: one this completion unlocked (the same branch first),
+            // else the one Today recommends now.
+            let after = try journey.views.state("miso")
+            let unlocked = after.map.blocks.filter {
+                before.status(of: $0.id) == .locked && after.status(of: $0.id) != .locked
+            }
+            if let first = unlocked.first(where: { $0.branch == block.branch }) ?? unlocked.first {
+                #expect(done["next_block"] == .string(first.id), "\(id): \(done.compactText)")
+                #expect(done["next_reason"] == "unlocked")
+            } else if completed.count < blocks.count {
+                let next = try journey.views.today("miso")["recommended"]?["block_id"]
                 #expect(
                     done["next_block"] == next || next == .null,
                     "\(id): next \(done["next_block"] ?? .null) vs \(next ?? .null)")
+                #expect(done["next_reason"] == "recommended" || next == .null)
             }
             try expectStatuses("after \(id)")
         }

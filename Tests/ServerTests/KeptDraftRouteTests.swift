@@ -22,7 +22,7 @@ import Testing
             of: "min_by([-($progress", with: "max_by([-($progress"
         )
         .replacingOccurrences(
-            of: "variant: by-branch\n    expect: coat-and-skin",
+            of: "variant: by-branch\n    expect: growth-check",
             with: "variant: by-branch\n    expect: daily-exercise-needs")
         #expect(edited != bundled.files[path])
         let draft: JSON = [

@@ -22,6 +22,7 @@ import Testing
         try checks.userPathsAndQueriesAreTheTokensUser()
         try checks.theRemindersScopeReadsDueReminders()
         try checks.theMetricsScopeScrapesMetrics()
+        try checks.theAnalyticsScopeDrainsTheOutbox()
         try checks.adminCredentialsAreNamedAndMayReadAnyDog()
         #expect(service.log.contains("app routes need bearer tokens (HS256 from jwt.secret)"), "\(service.log)")
         #expect(
@@ -85,13 +86,17 @@ private struct Checks {
     func aUserReadsTheirOwnDogAndNoOneElses() throws {
         #expect(try send("GET", "/v1/dogs/\(dog)/today", ann).status == 200)
         #expect(try send("GET", "/v1/dogs/\(dog)/records", ann).status == 200)
+        #expect(try send("GET", "/v1/dogs/\(dog)/manifest", ann).status == 200)
         // Bob sees Ann's dog as one that does not exist: the same 404 as an unknown id.
         let other = try send("GET", "/v1/dogs/\(dog)/today", bob)
         let unknown = try send("GET", "/v1/dogs/no-such-dog/today", bob)
         #expect(other.status == 404 && unknown.status == 404)
         #expect(other.json["code"] == "unknown_dog" && unknown.json["code"] == "unknown_dog")
         #expect(other.json["message"]?.stringValue == "no dog \(dog)")
-        for target in ["/v1/dogs/\(dog)/journey", "/v1/dogs/\(dog)/map", "/v1/dogs/\(dog)/records"] {
+        for target in [
+            "/v1/dogs/\(dog)/journey", "/v1/dogs/\(dog)/map", "/v1/dogs/\(dog)/records", "/v1/dogs/\(dog)/manifest",
+            "/v1/dogs/\(dog)/blocks/recall-basics",
+        ] {
             #expect(try send("GET", target, bob).status == 404, "\(target)")
         }
         let step = try send("POST", "/v1/dogs/\(dog)/blocks/recall-basics/start", bob, [:])
@@ -137,6 +142,8 @@ private struct Checks {
         let other = try send("GET", "/v1/users/bob/habits/trackers", ann)
         #expect(other.status == 403 && other.json["code"] == "forbidden", "\(other.json)")
         #expect(try send("GET", "/v1/users/bob/onboarding", ann).status == 403)
+        #expect(try send("GET", "/v1/users/ann/onboarding/flows", ann).status == 200)
+        #expect(try send("GET", "/v1/users/bob/onboarding/flows", ann).status == 403)
         let check = try send(
             "POST", "/v1/users/bob/habits/checkins", ann, ["tracker_id": "walk", "date": "2026-11-30"])
         #expect(check.status == 403)
@@ -165,6 +172,17 @@ private struct Checks {
         #expect(try send("GET", "/metrics", nil).status == 401)
         #expect(try send("GET", "/metrics", ann).status == 403)
         #expect(try send("GET", "/metrics", AuthFixture.pusherToken).status == 403)
+    }
+
+    func theAnalyticsScopeDrainsTheOutbox() throws {
+        let exporter = AuthFixture.scraperToken  // its scopes: metrics, analytics
+        let pending = try send("GET", "/v1/analytics/pending?limit=5", exporter)
+        #expect(pending.status == 200 && pending.json["events"]?.arrayValue != nil, "\(pending.json)")
+        #expect(try send("POST", "/v1/analytics/sent", exporter, ["ids": []]).status == 200)
+        #expect(try send("GET", "/v1/analytics/pending", nil).status == 401)
+        #expect(try send("GET", "/v1/analytics/pending", ann).status == 403, "a user cannot read everyone's")
+        #expect(try send("GET", "/v1/analytics/pending", AuthFixture.pusherToken).status == 403)
+        #expect(try send("POST", "/v1/analytics/sent", ann, ["ids": [1]]).status == 403)
     }
 
     func adminCredentialsAreNamedAndMayReadAnyDog() throws {

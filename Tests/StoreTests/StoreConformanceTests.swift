@@ -121,6 +121,30 @@ import Testing
         #expect(try store.quarantineRecords().isEmpty)
     }
 
+    /// The analytics outbox drains in order, each event marked sent once.
+    @Test(arguments: TestStore.names)
+    func theAnalyticsOutboxDrainsOnce(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        for n in 1...5 {
+            try store.appendAnalytics(
+                AnalyticsEvent(userID: "u1", name: "walked", occurredAt: Double(n * 10), properties: ["n": .number(Double(n))]),
+                event: nil)
+        }
+        let pending = try store.pendingAnalytics(limit: 10)
+        #expect(pending.map { $0.event.occurredAt } == [10, 20, 30, 40, 50])
+        #expect(pending[1].event.properties["n"] == 2)
+        let ids = pending.map(\.id)
+        #expect(try store.pendingAnalytics(limit: 2).map(\.id) == Array(ids.prefix(2)))
+        #expect(try store.pendingAnalytics(limit: 10, afterID: ids[2]).map(\.id) == Array(ids.suffix(2)))
+        #expect(try store.pendingAnalytics(limit: 10, since: 35).map(\.id) == Array(ids.suffix(2)))
+        #expect(try store.markAnalyticsSent([ids[0], ids[1], 999_999], at: 60) == [ids[0], ids[1]])
+        #expect(try store.markAnalyticsSent([ids[1]], at: 61) == [])
+        #expect(try store.markAnalyticsSent([], at: 61) == [])
+        #expect(try store.pendingAnalytics(limit: 10).map(\.id) == Array(ids.suffix(3)))
+    }
+
     @Test(arguments: TestStore.names)
     func transactionsKeepAllOrNothingAndEmptyTheDerivedCache(backend name: String) throws {
         let backend = try TestStore(name)

@@ -1,0 +1,92 @@
+import Core
+import Store
+
+/// Everything the block flow draws (`GET /v1/dogs/{dog}/blocks/{block}`): the preview's three
+/// lines, the 3–5 theory cards, the check with its type's content and its fallback, the action
+/// with its auto-complete offer, the personal line, the status and the steps done. The
+/// manifest's `theory` and `check.content` references point here.
+extension JourneyViews {
+    /// The caption every self_screen carries.
+    public static let observationCaption = "This is an observation, not a diagnosis."
+    /// The caption of a hands_on check in the health branch.
+    public static let vetCaption = "This check does not replace a vet."
+
+    public func block(_ dogID: String, block blockID: String) throws -> JSON {
+        let state = try state(dogID)
+        let map = state.map
+        guard let block = map.block(blockID) else {
+            throw JourneyViewError(code: .unknownBlock, message: "\(map.dog.name)'s journey has no block `\(blockID)`")
+        }
+        var view = blockCard(block, state: state)
+        view["dog"] = ["id": .string(map.dog.id), "name": .string(map.dog.name)]
+        view["next_step"] = .string(nextStep(of: block, state: state))
+        view["needs"] = .array(block.needs.map(JSON.string))
+        view["finish_first"] = .array(state.missingNeeds(blockID).map(JSON.string))
+        view["personal_note"] = .string(map.personalLine(block))
+        view["preview"] = [
+            "lines": .array(previewLines(block, map: map).map(JSON.string)),
+            "start": .string("Start · \(block.minutes) min"),
+        ]
+        view["theory"] = .array((block.content["theory"]?.arrayValue ?? []).map(map.render))
+        view["check"] = [
+            "type": .string(block.checkType), "content": checkContent(block, map: map),
+            "fallback": ManifestDocument.fallback(map, block),
+        ]
+        var action = ManifestDocument.action(map, block).objectValue ?? [:]
+        let offer = state.status(of: blockID) == .locked ? nil : try offer(for: block, state: state)
+        action["offer"] = offer.map(JSON.string) ?? .null
+        view["action"] = .object(action)
+        return .object(view)
+    }
+
+    /// What you learn, why it matters for this dog (its personal line), the action.
+    func previewLines(_ block: JourneyMap.Block, map: JourneyMap) -> [String] {
+        [
+            map.text(block, "preview", "learn") ?? "", map.personalLine(block),
+            map.render(block.action["label"]?.stringValue ?? block.actionType),
+        ]
+    }
+
+    /// The check as written, rendered with the dog's name and without its record settings, with
+    /// what its type adds: self_screen's caption; hands_on's honest "not near — remind me later"
+    /// (and in the health branch the vet caption); predict's reference for this dog's breed,
+    /// revealed after the guess.
+    func checkContent(_ block: JourneyMap.Block, map: JourneyMap) -> JSON {
+        guard case .object(var content) = map.render(block.content["check"] ?? [:]) else { return [:] }
+        for key in ["type", "record", "fallback"] { content[key] = nil }
+        switch block.checkType {
+        case "self_screen":
+            if content["question"] == nil { content["question"] = .string("What does \(map.dog.name) look like now?") }
+            content["options"] = .array(
+                (content["options"]?.arrayValue ?? []).map { option in
+                    guard case .object(var option) = option else { return option }
+                    option["alarming"] = .bool(option["alarming"] == true)
+                    return .object(option)
+                })
+            content["caption"] = .string(Self.observationCaption)
+        case "hands_on":
+            content["outcomes"] = .array(
+                (content["outcomes"]?.arrayValue ?? []).map { outcome in
+                    guard case .object(var outcome) = outcome else { return outcome }
+                    outcome["marker"] = nil
+                    return .object(outcome)
+                })
+            content["later"] = [
+                "id": "later", "label": .string("\(map.dog.name) isn't nearby — remind me later"),
+                "remind_at": block.content["check"]?["fallback"]?["remind_at"] ?? "19:00",
+            ]
+            if block.branch == "health" { content["caption"] = .string(Self.vetCaption) }
+        case "predict":
+            if case .object(var reference)? = content["reference"] {
+                let ranges = reference["ranges"]
+                reference["range"] = ranges?[map.dog.breed ?? ""] ?? ranges?["default"] ?? .null
+                reference["ranges"] = nil
+                reference["revealed"] = "after_guess"
+                content["reference"] = .object(reference)
+            }
+        default:
+            break
+        }
+        return .object(content)
+    }
+}

@@ -1,0 +1,49 @@
+import Core
+import FeatureKit
+import HTTP
+import Store
+
+/// The analytics outbox for the app's analytics pipeline (scope `analytics`): what is not
+/// sent yet, oldest first, and marking it sent, so each event reaches the pipeline once.
+enum AnalyticsRoutes {
+    /// `GET /v1/analytics/pending?limit=&after=&since=`.
+    static func pending(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let limit = try OutboxQuery.limit(request)
+        var after: Int64?
+        if let text = request.query("after") {
+            guard let parsed = Int64(text), parsed >= 0 else {
+                throw APIError(
+                    422, "invalid_request", "after must be an outbox id, a whole number ≥ 0 (got \(text))",
+                    errors: [["field": "after", "message": "not a whole number ≥ 0"]])
+            }
+            after = parsed
+        }
+        var since: Double?
+        if let text = request.query("since") {
+            guard let parsed = Timestamp.parse(text) else {
+                throw APIError(
+                    422, "invalid_request", "since must be an RFC 3339 date-time with an offset (got \(text))",
+                    errors: [["field": "since", "message": "not a date-time with an offset"]])
+            }
+            since = parsed
+        }
+        let events: [OutboxAnalytics]
+        do {
+            events = try service.store.pendingAnalytics(limit: limit, afterID: after, since: since)
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+        return .json(["events": .array(events.map(\.json))])
+    }
+
+    /// `POST /v1/analytics/sent` with `{ids}`.
+    static func sent(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        try OutboxQuery.markSent(request, what: "an analytics event id") { ids throws in
+            try service.store.markAnalyticsSent(ids, at: service.configuration.clock())
+        }
+    }
+}

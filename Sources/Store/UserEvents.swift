@@ -1,0 +1,115 @@
+import Core
+
+/// Which event types a read of a user's events takes: named types, and types that begin with
+/// one of `prefixes` (`ui_`); both empty means every type but `excluding`.
+public struct EventTypeFilter: Sendable {
+    public var types: Set<String>
+    public var prefixes: [String]
+    public var excluding: Set<String>
+
+    public init(types: Set<String> = [], prefixes: [String] = [], excluding: Set<String> = []) {
+        self.types = types
+        self.prefixes = prefixes
+        self.excluding = excluding
+    }
+
+    /// The condition on `column` and the values it binds, in order.
+    func sql(_ column: String) -> (String, [SQLValue]) {
+        var alternatives: [String] = []
+        var values: [SQLValue] = []
+        if !types.isEmpty {
+            let sorted = types.sorted()
+            alternatives.append("\(column) IN (\(sorted.map { _ in "?" }.joined(separator: ", ")))")
+            values += sorted.map(SQLValue.text)
+        }
+        for prefix in prefixes {
+            alternatives.append("\(column) LIKE ? ESCAPE '\\'")
+            values.append(.text(Self.likePattern(prefix) + "%"))
+        }
+        var condition = alternatives.isEmpty ? "1 = 1" : "(\(alternatives.joined(separator: " OR ")))"
+        for excluded in excluding.sorted() {
+            condition += " AND \(column) <> ?"
+            values.append(.text(excluded))
+        }
+        return (condition, values)
+    }
+
+    /// `text` with LIKE's wildcards escaped.
+    public static func likePattern(_ text: String) -> String {
+        text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+    }
+}
+
+/// One of a user's stored events, as a feature replays it.
+public struct StoredUserEvent: Sendable {
+    public var row: Int64
+    public var eventID: String
+    public var type: String
+    public var dogID: String?
+    public var occurredAt: Double
+    public var occurredAtText: String
+    public var payload: JSON
+    /// What the habit trackers established for a check-in (its `habit_checked` analytics
+    /// properties), when asked for.
+    public var habitFacts: JSON?
+
+    /// The event as rules see it: `{event_id, user_id, type, occurred_at, dog_id, payload}`.
+    public func json(user: String) -> JSON {
+        var object: JSONObject = [
+            "event_id": .string(eventID), "user_id": .string(user), "type": .string(type),
+            "occurred_at": .string(occurredAtText),
+        ]
+        object["dog_id"] = dogID.map(JSON.string) ?? .null
+        object["payload"] = payload
+        return .object(object)
+    }
+}
+
+extension StoreReader {
+    /// `user`'s stored events from `from` through `through` of the types `filter` takes, in
+    /// time order (`occurred_at`, then `event_id`), read through the user's time index.
+    public func userEvents(
+        user: String, from: Double = -.infinity, through: Double = .infinity, filter: EventTypeFilter,
+        habitFacts: Bool = false
+    ) throws -> [StoredUserEvent] {
+        let (condition, values) = filter.sql("e.type")
+        let facts =
+            habitFacts
+            ? "(SELECT a.properties FROM analytics_outbox a WHERE a.event = e.id AND a.name = 'habit_checked' LIMIT 1)"
+            : "NULL"
+        var bounds: [SQLValue] = [.text(user)]
+        var range = ""
+        if from > -.infinity {
+            range += " AND e.occurred_at >= ?"
+            bounds.append(.real(from))
+        }
+        if through < .infinity {
+            range += " AND e.occurred_at <= ?"
+            bounds.append(.real(through))
+        }
+        return try rows(
+            """
+            SELECT e.id, e.event_id, e.type, e.dog_id, e.occurred_at, e.occurred_at_text, e.payload, \(facts)
+            FROM events e WHERE e.user_id = ?\(range) AND \(condition) ORDER BY e.occurred_at, e.event_id
+            """, bounds + values
+        ) { row in
+            StoredUserEvent(
+                row: row.integer(0), eventID: row.text(1) ?? "", type: row.text(2) ?? "", dogID: row.text(3),
+                occurredAt: row.real(4), occurredAtText: row.text(5) ?? "",
+                payload: try StoredJSON.parse(row.text(6)), habitFacts: try row.text(7).map(StoredJSON.parse))
+        }
+    }
+
+    /// The time order key (`occurred_at`, `event_id`) of `user`'s latest stored event of the
+    /// types `filter` takes; nil when there is none.
+    public func latestUserEvent(user: String, filter: EventTypeFilter) throws -> (occurredAt: Double, eventID: String)?
+    {
+        let (condition, values) = filter.sql("type")
+        return try first(
+            """
+            SELECT occurred_at, event_id FROM events WHERE user_id = ? AND \(condition)
+            ORDER BY occurred_at DESC, event_id DESC LIMIT 1
+            """, [.text(user)] + values
+        ) { ($0.real(0), $0.text(1) ?? "") }
+    }
+}
