@@ -1,13 +1,16 @@
-/// A tracker's streak ending on a day, read backwards only as far as the streak reaches: the
-/// same number as ``HabitFacts/streak(of:on:endingOn:)`` over all of the tracker's dates,
-/// without reading them all (a check-in's cost must not grow with the tracker's history).
+/// A tracker's streak ending on a day, read backwards only as far as the streak reaches, and
+/// at most ``limit`` days: the same number as ``HabitFacts/streak(of:on:endingOn:)`` over all
+/// of the tracker's dates up to that limit, without reading them all (a check-in's cost must
+/// not grow with the tracker's history, not even along an unbroken streak).
 enum HabitStreak {
     /// How many earlier check-ins are read at a time.
     static let pageSize = 64
+    /// The longest streak counted (a year of daily check-ins): at most 6 pages are read.
+    static let limit = 366
 
     /// The run of consecutive scheduled days done that ends on `day` (0 when `day` is not a
-    /// scheduled day): `day` counts as done; `earlier(date, limit)` gives up to `limit` dates
-    /// before `date` the tracker is done on, newest first.
+    /// scheduled day), up to ``limit``: `day` counts as done; `earlier(date, limit)` gives up to
+    /// `limit` dates before `date` the tracker is done on, newest first.
     static func ending(
         on day: CivilDate, of tracker: HabitTracker, earlier: (CivilDate, Int) throws -> [CivilDate]
     ) rethrows -> Int {
@@ -33,7 +36,7 @@ enum HabitStreak {
                 if date.day > wanted { continue }
                 if date.day < wanted { return streak }
                 streak += 1
-                guard let next = previous(wanted) else { return streak }
+                guard streak < limit, let next = previous(wanted) else { return streak }
                 wanted = next
             }
             guard page.count == pageSize, let last = page.last else { return streak }

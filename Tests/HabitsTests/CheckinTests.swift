@@ -63,8 +63,9 @@ struct CheckinTests {
     }
 
     /// A streak broken three days back reads one page of earlier check-ins, however many there
-    /// are before the break; an unbroken one reads as many pages as it is long.
-    @Test(arguments: [(1_000, 3, 1), (10_000, 3, 1), (200, 300, 4)])
+    /// are before the break; an unbroken one reads as many pages as it is long, up to the
+    /// limit (366 days: 6 pages), however long the history.
+    @Test(arguments: [(1_000, 3, 1), (10_000, 3, 1), (200, 300, 4), (10_000, 20_000, 6)])
     func aStreakReadsOnlyAsFarBackAsItReaches(history: Int, gapDaysBack: Int, pages: Int) throws {
         let today = try #require(CivilDate("2026-11-30"))
         let tracker = HabitTracker(
@@ -75,7 +76,7 @@ struct CheckinTests {
             read += 1
             return Array(earlier.filter { $0 < before }.prefix(limit))
         }
-        #expect(streak == min(gapDaysBack, history + 1))
+        #expect(streak == min(gapDaysBack, history + 1, HabitStreak.limit))
         #expect(read == pages)
     }
 }
