@@ -47,6 +47,17 @@ extension StoreReader {
 }
 
 extension StoreReader {
+    /// A participant's place among everyone who joined: 1 + those with a higher value.
+    public func challengePlace(of participation: ChallengeParticipation) throws -> Int {
+        1
+            + (try first(
+                """
+                SELECT count(*) FROM challenge_progress
+                WHERE challenge_id = ? AND joined_at IS NOT NULL AND value > ?
+                """, [.text(participation.challengeID), .real(participation.value)]
+            ) { Int($0.integer(0)) } ?? 0)
+    }
+
     /// How many joined `challenge` at or before `joinedBy`.
     public func challengeParticipants(challenge: String, joinedBy: Double) throws -> Int {
         try first(

@@ -6,7 +6,7 @@ import Store
 
 /// The community challenges' daily digest: once per challenge and UTC date, every participant
 /// gets a notification ("Our group has done 67% of the goal, 3 days left"); once the group has
-/// reached its goal, each participant is credited (completion, XP, badge) exactly once.
+/// reached its goal, each participant is credited (``ChallengeCrediting``) exactly once.
 public enum ChallengeDigest {
     public struct Report: Sendable, Equatable {
         public var challenges: [String] = []
@@ -42,15 +42,8 @@ public enum ChallengeDigest {
                             ])),
                         event: nil)
                     report.notifications += 1
-                    if group?.completedAt != nil, participant.completedAt == nil,
-                        try store.completeChallenge(challenge: instance.id, user: participant.userID, at: now)
-                    {
-                        report.completions += 1
-                        for reward in rewards(instance, user: participant.userID, at: now) {
-                            try store.grantReward(reward, event: nil)
-                        }
-                    }
                 }
+                report.completions += try ChallengeCrediting.credit(instance, catalog: catalog, store: store)
             }
         }
         return report

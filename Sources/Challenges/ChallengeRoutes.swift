@@ -39,6 +39,35 @@ enum ChallengeRoutes {
         }
     }
 
+    /// `GET /v1/challenges/{challenge}/share?user=`: the share card of the user's standing.
+    static func share(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let instance = try resolve(service, try p.require("challenge"))
+        guard let user = request.query("user"), !user.isEmpty else {
+            throw APIError(
+                422, "invalid_request", "user is required: whose standing to share",
+                errors: [["field": "user", "message": "required"]])
+        }
+        do {
+            return .json(try RewardViews.share(instance, user: user, store: service.store, now: service.now()))
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
+    /// `GET /v1/users/{user}/rewards`: XP total and badges, with the challenge that granted each.
+    static func rewards(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
+        -> HTTPResponse
+    {
+        let user = try p.require("user")
+        do {
+            return .json(try RewardViews.rewards(user: user, store: service.store))
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+    }
+
     /// `GET /v1/challenges/{challenge}/feed?limit=`: the activity feed, newest first.
     static func feed(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse

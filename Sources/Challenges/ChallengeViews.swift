@@ -88,8 +88,8 @@ public enum ChallengeViews {
                     "completed_at": me.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
                 ]
                 mine["team"] = me.team.map(JSON.string) ?? .null
-                mine["rank"] =
-                    rank(of: me, in: instance, totals: totals).map { .number(Double($0)) } ?? .null
+                let place = try rank(of: me, in: instance, totals: totals) ?? store.challengePlace(of: me)
+                mine["rank"] = .number(Double(place))
                 object["me"] = .object(mine)
                 for key in ["current_value", "completed_at", "rank"] { object[key] = mine[key] }
             } else {

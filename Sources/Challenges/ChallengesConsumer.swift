@@ -317,10 +317,8 @@ public struct ChallengesConsumer: EventConsumer {
     /// the record, its feed line and rewards move back, and so do the celebration and the
     /// analytics event while they are not yet sent.
     private func completion(_ instance: ChallengeInstance, event: Event, at: Double, first: Bool) -> [Effect] {
-        let celebration = celebration(of: instance, for: event.userID, at: at)
-        guard first else {
-            return [.challengeCompleted(challengeID: instance.id, at: at, movedCelebration: celebration)]
-        }
+        let celebration = catalog.celebration(of: instance, for: event.userID, at: at)
+        guard first else { return [.challengeCompleted(challengeID: instance.id, at: at, movedCelebration: celebration)] }
         let challenge = instance.challenge
         var effects: [Effect] = [
             .challengeCompleted(challengeID: instance.id, at: at == event.occurredAt ? nil : at, movedCelebration: nil)
@@ -342,36 +340,6 @@ public struct ChallengesConsumer: EventConsumer {
                 properties: ["challenge_id": .string(instance.id), "type": .string(instance.kind.rawValue)]
             ).dated(at, eventTime: event.occurredAt))
         return effects
-    }
-
-    /// The celebration push of a completion at `at`, with the challenge to join next.
-    private func celebration(of instance: ChallengeInstance, for user: String, at: Double) -> Reminder {
-        let challenge = instance.challenge
-        var payload: JSONObject = [
-            "challenge_id": .string(instance.id), "title": .string(challenge.title),
-            "text": .string("You did it: \(challenge.title)!"),
-        ]
-        payload["next_challenge"] =
-            nextChallenge(after: instance, at: at).map {
-                .object([
-                    "id": .string($0.id), "title": .string($0.challenge.title),
-                    "text": .string("Join the next one: \($0.challenge.title)"),
-                ])
-            } ?? .null
-        return Reminder(
-            userID: user, dogID: nil, kind: "challenge_completed:\(instance.id)", dueAt: at, payload: .object(payload))
-    }
-
-    /// The next instance of a recurring challenge, else another challenge still open to join.
-    func nextChallenge(after instance: ChallengeInstance, at time: Double) -> ChallengeInstance? {
-        if instance.challenge.kind == .recurring,
-            let next = instance.challenge.instances().first(where: { $0.startsAt > instance.startsAt })
-        {
-            return next
-        }
-        return catalog.instances(overlapping: time, time + 366 * 86_400)
-            .filter { $0.id != instance.id && $0.challenge.active && $0.endsAt >= time }
-            .min { $0.startsAt < $1.startsAt }
     }
 
     /// Notifications when `leader`'s side overtakes `other`'s.

@@ -37,6 +37,9 @@ public struct ChallengesFeature: Feature {
             FeatureRoute("GET", "/v1/challenges", access: .user([.queryUser("user")]), ChallengeRoutes.list),
             FeatureRoute(
                 "GET", "/v1/challenges/{challenge}", access: .user([.queryUser("user")]), ChallengeRoutes.show),
+            FeatureRoute(
+                "GET", "/v1/challenges/{challenge}/share", access: .user([.queryUser("user")]), ChallengeRoutes.share),
+            FeatureRoute("GET", "/v1/users/{user}/rewards", access: .user([.pathUser("user")]), ChallengeRoutes.rewards),
             FeatureRoute("GET", "/v1/challenges/{challenge}/feed", ChallengeRoutes.feed),
             FeatureRoute("GET", "/v1/challenges/{challenge}/ranking", ChallengeRoutes.ranking),
             FeatureRoute(
@@ -51,10 +54,15 @@ public struct ChallengesFeature: Feature {
         ["challenge": "Show a challenge, or send the community challenges' daily digest."]
     }
 
-    /// The daily digest, checked every minute (it goes out once per challenge and UTC day).
+    /// Crediting a reached community goal, and the daily digest, checked every minute (the
+    /// digest goes out once per challenge and UTC day).
     public var jobs: [FeatureJob] {
         let hour = digestHour
         return [
+            FeatureJob(name: "challenge crediting", every: .seconds(60)) { store, ruleSet, now in
+                let credited = try ChallengeCrediting.run(catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, now: now)
+                return credited == 0 ? nil : "\(credited) participants credited for a community goal reached"
+            },
             FeatureJob(name: "challenge digest", every: .seconds(60)) { store, ruleSet, now in
                 let report = try ChallengeDigest.run(
                     catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, now: now, notBefore: hour)

@@ -16,15 +16,20 @@ struct BlockFlow {
     let store: any StoreReader
     /// What the consumers before the journey made of this event (the record a saved weight adds).
     let earlierEffects: [Effect]
+    /// When each step kept was done (`block/step`).
+    let keptStepTimes: [String: Double]
     private var effects: [Effect] = []
     private var newSteps: [BlockStep] = []
+    /// Blocks whose start moved back to an earlier time (by block id).
+    private var movedStarts: [String: Double] = [:]
 
     init(
         event: Event, state: JourneyState, plugins: CheckPluginRegistry, evaluator: RuleEvaluator,
-        store: any StoreReader, earlierEffects: [Effect] = []
+        store: any StoreReader, earlierEffects: [Effect] = [], keptSteps: [BlockStep] = []
     ) {
         self.event = event
         self.earlierEffects = earlierEffects
+        keptStepTimes = Dictionary(keptSteps.map { ("\($0.blockID)/\($0.step)", $0.completedAt) }) { a, _ in a }
         self.state = state
         self.plugins = plugins
         self.evaluator = evaluator
@@ -144,8 +149,18 @@ struct BlockFlow {
     /// An app event performing `action` (a saved weight…): it completes the action of every
     /// started block that asks for it (and for a course, that course).
     mutating func appAction(_ action: String) throws {
-        for block in state.map.blocks where block.actionType == action && state.isInProgress(block.id) {
-            guard !(state.steps[block.id] ?? []).contains("action") else { continue }
+        for block in state.map.blocks where block.actionType == action {
+            if (state.steps[block.id] ?? []).contains("action") {
+                // Done later by another event (this one arrived late): it moves back, if the
+                // block had started by then.
+                if let started = keptStepTimes["\(block.id)/started"], started <= event.occurredAt,
+                    action != "start_course" || event.payload["course_id"]?.stringValue == block.courseID
+                {
+                    complete("action", of: block)
+                }
+                continue
+            }
+            guard state.isInProgress(block.id) else { continue }
             if action == "start_course" {
                 guard event.payload["course_id"]?.stringValue == block.courseID else { continue }
                 analytics(
@@ -156,7 +171,29 @@ struct BlockFlow {
         }
     }
 
-    private mutating func completeAction(of block: JourneyMap.Block, extra: JSONObject) {
+    /// A block that starts (or turns out to have started earlier: its event arrived late)
+    /// counts the app events stored for its action from then on, as if they had arrived after
+    /// it: the action is done at the first of them.
+    private mutating func catchUpAction(of block: JourneyMap.Block, startedAt: Double) throws {
+        guard let type = JourneyConsumer.actions.first(where: { $0.value == block.actionType })?.key else { return }
+        let kept = keptStepTimes["\(block.id)/action"]
+        let now = newSteps.first { $0.blockID == block.id && $0.step == "action" }?.completedAt
+        let done = try store.dogEvents(dog: dog.id, from: startedAt, filter: EventTypeFilter(types: [type])).first {
+            block.actionType != "start_course" || $0.payload["course_id"]?.stringValue == block.courseID
+        }
+        guard let done, done.eventID != event.eventID, done.occurredAt < (now ?? kept ?? .infinity) else { return }
+        if kept != nil {
+            complete("action", of: block, at: done.occurredAt)  // done sooner than kept: it moves back
+        } else if let index = newSteps.firstIndex(where: { $0.blockID == block.id && $0.step == "action" }) {
+            // Done by this event, but an app event stored before did it sooner.
+            newSteps[index].completedAt = done.occurredAt
+            effects.append(.blockStepCompleted(dogID: dog.id, blockID: block.id, step: "action", at: done.occurredAt))
+        } else {
+            completeAction(of: block, extra: [:], at: done.occurredAt)
+        }
+    }
+
+    private mutating func completeAction(of block: JourneyMap.Block, extra: JSONObject, at time: Double? = nil) {
         guard !(state.steps[block.id] ?? []).contains("action") else { return }
         let before = state.map.blocks.contains { other in
             other.actionType == block.actionType && (state.steps[other.id] ?? []).contains("action")
@@ -164,35 +201,48 @@ struct BlockFlow {
         let earlierInThisEvent = newSteps.contains { step in
             step.step == "action" && state.map.block(step.blockID)?.actionType == block.actionType
         }
-        complete("action", of: block)
+        complete("action", of: block, at: time)
         var properties: JSONObject = [
             "block_id": .string(block.id), "type": .string(block.actionType),
             "first_time": .bool(!before && !earlierInThisEvent),
         ]
         for (key, value) in extra { properties[key] = value }
-        analytics("action_completed", properties)
+        analytics("action_completed", properties, at: time)
     }
 
     // MARK: Finishing
 
-    private mutating func complete(_ step: String, of block: JourneyMap.Block) {
+    /// Marks `step` of `block` done at `time` (default: the event's).
+    private mutating func complete(_ step: String, of block: JourneyMap.Block, at time: Double? = nil) {
+        let at = time ?? event.occurredAt
         let done = state.steps[block.id] ?? []
-        guard !done.contains(step), !newSteps.contains(where: { $0.blockID == block.id && $0.step == step }) else {
+        if done.contains(step) {
+            // Done already, but later than this (an event that arrived late): it moves back.
+            if let kept = keptStepTimes["\(block.id)/\(step)"], at < kept {
+                effects.append(
+                    .blockStepCompleted(dogID: dog.id, blockID: block.id, step: step, at: time == nil ? nil : at))
+                if step == "started" { movedStarts[block.id] = at }
+            }
             return
         }
-        newSteps.append(BlockStep(blockID: block.id, step: step, completedAt: event.occurredAt))
-        effects.append(.blockStepCompleted(dogID: dog.id, blockID: block.id, step: step))
+        guard !newSteps.contains(where: { $0.blockID == block.id && $0.step == step }) else { return }
+        newSteps.append(BlockStep(blockID: block.id, step: step, completedAt: at))
+        effects.append(.blockStepCompleted(dogID: dog.id, blockID: block.id, step: step, at: time == nil ? nil : at))
     }
 
-    private mutating func analytics(_ name: String, _ properties: JSONObject) {
+    private mutating func analytics(_ name: String, _ properties: JSONObject, at time: Double? = nil) {
         var properties = properties
         properties["dog_id"] = .string(dog.id)
-        effects.append(.analyticsEvent(name: name, properties: properties))
+        effects.append(Effect.analyticsEvent(name: name, properties: properties).dated(time ?? event.occurredAt, eventTime: event.occurredAt))
     }
 
     /// The effects, with each block this event completed: what changed, the one next block
     /// offered, its return reminder and the analytics.
     mutating func finish() throws -> [Effect] {
+        let starts = newSteps.filter { $0.step == "started" }.map { ($0.blockID, $0.completedAt) }
+        for (blockID, startedAt) in starts + movedStarts.map({ ($0.key, $0.value) }) {
+            if let block = state.map.block(blockID) { try catchUpAction(of: block, startedAt: startedAt) }
+        }
         guard !newSteps.isEmpty else { return effects }
         let after = try state.adding(newSteps, evaluator: evaluator, now: event.occurredAt)
         for blockID in Set(newSteps.map(\.blockID)).sorted()

@@ -47,10 +47,10 @@ public struct JourneyConsumer: EventConsumer {
             // An app event only completes the action of a block in progress: most dogs have none.
             var done: [String: Set<String>] = [:]
             for step in steps { done[step.blockID, default: []].insert(step.step) }
-            guard
-                done.values.contains(where: { !$0.contains("action") && !JourneyState.completingSteps.isSubset(of: $0) }
-                )
-            else { return [] }
+            let inProgress = done.values.contains { !$0.contains("action") && !JourneyState.completingSteps.isSubset(of: $0) }
+            // …or moves back an action done later (this event arrived late).
+            let later = steps.contains { $0.step == "action" && $0.completedAt > event.occurredAt }
+            guard inProgress || later else { return [] }
         }
         guard let state = try JourneyLoader.state(of: dog, steps: steps, store: context.store) else {
             if isBlockEvent { throw Rejection(.invalid, "dog \(dog.id) has no journey (no catalog covers its age)") }
@@ -58,7 +58,7 @@ public struct JourneyConsumer: EventConsumer {
         }
         var flow = BlockFlow(
             event: event, state: state, plugins: plugins, evaluator: context.evaluator, store: context.store,
-            earlierEffects: context.effectsSoFar)
+            earlierEffects: context.effectsSoFar, keptSteps: steps)
         if let action, !isBlockEvent {
             try flow.appAction(action)
         } else {

@@ -7,13 +7,20 @@ public struct BlockStepCompletedEffect: FeatureEffect, Equatable {
     public var dogID: String
     public var blockID: String
     public var step: String
+    /// When (nil: when the event happened; an action an earlier stored app event did: then).
+    public var at: Double? = nil
 
     public var typeName: String { "block_step_completed" }
     public var label: String { "block_step_completed(\(blockID)/\(step))" }
-    public var members: JSONObject { ["dog_id": .string(dogID), "block_id": .string(blockID), "step": .string(step)] }
+    public var members: JSONObject {
+        var members: JSONObject = ["dog_id": .string(dogID), "block_id": .string(blockID), "step": .string(step)]
+        if let at { members["completed_at"] = .string(Timestamp.format(at)) }
+        return members
+    }
 
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
-        _ = try store.completeBlockStep(dog: dogID, block: blockID, step: step, at: event.occurredAt, event: eventRow)
+        _ = try store.completeBlockStep(
+            dog: dogID, block: blockID, step: step, at: at ?? event.occurredAt, event: eventRow)
     }
 
     /// Rules may complete a block's step: `{type: block_step_completed, block_id, step, dog_id?}`.
@@ -104,8 +111,8 @@ public struct BlockCompletedEffect: FeatureEffect, Equatable {
 }
 
 extension Effect {
-    static func blockStepCompleted(dogID: String, blockID: String, step: String) -> Effect {
-        BlockStepCompletedEffect(dogID: dogID, blockID: blockID, step: step).effect
+    static func blockStepCompleted(dogID: String, blockID: String, step: String, at: Double? = nil) -> Effect {
+        BlockStepCompletedEffect(dogID: dogID, blockID: blockID, step: step, at: at).effect
     }
     static func manifestCreated(_ manifest: StoredManifest, catalogHash: String, catalogText: String) -> Effect {
         ManifestCreatedEffect(manifest: manifest, catalogHash: catalogHash, catalogText: catalogText).effect

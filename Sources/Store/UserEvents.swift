@@ -53,6 +53,18 @@ public struct StoredUserEvent: Sendable {
     /// properties), when asked for.
     public var habitFacts: JSON?
 
+    /// From a row of `id, event_id, type, dog_id, occurred_at, occurred_at_text, payload, facts`.
+    init(row: any SQLRow) throws {
+        self.row = row.integer(0)
+        eventID = row.text(1) ?? ""
+        type = row.text(2) ?? ""
+        dogID = row.text(3)
+        occurredAt = row.real(4)
+        occurredAtText = row.text(5) ?? ""
+        payload = try StoredJSON.parse(row.text(6))
+        habitFacts = try row.text(7).map(StoredJSON.parse)
+    }
+
     /// The event as rules see it: `{event_id, user_id, type, occurred_at, dog_id, payload}`.
     public func json(user: String) -> JSON {
         var object: JSONObject = [
@@ -91,13 +103,18 @@ extension StoreReader {
             """
             SELECT e.id, e.event_id, e.type, e.dog_id, e.occurred_at, e.occurred_at_text, e.payload, \(facts)
             FROM events e WHERE e.user_id = ?\(range) AND \(condition) ORDER BY e.occurred_at, e.event_id
-            """, bounds + values
-        ) { row in
-            StoredUserEvent(
-                row: row.integer(0), eventID: row.text(1) ?? "", type: row.text(2) ?? "", dogID: row.text(3),
-                occurredAt: row.real(4), occurredAtText: row.text(5) ?? "",
-                payload: try StoredJSON.parse(row.text(6)), habitFacts: try row.text(7).map(StoredJSON.parse))
-        }
+            """, bounds + values, StoredUserEvent.init(row:))
+    }
+
+    /// `dog`'s stored events from `from` on, of the types `filter` takes, in time order, read
+    /// through the dog's time index.
+    public func dogEvents(dog: String, from: Double, filter: EventTypeFilter) throws -> [StoredUserEvent] {
+        let (condition, values) = filter.sql("type")
+        return try rows(
+            """
+            SELECT id, event_id, type, dog_id, occurred_at, occurred_at_text, payload, NULL FROM events
+            WHERE dog_id = ? AND occurred_at >= ? AND \(condition) ORDER BY occurred_at, event_id
+            """, [.text(dog), .real(from)] + values, StoredUserEvent.init(row:))
     }
 
     /// The time order key (`occurred_at`, `event_id`) of `user`'s latest stored event of the

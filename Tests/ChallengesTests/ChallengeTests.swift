@@ -231,6 +231,35 @@ struct ChallengeTests {
         #expect(try harness.count("SELECT count(*) FROM rewards WHERE reason = 'challenge:pack'") == 2)
         #expect(try ChallengeDigest.run(catalog: catalog, store: harness.store, now: now + 2 * 86_400).completions == 0)
     }
+
+    /// A community goal credits every participant when it is reached, not at the next digest:
+    /// completion at the moment the group reached it (or at a later join), XP once, and the
+    /// celebration with "join the next one".
+    @Test func aReachedCommunityGoalCreditsEveryoneAtThatMoment() throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        harness.send("u1", "challenge_joined", ["challenge_id": "pack"], at: "2026-08-01T08:00:00Z")
+        harness.send("u2", "challenge_joined", ["challenge_id": "pack"], at: "2026-08-01T08:00:00Z")
+        harness.send("u1", "walk_completed", ["km": 600], at: "2026-08-10T08:00:00Z")
+        harness.send("u2", "walk_completed", ["km": 400], at: "2026-08-11T09:00:00Z")
+        harness.send("u3", "challenge_joined", ["challenge_id": "pack"], at: "2026-08-12T10:00:00Z")
+        let catalog = ChallengeCatalog(ruleSet: harness.evaluator.ruleSet)
+        let now = Timestamp.parse("2026-08-12T10:01:00Z")!
+        #expect(try ChallengeCrediting.run(catalog: catalog, store: harness.store, now: now) == 3)
+        #expect(try ChallengeCrediting.run(catalog: catalog, store: harness.store, now: now + 60) == 0)
+        let reached = Timestamp.parse("2026-08-11T09:00:00Z")!
+        #expect(try harness.store.challengeParticipation(challenge: "pack", user: "u1")?.completedAt == reached)
+        #expect(
+            try harness.store.challengeParticipation(challenge: "pack", user: "u3")?.completedAt
+                == Timestamp.parse("2026-08-12T10:00:00Z"), "joined after the goal was reached")
+        #expect(try harness.count("SELECT count(*) FROM rewards WHERE reason = 'challenge:pack'") == 3)
+        let celebration = try harness.store.first(
+            "SELECT payload, due_at FROM reminders WHERE user_id = 'u2' AND kind = 'challenge_completed:pack'", []
+        ) { (try JSONParser().parse($0.text(0) ?? ""), $0.real(1)) }
+        #expect(celebration?.1 == reached)
+        #expect(celebration?.0["text"] == "You did it: Pack walk!")
+        #expect(celebration?.0["next_challenge"]?["id"] != nil)
+        #expect(try ChallengeDigest.run(catalog: catalog, store: harness.store, now: now + 86_400).completions == 0)
+    }
 }
 
 extension ChallengeTests {

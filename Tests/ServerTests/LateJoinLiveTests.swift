@@ -108,9 +108,16 @@ import Testing
                 running += walk.km
                 return running >= 50
             }
+            let (_, rewards) = try http.json("GET", "/v1/users/\(walker.user)/rewards")
             if let reached {
                 expectedCompletions += 1
                 #expect(body["completed_at"]?.stringValue == Timestamp.format(reached.at), "\(walker.user): \(body)")
+                // XP once, granted at that walk, and named by its challenge.
+                #expect(rewards["xp"] == 10, "\(rewards)")
+                #expect(rewards["rewards"]?[0]?["challenge_id"] == "live-walk")
+                #expect(rewards["rewards"]?[0]?["granted_at"]?.stringValue == Timestamp.format(reached.at))
+            } else {
+                #expect(rewards["xp"] == 0)
             }
             if body["completed_at"]?.stringValue != nil { completions += 1 }
         }

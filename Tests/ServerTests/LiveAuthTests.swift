@@ -144,6 +144,9 @@ private struct Checks {
         #expect(try send("GET", "/v1/users/bob/onboarding", ann).status == 403)
         #expect(try send("GET", "/v1/users/ann/onboarding/flows", ann).status == 200)
         #expect(try send("GET", "/v1/users/bob/onboarding/flows", ann).status == 403)
+        #expect(try send("GET", "/v1/users/ann/dogs", ann).status == 200)
+        #expect(try send("GET", "/v1/users/bob/dogs", ann).status == 403)
+        #expect(try send("GET", "/v1/users/bob/rewards", ann).status == 403)
         let check = try send(
             "POST", "/v1/users/bob/habits/checkins", ann, ["tracker_id": "walk", "date": "2026-11-30"])
         #expect(check.status == 403)

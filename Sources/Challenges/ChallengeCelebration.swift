@@ -1,0 +1,35 @@
+import Core
+import Store
+
+/// What a completion is celebrated with: a push due then, with the challenge to join next.
+extension ChallengeCatalog {
+    /// The celebration push of a completion at `at`, with the challenge to join next.
+    public func celebration(of instance: ChallengeInstance, for user: String, at: Double) -> Reminder {
+        let challenge = instance.challenge
+        var payload: JSONObject = [
+            "challenge_id": .string(instance.id), "title": .string(challenge.title),
+            "text": .string("You did it: \(challenge.title)!"),
+        ]
+        payload["next_challenge"] =
+            next(after: instance, at: at).map {
+                .object([
+                    "id": .string($0.id), "title": .string($0.challenge.title),
+                    "text": .string("Join the next one: \($0.challenge.title)"),
+                ])
+            } ?? .null
+        return Reminder(
+            userID: user, dogID: nil, kind: "challenge_completed:\(instance.id)", dueAt: at, payload: .object(payload))
+    }
+
+    /// The next instance of a recurring challenge, else another challenge still open to join.
+    public func next(after instance: ChallengeInstance, at time: Double) -> ChallengeInstance? {
+        if instance.challenge.kind == .recurring,
+            let next = instance.challenge.instances().first(where: { $0.startsAt > instance.startsAt })
+        {
+            return next
+        }
+        return instances(overlapping: time, time + 366 * 86_400)
+            .filter { $0.id != instance.id && $0.challenge.active && $0.endsAt >= time }
+            .min { $0.startsAt < $1.startsAt }
+    }
+}
