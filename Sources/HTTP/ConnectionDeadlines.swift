@@ -92,16 +92,14 @@ final class ConnectionDeadlines: @unchecked Sendable {
         while !stopped.load(ordering: .acquiring) {
             usleep(250_000)
             let now = Self.now()
-            let passed = entries.withLock { entries -> Int in
-                var passed = 0
+            entries.withLock { entries in
                 for (key, entry) in entries where entry.deadline != 0 && entry.deadline <= now {
+                    // Counted first: whoever sees the connection closed sees it counted.
+                    shutDown.wrappingAdd(1, ordering: .relaxed)
                     _ = Glibc.shutdown(entry.socket, Int32(SHUT_RDWR))
                     entries[key]?.deadline = 0
-                    passed += 1
                 }
-                return passed
             }
-            if passed > 0 { shutDown.wrappingAdd(passed, ordering: .relaxed) }
         }
         finished.store(true, ordering: .releasing)
     }
