@@ -31,8 +31,15 @@ public struct CheckContext: Sendable {
     public var occurredAtText: String
     /// The local date-time of the answer in the dog's time zone, `YYYY-MM-DDTHH:MM`.
     public var localTime: String
+    /// The records this block's checks kept before, oldest first: `{kind, recorded_at,
+    /// payload}` (a predict check's guess, before its measurement).
+    public var earlierRecords: [JSON]
 
-    public init(dog: DogProfile, blockID: String, occurredAt: Double, occurredAtText: String, localTime: String) {
+    public init(
+        dog: DogProfile, blockID: String, occurredAt: Double, occurredAtText: String, localTime: String,
+        earlierRecords: [JSON] = []
+    ) {
+        self.earlierRecords = earlierRecords
         self.dog = dog
         self.blockID = blockID
         self.occurredAt = occurredAt

@@ -36,7 +36,7 @@ public struct RulePlugin: CheckPlugin {
         }
         let input: JSON = [
             "content": content, "answer": answer, "dog": context.dog.json, "block": .string(context.blockID),
-            "now_local": .string(context.localTime),
+            "now_local": .string(context.localTime), "records": .array(context.earlierRecords),
         ]
         let result: RuleResult
         do {

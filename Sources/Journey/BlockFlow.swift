@@ -80,9 +80,13 @@ struct BlockFlow {
                 .invalid,
                 "no plugin for check type `\(block.checkType)`; types: \(plugins.types.joined(separator: ", "))")
         }
+        let earlier = try store.records(dog: dog.id, kind: nil).filter {
+            $0.blockID == block.id && $0.source == "journey" && $0.recordedAt <= event.occurredAt
+        }
         let context = CheckContext(
             dog: dog, blockID: block.id, occurredAt: event.occurredAt, occurredAtText: event.occurredAtText,
-            localTime: LocalTime.text(event.occurredAt, timezone: dog.timezone))
+            localTime: LocalTime.text(event.occurredAt, timezone: dog.timezone),
+            earlierRecords: earlier.map { ["kind": .string($0.kind), "recorded_at": .string($0.recordedAtText), "payload": $0.payload] })
         let outcome = try plugin.outcome(
             of: .object(answer), content: block.content["check"] ?? [:], context: context, evaluator: evaluator
         )

@@ -37,11 +37,32 @@ public struct JourneyConsumer: EventConsumer {
         }
         let isBlockEvent = Self.blockEvents.contains(event.type)
         let action = Self.actions[event.type]
-        guard isBlockEvent || action != nil else { return [] }
+        let recorded = JourneyAnalytics.recordsAdded(event, earlier: context.effectsSoFar)
+        if event.type == JourneyAnalytics.opened || event.type == JourneyAnalytics.interpretationRead {
+            guard let dog = context.dog else {
+                if event.type == JourneyAnalytics.opened { return recorded }
+                throw Rejection(.invalid, "\(event.type) needs the `dog_id` whose interpretation was read")
+            }
+            guard event.type == JourneyAnalytics.opened else {
+                return recorded + JourneyAnalytics.interpretationCompleted(event, dog: dog)
+            }
+            // A puppy registered younger than every catalog gets its journey once it grows
+            // into one: the first time the journey is opened then, its manifest is built.
+            let grown = try context.store.hasManifest(dog: dog.id) ? [] : try register(dog, event: event, context: context)
+            return recorded + grown + (try JourneyAnalytics.returned(event, dog: dog, store: context.store))
+        }
+        guard isBlockEvent || action != nil else { return recorded }
         guard let dog = context.dog else {
             if isBlockEvent { throw Rejection(.invalid, "\(event.type) needs a `dog_id`") }
-            return []
+            return recorded
         }
+        return recorded + (try flowEffects(of: event, dog: dog, isBlockEvent: isBlockEvent, action: action, context: context))
+    }
+
+    /// The block flow's effects of a block event or an app event performing an action.
+    private func flowEffects(
+        of event: Event, dog: DogProfile, isBlockEvent: Bool, action: String?, context: ConsumerContext
+    ) throws -> [Effect] {
         let steps = try context.store.blockSteps(dog: dog.id)
         if !isBlockEvent {
             // An app event only completes the action of a block in progress: most dogs have none.
@@ -53,7 +74,12 @@ public struct JourneyConsumer: EventConsumer {
             guard inProgress || later else { return [] }
         }
         guard let state = try JourneyLoader.state(of: dog, steps: steps, store: context.store) else {
-            if isBlockEvent { throw Rejection(.invalid, "dog \(dog.id) has no journey (no catalog covers its age)") }
+            if isBlockEvent {
+                throw Rejection(
+                    .invalid,
+                    "dog \(dog.id) has no journey (no catalog covered its age); once it grows into one, opening the journey (journey_opened) builds it"
+                )
+            }
             return []
         }
         var flow = BlockFlow(
@@ -77,7 +103,7 @@ public struct JourneyConsumer: EventConsumer {
         return [
             effect,
             .analyticsEvent(
-                name: "ai_interpretation_completed",
+                name: "ai_interpretation_generated",
                 properties: [
                     "dog_id": .string(dog.id), "insights": .number(Double(insights)),
                     "recommended_first": manifest.manifest["recommended_first"] ?? .null,

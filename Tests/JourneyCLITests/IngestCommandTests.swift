@@ -42,7 +42,7 @@ import Testing
         let results = try again.stdout.split(separator: "\n").map { try JV.parse(String($0)).json() }
         #expect(results.count == 5)
         #expect(results.prefix(3).allSatisfy { $0["status"] == "duplicate" })
-        #expect(results[1]["effects"]?.arrayValue?.count == 3, "a duplicate returns the original effects")
+        #expect(results[1]["effects"]?.arrayValue?.count == 4, "a duplicate returns the original effects")
         #expect(results[3]["code"] == "too_late")
         #expect(results[4]["event_id"] == .null)
         #expect(again.stderr.contains("5 events: 0 accepted, 3 duplicate, 2 rejected"))

@@ -121,8 +121,30 @@ import Testing
         let registered = journey.send("dog_registered", dog: "rex", adult)
         #expect(registered.effects.map { $0["type"] ?? .null } == ["dog_registered"], "no catalog for adults yet")
         let noJourney = journey.send("block_started", dog: "rex", ["block_id": "weight-baseline"])
-        #expect(noJourney.message == "dog rex has no journey (no catalog covers its age)")
+        #expect(noJourney.message?.hasPrefix("dog rex has no journey (no catalog covered its age)") == true)
         #expect(throws: JourneyViewError.self) { try journey.views.today("rex") }
+    }
+
+    /// A puppy registered at two months has no journey; opened once it is four and a half
+    /// months old, its journey is built then (once), and its blocks can be started.
+    @Test func aPuppyGrowsIntoItsJourney() throws {
+        let journey = try JourneyHarness(now: "2026-11-20T08:00:00Z")
+        var puppy = Self.registration
+        puppy["age_range"] = nil
+        puppy["birth_date"] = "2026-09-20"
+        let registered = journey.send("dog_registered", dog: "baby", puppy)
+        #expect(registered.effects.map { $0["type"] ?? .null } == ["dog_registered"], "too young for every catalog")
+        journey.send("journey_opened", dog: "baby")
+        #expect(try journey.count("SELECT count(*) FROM manifests WHERE dog_id = 'baby'") == 0)
+        journey.clock = Timestamp.parse("2027-02-05T08:00:00Z")!
+        let opened = journey.send("journey_opened", dog: "baby")
+        #expect(opened.effects.contains { $0["type"] == "manifest_created" }, "\(opened.json)")
+        #expect(try journey.count("SELECT count(*) FROM manifests WHERE dog_id = 'baby'") == 1)
+        let again = journey.send("journey_opened", dog: "baby")
+        #expect(!again.effects.contains { $0["type"] == "manifest_created" }, "built once")
+        let started = journey.send("block_started", dog: "baby", ["block_id": "weight-baseline"])
+        #expect(started.status == .accepted, "\(started.json)")
+        #expect(try journey.views.today("baby")["recommended"] != nil)
     }
 
     @Test func birthDateDecidesTheCatalog() throws {

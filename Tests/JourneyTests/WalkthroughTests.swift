@@ -97,7 +97,16 @@ import Testing
                 #expect(reminder["kind"] == "check_later")
                 #expect(try journey.views.state("miso").steps[id]?.contains("check") == false, "the block stays open")
             }
-            let answer = try answer(for: block, spec: spec)
+            var answer = try answer(for: block, spec: spec)
+            if block.checkType == "predict", case .object(var measured) = answer, let guess = measured["guess"] {
+                // Predict, then check: the guess alone keeps the block open and reveals the reference.
+                let guessed = journey.send("check_answered", ["block_id": .string(id), "answer": ["guess": guess]])
+                let told = guessed.effects.first { $0["type"] == "check_answered" }
+                #expect(told?["complete"] == false, "\(id): \(guessed.json.compactText)")
+                #expect(told?["interpretation"]?.stringValue?.contains("Typical:") == true)
+                measured["guess"] = nil  // the measurement completes the guess kept
+                answer = .object(measured)
+            }
             let checked = journey.send("check_answered", ["block_id": .string(id), "answer": answer])
             #expect(checked.status == .accepted, "\(id): \(checked.json.compactText)")
             #expect(checked.effects.contains { $0["type"] == "check_answered" && $0["complete"] == true })
@@ -152,7 +161,7 @@ import Testing
         #expect(
             try journey.count("SELECT count(*) FROM analytics_outbox WHERE name = 'course_started_from_journey'") == 2)
         #expect(
-            try journey.count("SELECT count(*) FROM analytics_outbox WHERE name = 'ai_interpretation_completed'") == 1)
+            try journey.count("SELECT count(*) FROM analytics_outbox WHERE name = 'ai_interpretation_generated'") == 1)
         let path = try journey.views.path("miso", branch: "mind")
         #expect(path["nodes"]?.arrayValue?.allSatisfy { $0["status"] == "completed" } == true)
         let map = try journey.views.map("miso")
