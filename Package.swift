@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "JQTests", dependencies: ["JQ", "Core", "TestSupport"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "Core"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core", "TestSupport"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "FeatureKit", "HTTP", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Postgres", "Core", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),

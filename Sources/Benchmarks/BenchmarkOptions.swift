@@ -1,6 +1,6 @@
 /// The benchmark's flags.
 struct BenchmarkOptions {
-    enum Benchmark: String { case rules, ingest, views, http, habits, challenges, preview, postgres }
+    enum Benchmark: String { case rules, ingest, views, http, habits, challenges, preview, postgres, slow }
 
     var benchmark = Benchmark.rules
     var rulesDirectory = "Rules"
@@ -29,6 +29,7 @@ struct BenchmarkOptions {
                journey-bench challenges [--rules <dir>] [--participants <n>] [--events <n>]
                journey-bench preview [--rules <dir>] [--dogs <n>] [--events <n>]
                journey-bench http [--rules <dir>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
+               journey-bench slow [--connections <n>] [--seconds <n>] [--workers <n>]
                journey-bench postgres --postgres <url> [--events <n>] [--workers <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
 
         SUBCOMMANDS:
@@ -47,6 +48,9 @@ struct BenchmarkOptions {
                                   the events once, every dog's decisions once) in the same run.
           http                    journey serve under wrk (GET /today, POST /v1/events ×10) beside a
                                   trivial responder built from the same libmicrohttpd adapter.
+          slow                    5,000 slow connections (a header byte every 5 s) from 127.0.0.2 while
+                                  /healthz is probed from 127.0.0.1, with the connection guards off beside
+                                  the defaults.
           postgres                journey ingest into PostgreSQL beside SQLite, and POST /v1/events through
                                   1, 2 and 3 instances on one PostgreSQL database beside one SQLite service.
 

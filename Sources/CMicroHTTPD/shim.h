@@ -43,12 +43,15 @@ static inline size_t journey_unescape(void *context, struct MHD_Connection *conn
 
 /// MHD_start_daemon is variadic, which Swift cannot call: this wrapper fixes the options the
 /// Journey adapter uses. The daemon serves an already listening socket (`listen_fd`, owned by
-/// the caller: a supervisor process may share it between workers).
+/// the caller: a supervisor process may share it between workers). `per_address_limit` is
+/// the most connections one client address may hold (0: no limit); `notify` is told when a
+/// connection starts and when it is closed.
 static inline struct MHD_Daemon *journey_mhd_start(
     unsigned int flags, int listen_fd, unsigned int connection_timeout_seconds,
-    size_t connection_memory_limit, unsigned int connection_limit,
+    size_t connection_memory_limit, unsigned int connection_limit, unsigned int per_address_limit,
     MHD_AccessHandlerCallback handler, void *handler_context,
-    MHD_RequestCompletedCallback completed, void *completed_context)
+    MHD_RequestCompletedCallback completed, void *completed_context,
+    MHD_NotifyConnectionCallback notify, void *notify_context)
 {
     return MHD_start_daemon(
         flags, 0, NULL, NULL, handler, handler_context,
@@ -56,9 +59,18 @@ static inline struct MHD_Daemon *journey_mhd_start(
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+        MHD_OPTION_NOTIFY_CONNECTION, notify, notify_context,
         MHD_OPTION_UNESCAPE_CALLBACK, journey_unescape, NULL,
         MHD_OPTION_END);
+}
+
+/// The socket of `connection` (MHD_get_connection_info is variadic); -1 when unknown.
+static inline int journey_mhd_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
 }
 
 /// The number of open connections of `daemon` (MHD_get_daemon_info returns a union pointer).

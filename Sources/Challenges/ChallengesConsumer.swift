@@ -12,6 +12,7 @@ import Store
 /// ledger), and completion happens at the `occurred_at` where the contributions, in time
 /// order, first complete the challenge; a late event that completes it sooner moves it back.
 /// Completion is rewarded once: XP, badge, a celebration and a "join the next one" suggestion.
+/// A habit check-in of a day checked before (and unchecked since) counts nothing again.
 public struct ChallengesConsumer: EventConsumer {
     public let catalog: ChallengeCatalog
     public var name: String { "challenges" }
@@ -41,10 +42,11 @@ public struct ChallengesConsumer: EventConsumer {
         if event.type == Self.joinEventType { return try join(event, context: context) }
         // No metric counts this type: no need to look up the user's participations.
         if let countedTypes, !countedTypes.contains(event.type) { return [] }
-        let participations = try context.store.challengeParticipations(user: event.userID)
-        guard !participations.isEmpty else { return [] }
         // The event as the rules see it, built once for every challenge it counts toward.
         let eventJSON = eventWithFacts(event, context: context)
+        if Self.checksADayAgain(eventJSON?["facts"]?["habits"]) { return [] }
+        let participations = try context.store.challengeParticipations(user: event.userID)
+        guard !participations.isEmpty else { return [] }
         let input = eventJSON.map { JV($0) } ?? event.ruleValue
         var effects: [Effect] = []
         for participation in participations {
@@ -60,8 +62,10 @@ public struct ChallengesConsumer: EventConsumer {
             let contribution = ChallengeContribution(
                 eventKey: event.eventID, occurredAt: event.occurredAt, delta: delta,
                 input: instance.challenge.completionRuleID == nil ? nil : eventJSON ?? event.json)
-            effects.append(.challengeProgress(challengeID: instance.id, delta: delta, completionInput: contribution.input))
-            effects += try consequences(of: [contribution], for: participation, in: instance, event: event, context: context)
+            effects.append(
+                .challengeProgress(challengeID: instance.id, delta: delta, completionInput: contribution.input))
+            effects += try consequences(
+                of: [contribution], for: participation, in: instance, event: event, context: context)
         }
         return effects
     }
@@ -73,10 +77,11 @@ public struct ChallengesConsumer: EventConsumer {
     ) throws -> [ChallengeContribution] {
         guard let rule = context.evaluator.ruleSet.rule(instance.challenge.metricRuleID) else { return [] }
         let events = try context.store.userEvents(
-            user: user, from: max(from, instance.startsAt), through: through ?? instance.endsAt + instance.challenge.grace,
+            user: user, from: max(from, instance.startsAt),
+            through: through ?? instance.endsAt + instance.challenge.grace,
             filter: EventTypeFilter(types: Set(rule.events ?? []), excluding: [Self.joinEventType]), habitFacts: true)
         var contributions: [ChallengeContribution] = []
-        for event in events {
+        for event in events where !Self.checksADayAgain(event.habitFacts) {
             // As the metric saw it when it arrived: with the facts other features established.
             var json = event.json(user: user)
             if let facts = event.habitFacts, case .object(var object) = json {
@@ -92,6 +97,13 @@ public struct ChallengesConsumer: EventConsumer {
                     input: instance.challenge.completionRuleID == nil ? nil : json, eventRow: event.row))
         }
         return contributions
+    }
+
+    /// Whether habit facts say the check-in is of a day checked before and unchecked since
+    /// (`checked_before`): it counted then, so it counts nothing again (toggling cannot
+    /// inflate progress).
+    static func checksADayAgain(_ habitFacts: JSON?) -> Bool {
+        habitFacts?["checked_before"]?.boolValue == true
     }
 
     /// The event as ingested with the `facts` other features established for it (`habits`:
@@ -254,7 +266,8 @@ public struct ChallengesConsumer: EventConsumer {
                 context: context)
             return reached ? earliest.occurredAt : nil
         }
-        if instance.challenge.completionRuleID == nil, value + delta < Challenge.reachThreshold(of: instance.challenge.target)
+        if instance.challenge.completionRuleID == nil,
+            value + delta < Challenge.reachThreshold(of: instance.challenge.target)
         {
             return nil
         }

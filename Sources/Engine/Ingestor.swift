@@ -257,6 +257,10 @@ public final class Ingestor {
             return result
         } catch let rejection as Rejection {
             return .rejected(rejection, eventID: event.eventID, userID: event.userID, type: event.type)
+        } catch let repeated as AlreadyRecorded {
+            return IngestResult(
+                status: .duplicate, eventID: event.eventID, userID: event.userID, type: event.type,
+                code: repeated.code, message: repeated.message, effects: [])
         } catch {
             guard guarded else { throw error }
             return .rejected(
@@ -271,7 +275,9 @@ public final class Ingestor {
         while true {
             do {
                 return try body()
-            } catch let failure as any TransientStoreFailure where failure.isTransient && attempt < Self.transientAttempts {
+            } catch let failure as any TransientStoreFailure
+                where failure.isTransient && attempt < Self.transientAttempts
+            {
                 forget()
                 usleep(UInt32(1_000 << min(attempt, 6)) + UInt32.random(in: 0..<1_000))
                 attempt += 1
@@ -341,6 +347,8 @@ public final class Ingestor {
                 }
             } catch let rejection as Rejection {
                 throw rejection
+            } catch let repeated as AlreadyRecorded {
+                throw repeated
             } catch {
                 throw Rejection(.consumerFailed, "\(consumer.name): \(error)")
             }
@@ -376,7 +384,8 @@ public final class Ingestor {
     private func originText(consumer: String, rules: [DecisionLog.Entry]) -> String {
         var key = consumer
         for entry in rules {
-            key += "\u{1}" + entry.rule + "\u{2}" + entry.variant + "\u{2}" + (entry.experiment ?? "")
+            key +=
+                "\u{1}" + entry.rule + "\u{2}" + entry.variant + "\u{2}" + (entry.experiment ?? "")
                 + "\u{2}" + (entry.error ?? "")
         }
         if let text = originTexts[key] { return text }

@@ -27,6 +27,13 @@ public final class HTTPServer: @unchecked Sendable {
         public var connectionMemoryBytes: Int = 32 << 10
         /// Connections served at once; later ones wait in the socket's backlog.
         public var connectionLimit: Int = 1024
+        /// Connections one client address may hold (0: no limit); more are closed at once.
+        public var perAddressConnectionLimit: Int = 0
+        /// Time a connection has to send a request's headers, from its opening or its previous
+        /// response (zero: none; see ``ConnectionDeadlines``).
+        public var headerTimeout: Duration = .zero
+        /// Time a request has to send its body, from its headers (zero: none).
+        public var bodyTimeout: Duration = .zero
         /// Prefix of the request ids this server makes (the worker's name, say).
         public var requestIDPrefix: String = "r"
 
@@ -42,16 +49,19 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Starts serving `socket` with `handler` (called on the server's polling thread only).
     public init(socket: ListeningSocket, options: Options = Options(), handler: @escaping Handler) throws(SocketError) {
-        let context = Unmanaged.passRetained(ServerContext(options: options, handler: handler))
+        let server = ServerContext(options: options, handler: handler)
+        let context = Unmanaged.passRetained(server)
         let flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
             | MHD_USE_TURBO.rawValue
         guard
             let daemon = journey_mhd_start(
                 UInt32(flags), socket.descriptor, UInt32(options.connectionTimeoutSeconds),
-                options.connectionMemoryBytes, UInt32(options.connectionLimit), accessHandler,
-                context.toOpaque(), requestCompleted, context.toOpaque())
+                options.connectionMemoryBytes, UInt32(options.connectionLimit),
+                UInt32(max(options.perAddressConnectionLimit, 0)), accessHandler, context.toOpaque(),
+                requestCompleted, context.toOpaque(), connectionNotified, context.toOpaque())
         else {
+            server.deadlines?.stop()
             context.release()
             throw SocketError(message: "libmicrohttpd could not start on \(socket.host):\(socket.port)")
         }
@@ -64,6 +74,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Open connections (idle keep-alive ones included).
     public var openConnections: Int { Int(journey_mhd_connection_count(daemon)) }
+
+    /// Connections shut down because they did not send a request's headers or body in time.
+    public var connectionsPastDeadline: Int {
+        context.takeUnretainedValue().deadlines?.shutDown.load(ordering: .relaxed) ?? 0
+    }
 
     /// Stops accepting connections (others sharing the socket go on accepting); requests in
     /// progress finish, and their responses ask the client to close the connection.
@@ -87,6 +102,7 @@ public final class HTTPServer: @unchecked Sendable {
             usleep(5_000)
         }
         MHD_stop_daemon(daemon)
+        context.takeUnretainedValue().deadlines?.stop()
         context.release()
     }
 
@@ -105,10 +121,13 @@ final class ServerContext: @unchecked Sendable {
     let active = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
     var nextRequest: UInt64 = 0
+    /// The header and body deadlines (nil when both are off).
+    let deadlines: ConnectionDeadlines?
 
     init(options: HTTPServer.Options, handler: @escaping HTTPServer.Handler) {
         self.options = options
         self.handler = handler
+        deadlines = ConnectionDeadlines(header: options.headerTimeout, body: options.bodyTimeout)
     }
 
     func makeRequestID() -> String {
@@ -148,6 +167,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         }
         requestPointer.pointee = Unmanaged.passRetained(state).toOpaque()
         _ = context.active.wrappingAdd(1, ordering: .relaxed)
+        context.deadlines?.headersRead(connection)
         if let refusal = framingRefusal(connection) {
             state.discardsBody = true
             state.answered = true
@@ -188,6 +208,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     // The whole request has been read.
     if state.answered { return .YES }
     state.answered = true
+    context.deadlines?.requestRead(connection)
     if state.discardsBody {
         return queue(tooLarge(context.options.maxBodyBytes), on: connection, context: context, id: state.id)
     }
@@ -228,12 +249,25 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     return queue(context.handler(request), on: connection, context: context, id: state.id)
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { contextPointer, _, requestPointer, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { contextPointer, connection, requestPointer, _ in
     guard let contextPointer, let requestPointer, let existing = requestPointer.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(existing).release()
     requestPointer.pointee = nil
     let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
     _ = context.active.wrappingSubtract(1, ordering: .releasing)
+    if let connection { context.deadlines?.answered(connection) }
+}
+
+/// A connection opened or closed: its deadlines start or end.
+private let connectionNotified: MHD_NotifyConnectionCallback = { contextPointer, connection, _, code in
+    guard let contextPointer, let connection else { return }
+    let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+    guard let deadlines = context.deadlines else { return }
+    if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+        deadlines.opened(connection, socket: journey_mhd_connection_fd(connection))
+    } else {
+        deadlines.closed(connection)
+    }
 }
 
 private func tooLarge(_ limit: Int) -> HTTPResponse {

@@ -42,11 +42,14 @@ extension StoreReader {
         return categories
     }
 
-    /// A user's check-ins, by date.
+    /// A user's check-ins, by date (days unchecked again are not check-ins).
     public func habitCheckins(user: String) throws -> [HabitCheckin] {
         var checkins: [HabitCheckin] = []
         try query(
-            "SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? ORDER BY date, tracker_id", [.text(user)]
+            """
+            SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL
+            ORDER BY date, tracker_id
+            """, [.text(user)]
         ) { row in
             checkins.append(HabitCheckin(trackerID: row.text(0) ?? "", date: row.text(1) ?? ""))
         }
@@ -109,19 +112,26 @@ extension Store {
             try run(
                 "DELETE FROM habit_categories WHERE user_id = ? AND category_id = ?", [.text(user), .text(id)])
         case .checked(let checkin):
+            // A day checked before and unchecked since is checked again in its row.
             try run(
                 """
                 INSERT INTO habit_checkins (user_id, tracker_id, date, checked_at, event) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (user_id, tracker_id, date) DO NOTHING
+                ON CONFLICT (user_id, tracker_id, date) DO UPDATE
+                SET checked_at = excluded.checked_at, event = excluded.event, unchecked_at = NULL
                 """,
                 [
                     .text(user), .text(checkin.trackerID), .text(checkin.date), .real(at),
                     event.map(SQLValue.integer) ?? .null,
                 ])
         case .unchecked(let checkin):
+            // Kept, marked unchecked: checking the day again then counts once (see
+            // ``HabitCheckinState``).
             try run(
-                "DELETE FROM habit_checkins WHERE user_id = ? AND tracker_id = ? AND date = ?",
-                [.text(user), .text(checkin.trackerID), .text(checkin.date)])
+                """
+                UPDATE habit_checkins SET unchecked_at = ?
+                WHERE user_id = ? AND tracker_id = ? AND date = ? AND unchecked_at IS NULL
+                """,
+                [.real(at), .text(user), .text(checkin.trackerID), .text(checkin.date)])
         }
     }
 }

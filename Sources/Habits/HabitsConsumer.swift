@@ -8,7 +8,8 @@ import Store
 ///
 /// Refusals name the field: a name of 1–38 characters, weekdays `mon`…`sun`, a category
 /// that exists (and is not deleted while trackers use it), no check-in for a date that has
-/// not begun for the user (the offset of `occurred_at` decides the local date).
+/// not begun for the user (the offset of `occurred_at` decides the local date) or that is
+/// before the tracker was created.
 public struct HabitsConsumer: EventConsumer {
     public var name: String { "habits" }
 
@@ -95,30 +96,58 @@ public struct HabitsConsumer: EventConsumer {
                     "\(date) has not begun for the user (it is \(today) where the event was sent); a future date cannot be checked"
                 )
             }
-            let tracker = try existingTracker(id, user: user, store: context.store)
-            let checkin = HabitCheckin(trackerID: id, date: date.description)
-            let checkins = try context.store.habitCheckins(user: user)
-            let done = checkins.contains(checkin)
-            if event.type == "habit_checked" {
-                guard !done else { return [] }
-                let dates = checkins.filter { $0.trackerID == id }.compactMap { CivilDate($0.date) } + [date]
-                let streak = HabitFacts.streak(of: tracker, on: dates, endingOn: date)
-                effects = [
-                    .habitChanged(.checked(checkin)),
-                    // Facts other rules read (a challenge's streak metric): the analytics event
-                    // carries the tracker's streak ending on the checked date.
-                    .analyticsEvent(
-                        name: "habit_checked",
-                        properties: [
-                            "tracker_id": .string(id), "kind": .string(tracker.kind.rawValue),
-                            "date": .string(checkin.date), "streak_days": .number(Double(streak)),
-                        ]),
-                ]
-            } else {
-                effects = done ? [.habitChanged(.unchecked(checkin))] : []
-            }
+            effects = try checkin(event, tracker: id, date: date, user: user, context: context)
         }
         return effects
+    }
+
+    /// `habit_checked` or `habit_unchecked` of `trackerID` on `date` (not after the user's
+    /// today): one check-in per tracker and date. Checking a day already checked (a retry under
+    /// a fresh `event_id`) or unchecking one that is not is ``AlreadyRecorded``; checking a day
+    /// again after unchecking it is kept, its facts saying `checked_before` so that challenges
+    /// do not count it again. Dates before
+    /// the tracker was created are refused. Reads one tracker, one day and the streak's days:
+    /// never the tracker's whole history.
+    private func checkin(
+        _ event: Event, tracker id: String, date: CivilDate, user: String, context: ConsumerContext
+    ) throws -> [Effect] {
+        let store = context.store
+        guard let tracker = try store.habitTracker(user: user, id: id) else {
+            throw Rejection("unknown_tracker", "the user has no tracker `\(id)`")
+        }
+        if let created = CivilDate(tracker.createdOn), date < created {
+            throw Rejection(
+                "before_tracker_created",
+                "\(date) is before tracker `\(id)` was created (\(created)); check-ins start on the day it was created"
+            )
+        }
+        let checkin = HabitCheckin(trackerID: id, date: date.description)
+        let state = try store.habitCheckinState(user: user, tracker: id, date: checkin.date)
+        guard event.type == "habit_checked" else {
+            guard state == .checked else {
+                throw AlreadyRecorded("not_checked", "tracker `\(id)` is not checked on \(date): nothing to uncheck")
+            }
+            return [.habitChanged(.unchecked(checkin))]
+        }
+        if state == .checked {
+            throw AlreadyRecorded("already_checked", "tracker `\(id)` is already checked on \(date); it counts once")
+        }
+        let streak = try HabitStreak.ending(on: date, of: tracker) { before, limit in
+            try store.habitCheckinDates(user: user, tracker: id, before: before.description, limit: limit)
+                .compactMap { CivilDate($0) }
+        }
+        var facts: JSONObject = [
+            "tracker_id": .string(id), "kind": .string(tracker.kind.rawValue), "date": .string(checkin.date),
+            "streak_days": .number(Double(streak)),
+        ]
+        // Checked, unchecked, and checked again: challenges counted the day the first time.
+        if state == .uncheckedAgain { facts["checked_before"] = true }
+        return [
+            .habitChanged(.checked(checkin)),
+            // Facts other rules read (a challenge's streak metric): the analytics event
+            // carries the tracker's streak ending on the checked date.
+            .analyticsEvent(name: "habit_checked", properties: facts),
+        ]
     }
 
     private func trackerCreated(

@@ -60,10 +60,12 @@ enum ServeCommand: Command {
                 help:
                     "Serve the app routes without tokens on a non-loopback address (behind a gateway that checks them)."
             ),
+        ] + rateLimitOptions + [
             OptionSpec(long: "max-body", valueName: "size", help: "Largest request body.", defaultValue: "1MiB"),
             OptionSpec(
                 long: "connection-timeout", valueName: "duration", help: "Idle time before a connection closes.",
                 defaultValue: "30s"),
+        ] + connectionOptions + [
             OptionSpec(
                 long: "view-cache", valueName: "duration",
                 help: "How long an unchanged dog's view is served again (0 turns it off).", defaultValue: "10s"),
@@ -130,6 +132,7 @@ enum ServeCommand: Command {
         }
 
         io.stderr.line("journey serve: \(authenticationSummary(configuration))")
+        io.stderr.line("journey serve: \(rateLimitSummary(configuration))")
         if configuration.workers == 0 {
             configuration.workers = 1
             do {
@@ -203,6 +206,8 @@ enum ServeCommand: Command {
         }
         if configuration.adminToken?.isEmpty == true { configuration.adminToken = nil }
         try authentication(arguments, &configuration)
+        try rateLimits(arguments, &configuration)
+        try connections(arguments, &configuration)
         if let text = configuration.adminToken {
             do {
                 _ = try AdminCredentials(text)
@@ -234,10 +239,10 @@ enum ServeCommand: Command {
         if !configuration.runJobs { flags.append("--no-jobs") }
         flags += configuration.tokens?.flags ?? []
         if configuration.insecureNoAuth { flags.append("--insecure-no-auth") }
-        return flags
+        return flags + rateLimitFlags(configuration) + connectionFlags(configuration)
     }
 
-    private static func integer(_ arguments: ParsedArguments, _ name: String, in range: ClosedRange<Int>)
+    static func integer(_ arguments: ParsedArguments, _ name: String, in range: ClosedRange<Int>)
         throws(UsageError) -> Int?
     {
         guard let text = arguments.values[name]?.last else { return nil }
@@ -261,7 +266,7 @@ enum ServeCommand: Command {
         return value
     }
 
-    private static func duration(_ arguments: ParsedArguments, _ name: String, _ fallback: String) throws(UsageError)
+    static func duration(_ arguments: ParsedArguments, _ name: String, _ fallback: String) throws(UsageError)
         -> Duration
     {
         let text = arguments.value(name, spec: spec) ?? fallback

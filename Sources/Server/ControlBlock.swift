@@ -19,7 +19,7 @@ public final class ControlBlock: @unchecked Sendable {
     public let descriptor: Int32
     let base: UnsafeMutableRawPointer
 
-    static let size = 2 << 20
+    static let size = 4 << 20
     static let maxWorkers = 64
     static let slotSize = 1024
     static let slotsOffset = 4096
@@ -27,6 +27,9 @@ public final class ControlBlock: @unchecked Sendable {
     /// Change counters of dogs (by hash), bumped by a worker after it stored events of a dog.
     static let dogCountersOffset = 1 << 20
     static let dogCounters = 65_536
+    /// The users' rate buckets (``SharedRateLimiter``): one table per limit, from 2 MiB on.
+    static let rateTablesOffset = 2 << 20
+    static let rateTableWords = 65_536
 
     /// Header words.
     enum Word: Int {
@@ -100,6 +103,14 @@ public final class ControlBlock: @unchecked Sendable {
     /// Tells every worker the quarantine changed; returns the new generation.
     @discardableResult public func quarantineChanged() -> UInt64 { increment(.quarantineGeneration) }
 
+    // MARK: Rate buckets
+
+    /// The words of rate table `index` (0: users' requests, 1: users' events).
+    func rateTable(_ index: Int) -> UnsafeMutablePointer<UInt64> {
+        precondition(index >= 0 && Self.rateTablesOffset + (index + 1) * Self.rateTableWords * 8 <= Self.size)
+        return word(at: Self.rateTablesOffset + index * Self.rateTableWords * 8)
+    }
+
     // MARK: Dog change counters
 
     private func dogCounter(_ dog: String) -> UnsafeMutablePointer<UInt64> {
@@ -169,6 +180,8 @@ public struct WorkerSlot: @unchecked Sendable {
         case candidate = 600  // 72 bytes
         case serving = 672  // 72 bytes
         case lastReloadAt = 744, lastReloadOK = 752, lastReloadSequence = 760
+        case consecutiveCrashes = 768, restartBackoffMilliseconds = 776
+        case openConnections = 784, connectionsPastDeadline = 792
     }
 
     private func word(_ field: Field) -> UnsafeMutablePointer<UInt64> { block.word(at: offset + field.rawValue) }
@@ -245,11 +258,37 @@ public struct WorkerSlot: @unchecked Sendable {
         _ = journey_atomic_add(word(.lastReloadSequence), 1)
     }
 
+    /// How many times in a row the worker died soon after it started (0 once one lives on),
+    /// and how long the supervisor waits before the next restart: a crash loop, backed off.
+    public var crashLoop: (crashes: Int, backoffSeconds: Double) {
+        (
+            Int(journey_atomic_load(word(.consecutiveCrashes))),
+            Double(journey_atomic_load(word(.restartBackoffMilliseconds))) / 1000
+        )
+    }
+
+    func recordCrashLoop(crashes: Int, backoff: Duration) {
+        journey_atomic_store(word(.consecutiveCrashes), UInt64(max(crashes, 0)))
+        journey_atomic_store(word(.restartBackoffMilliseconds), UInt64(max(backoff.seconds, 0) * 1000))
+    }
+
+    /// The worker's open connections, and those it shut down for not sending a request's
+    /// headers or body in time (since it started), as its control loop last saw them.
+    public var connections: (open: Int, pastDeadline: Int) {
+        (Int(journey_atomic_load(word(.openConnections))), Int(journey_atomic_load(word(.connectionsPastDeadline))))
+    }
+
+    func recordConnections(open: Int, pastDeadline: Int) {
+        journey_atomic_store(word(.openConnections), UInt64(max(open, 0)))
+        journey_atomic_store(word(.connectionsPastDeadline), UInt64(max(pastDeadline, 0)))
+    }
+
     /// Clears the slot for a new worker process.
     func reset(pid: Int32) {
         activity = .idle
         isReady = false
         self.pid = pid
+        recordConnections(open: 0, pastDeadline: 0)
     }
 }
 

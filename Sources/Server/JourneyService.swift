@@ -20,6 +20,8 @@ public final class JourneyService {
     let adminCredentials: AdminCredentials?
     /// Who may call each route: the credentials and the token verifier.
     let routeGuard: RouteGuard
+    /// Each user's requests and events per second, shared by the workers.
+    let rateLimits: UserRateLimits
     /// Who the request being answered comes from (nil on an open route, or without tokens); the
     /// access log names them.
     public internal(set) var principal: Principal?
@@ -62,6 +64,7 @@ public final class JourneyService {
         self.routeGuard = RouteGuard(
             credentials: credentials, verifier: configuration.tokenVerifier,
             clock: configuration.clock)
+        self.rateLimits = UserRateLimits(configuration: configuration, control: control)
         self.database = store
         self.control = control
         self.slot = control.slot(workerIndex)

@@ -20,6 +20,7 @@ enum EventRoutes {
         guard events.count <= maxBatch else {
             throw APIError(413, "batch_too_large", "at most \(maxBatch) events per batch (got \(events.count))")
         }
+        if let refusal = service.rateLimits.chargeBatch(events, principal: service.principal) { throw refusal }
         let results = service.ingest(events)
         let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
         let body: JSON = [

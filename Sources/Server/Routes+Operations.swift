@@ -1,5 +1,5 @@
-import Features
 import FeatureKit
+import Features
 import Foundation
 import HTTP
 import JQ
@@ -24,7 +24,8 @@ enum Operations {
         {
             return .error(
                 503, code: "store_not_writable",
-                message: "the store refused a write \(String(format: "%.1f", (ContinuousClock.now - failure.at).seconds)) s ago: \(failure.message)",
+                message:
+                    "the store refused a write \(String(format: "%.1f", (ContinuousClock.now - failure.at).seconds)) s ago: \(failure.message)",
                 headers: [("Retry-After", "1")])
         }
         return .json([
@@ -77,6 +78,32 @@ enum Operations {
                     "journey_worker_requests_total", help: "Requests answered, by worker.", type: "counter",
                     labels: [("worker", "w\(index)")], value: Double(control.slot(index).requests)))
         }
+        // One family after another (each is named once, with all its workers).
+        let slots = (0..<min(workers, ControlBlock.maxWorkers)).map { control.slot($0) }
+        func perWorker(_ name: String, help: String, type: String = "gauge", _ value: (WorkerSlot) -> Double) {
+            for (index, slot) in slots.enumerated() {
+                extra.append(
+                    PrometheusSample(
+                        name, help: help, type: type, labels: [("worker", "w\(index)")], value: value(slot)))
+            }
+        }
+        perWorker("journey_http_connections_open", help: "Open connections (idle keep-alive ones included), by worker.")
+        {
+            Double($0.connections.open)
+        }
+        perWorker(
+            "journey_http_connections_past_deadline_total",
+            help: "Connections shut down for not sending a request's headers or body in time, by worker.",
+            type: "counter"
+        ) { Double($0.connections.pastDeadline) }
+        perWorker(
+            "journey_worker_consecutive_crashes",
+            help: "Times in a row the worker died within 2 s of starting (0 once one lives on)."
+        ) { Double($0.crashLoop.crashes) }
+        perWorker(
+            "journey_worker_restart_backoff_seconds",
+            help: "How long the supervisor waits before restarting the worker (a crash loop, backed off)."
+        ) { $0.crashLoop.backoffSeconds }
         let text = service.metrics.prometheusText(routeNames: JourneyService.routeNames, extra: extra)
         return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }

@@ -17,7 +17,13 @@ extension JourneyService {
             router.add(method, pattern, access: access) { service, request, parameters in
                 switch service.routeGuard.admit(request, access: access, parameters: parameters, store: service.store) {
                 case .failure(let refusal): return refusal.response
-                case .success(let principal): service.principal = principal
+                case .success(let principal):
+                    service.principal = principal
+                    if let refusal = service.rateLimits.admit(
+                        request, access: access, principal: principal, parameters: parameters)
+                    {
+                        return refusal.response
+                    }
                 }
                 do throws(APIError) {
                     return try handler(service, request, RouteParameters(parameters))

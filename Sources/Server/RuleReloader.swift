@@ -118,11 +118,13 @@ final class RuleReloader: @unchecked Sendable {
         _ = loader.load()
     }
 
-    /// Loads the last good snapshot (a worker starting while the live files are broken).
+    /// Loads the last good snapshot (a worker starting while the live files are broken or
+    /// poisoned). It is tried even when marked poisoned: it passed its tests before, and a
+    /// poisoned state must never keep the service from starting.
     func loadLastGood(trigger: String, store: any Store) -> (RulesGeneration?, ReloadReport)? {
         lock.lock()
         defer { lock.unlock() }
-        guard let snapshot = snapshots.lastGood, !snapshots.poisoned.contains(snapshot.revision) else { return nil }
+        guard let snapshot = snapshots.lastGood else { return nil }
         return load(snapshot, trigger: trigger, store: store, started: ContinuousClock().now)
     }
 

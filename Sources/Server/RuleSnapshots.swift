@@ -111,12 +111,18 @@ struct RuleSnapshots: Sendable {
         return snapshot(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// Records `snapshot` as the last good revision; one that passed is no longer poisoned.
     func markGood(_ snapshot: Snapshot) {
         writeAtomically(snapshot.revision + "\n", to: stateDirectory + "/last-good")
         prune(keeping: snapshot.revision)
+        let poisoned = self.poisoned
+        if poisoned.contains(snapshot.revision) {
+            let rest = poisoned.subtracting([snapshot.revision]).sorted()
+            writeAtomically(rest.map { $0 + "\n" }.joined(), to: stateDirectory + "/poisoned")
+        }
     }
 
-    /// Revisions whose load or tests crashed a worker.
+    /// Revisions whose tests crashed a worker twice in a row.
     var poisoned: Set<String> {
         guard let text = try? String(contentsOfFile: stateDirectory + "/poisoned", encoding: .utf8) else { return [] }
         return Set(text.split(separator: "\n").map(String.init))

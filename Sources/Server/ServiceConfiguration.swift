@@ -31,8 +31,22 @@ public struct ServiceConfiguration: Sendable {
     public var tokenVerifier: TokenVerifier? { tokens?.verifier }
     /// Serve app routes without authentication on any address (`--insecure-no-auth`).
     public var insecureNoAuth = false
+    /// Each user's app requests per second (nil: not limited); see ``UserRateLimits``.
+    public var userRequestLimit: RateLimit?
+    /// Each user's events per second (nil: not limited).
+    public var userEventLimit: RateLimit?
     public var maxBodyBytes = 1 << 20
     public var connectionTimeoutSeconds = 30
+    /// Connections each worker holds at once (lowered at start to what `ulimit -n` allows).
+    public var connectionLimit = 4096
+    /// Connections one client address may hold per worker (0: no limit; behind a proxy all
+    /// clients share its address).
+    public var perAddressConnectionLimit = 64
+    /// Time a connection has to send a request's headers, from its opening or its previous
+    /// response (zero: none): slow senders cannot hold connections.
+    public var headerTimeout: Duration = .seconds(10)
+    /// Time a request has to send its body after its headers (zero: none).
+    public var bodyTimeout: Duration = .seconds(30)
     /// How long a halted evaluation may keep running (inside one C builtin) before its worker
     /// is ended.
     public var stuckGrace: Duration = .seconds(1)

@@ -1,4 +1,5 @@
 import CSupport
+import Core
 import Foundation
 import HTTP
 import RuleEngine
@@ -15,7 +16,11 @@ import Store
 /// When a worker dies while its slot says it was evaluating a rule (ended by the watchdog
 /// because the evaluation could not be halted, or killed by the kernel — out of memory makes
 /// libjq abort), the rule is quarantined: it answers with its fallback until it changes. When
-/// it dies while validating a candidate rule set, that revision is marked poisoned.
+/// a candidate rule set's load or tests crash workers twice in a row (a crash signal, or an
+/// evaluation that could not be stopped), that revision is marked poisoned; a worker killed
+/// from outside while testing (SIGKILL, SIGTERM) is not held against the revision. A worker
+/// that keeps dying right after it starts is restarted ever more slowly (up to 16 s), shown
+/// in `/metrics`.
 public final class Supervisor {
     let configuration: ServiceConfiguration
     /// How workers are started: this executable with `serve --worker-index N` and the
@@ -23,6 +28,10 @@ public final class Supervisor {
     let workerArguments: (Int) -> [String]
     private var workers: [Int: (pid: pid_t, startedAt: ContinuousClock.Instant)] = [:]
     private var recentCrashes: [Int: Int] = [:]
+    /// Crashes while testing each revision since it last passed (two in a row poison it).
+    private var validationCrashes: [String: Int] = [:]
+    /// How many crashes in a row poison a revision.
+    static let crashesThatPoison = 2
 
     public init(configuration: ServiceConfiguration, workerArguments: @escaping (Int) -> [String]) {
         self.configuration = configuration
@@ -101,6 +110,7 @@ public final class Supervisor {
                 pendingRestarts.append((index, ContinuousClock.now + delay))
             }
             let now = ContinuousClock.now
+            clearCrashLoops(control: control, now: now)
             for pending in pendingRestarts where pending.at <= now {
                 if start(pending.index, socket: socket, control: control) { control.increment(.workerRestarts) }
             }
@@ -176,19 +186,67 @@ public final class Supervisor {
                 text += " while evaluating rule `\(rule)`; could not record its quarantine: \(error)"
             }
         case .validating:
-            snapshots.poison(slot.candidate)
-            text += " while testing rule revision \(slot.candidate.prefix(12)); that revision will not be tried again"
+            text += validationDeath(slot.candidate, status: status, control: control, snapshots: snapshots)
         case .idle:
             break
         }
         slot.activity = .idle
         slot.isReady = false
-        // A worker that keeps dying right after it starts is restarted more slowly (at most 1 s).
+        // A worker that keeps dying right after it starts is restarted more slowly (at most 16 s).
         let crashes = lived < .seconds(2) ? (recentCrashes[index] ?? 0) + 1 : 0
         recentCrashes[index] = crashes
-        let delay: Duration = crashes <= 1 ? .zero : .milliseconds(min(1000, 125 << min(crashes - 2, 3)))
-        logLine(text + "; restarting it")
+        let delay = Self.backoff(afterCrashes: crashes)
+        slot.recordCrashLoop(crashes: crashes, backoff: delay)
+        logLine(text + (delay > .zero ? "; restarting it in \(DurationText.format(delay))" : "; restarting it"))
         return delay
+    }
+
+    /// The wait before restarting a worker that died `crashes` times in a row soon after it
+    /// started: none for the first, then 125 ms doubling up to 16 s.
+    static func backoff(afterCrashes crashes: Int) -> Duration {
+        crashes <= 1 ? .zero : .milliseconds(min(16_000, 125 << min(crashes - 2, 7)))
+    }
+
+    /// Whether a wait status is a crash (a signal of a fault, or an evaluation that could not be
+    /// stopped) rather than an end from outside (SIGKILL, SIGTERM) or an exit.
+    static func isCrash(_ status: Int32) -> Bool {
+        if journey_wait_exited(status) { return journey_wait_exit_code(status) == Worker.stuckExitCode }
+        guard journey_wait_signaled(status) else { return false }
+        return [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS].contains(journey_wait_signal(status))
+    }
+
+    /// A worker died testing `revision`: counted when it crashed, and the revision poisoned at
+    /// the second crash in a row (another worker serving it since means it passed meanwhile).
+    private func validationDeath(
+        _ revision: String, status: Int32, control: ControlBlock, snapshots: RuleSnapshots
+    ) -> String {
+        let name = revision.prefix(12)
+        guard Self.isCrash(status) else {
+            return
+                " while testing rule revision \(name); not held against the revision: only a crash of its tests is"
+        }
+        let workers = max(Int(control.load(.workers)), 1)
+        let passedSince = (0..<min(workers, ControlBlock.maxWorkers)).contains {
+            control.slot($0).isReady && control.slot($0).serving == revision
+        }
+        let crashes = (passedSince ? 0 : validationCrashes[revision] ?? 0) + 1
+        validationCrashes[revision] = crashes
+        guard crashes >= Self.crashesThatPoison else {
+            return
+                " while testing rule revision \(name) (crash \(crashes) of \(Self.crashesThatPoison) in a row before it is set aside)"
+        }
+        validationCrashes[revision] = nil
+        snapshots.poison(revision)
+        return
+            " while testing rule revision \(name), which crashed workers \(crashes) times in a row; that revision will not be tried again"
+    }
+
+    /// Workers alive for 2 s are out of their crash loop: its count and backoff go back to 0.
+    private func clearCrashLoops(control: ControlBlock, now: ContinuousClock.Instant) {
+        for (index, worker) in workers where (recentCrashes[index] ?? 0) > 0 && now - worker.startedAt >= .seconds(2) {
+            recentCrashes[index] = 0
+            control.slot(index).recordCrashLoop(crashes: 0, backoff: .zero)
+        }
     }
 
     private func shutdown(_ control: ControlBlock, code: Int32) -> Int32 {

@@ -107,6 +107,21 @@ public enum Worker {
             reloader: reloader, status: status, accessLog: accessLog, quarantineOutbox: QuarantineOutbox())
     }
 
+    /// `wanted`, or fewer when `ulimit -n` (raised to its hard limit first) leaves too few open
+    /// files for them beside the store's and the rules' (said once, by the first worker).
+    static func connectionLimit(_ wanted: Int, name: String) -> Int {
+        let files = OpenFileLimit.raiseToHardLimit()
+        let reserved = 256
+        guard wanted + reserved > files else { return wanted }
+        let limit = max(16, files - reserved)
+        if name == "w0" {
+            logLine(
+                "journey serve: \(name): at most \(limit) connections per worker instead of \(wanted): only \(files) open files are allowed (ulimit -n)"
+            )
+        }
+        return limit
+    }
+
     private static func serve(_ service: JourneyService, socket: ListeningSocket, name: String) throws -> Int32 {
         let configuration = service.configuration
         let control = service.control
@@ -114,6 +129,10 @@ public enum Worker {
         var options = HTTPServer.Options()
         options.maxBodyBytes = configuration.maxBodyBytes
         options.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
+        options.connectionLimit = connectionLimit(configuration.connectionLimit, name: name)
+        options.perAddressConnectionLimit = configuration.perAddressConnectionLimit
+        options.headerTimeout = configuration.headerTimeout
+        options.bodyTimeout = configuration.bodyTimeout
         options.requestIDPrefix = name
         let server = try HTTPServer(socket: socket, options: options, handler: service.handle)
         let signals = try SignalReader([SIGTERM, SIGINT, SIGHUP])
@@ -216,6 +235,7 @@ public enum Worker {
                 cacheWarm = true
             }
             followActivations()
+            slot.recordConnections(open: server.openConnections, pastDeadline: server.connectionsPastDeadline)
             storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
             service.accessLog?.flush()
             runDueJobs()

@@ -304,5 +304,10 @@ enum Schema {
                 CREATE INDEX events_user_time ON events (user_id, occurred_at);
                 CREATE INDEX analytics_user ON analytics_outbox (user_id, name);
                 """),
+        Migration(
+            version: 10, name: "habit check-ins are kept when unchecked, so that checking a day again counts once",
+            sql: """
+                ALTER TABLE habit_checkins ADD COLUMN unchecked_at REAL;
+                """),
     ]
 }

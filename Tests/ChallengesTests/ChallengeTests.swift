@@ -306,3 +306,57 @@ extension ChallengeTests {
         #expect(try harness.value("any", "u1") == (filtered ? 2 : 5))
     }
 }
+
+extension ChallengeTests {
+    static let checkinSequences: [(String, [(type: String, date: String)], Double)] = [
+        ("5 retries of one check-in", Array(repeating: ("habit_checked", "2026-08-03"), count: 5), 1),
+        (
+            "check, uncheck, check, uncheck, check",
+            [
+                ("habit_checked", "2026-08-03"), ("habit_unchecked", "2026-08-03"), ("habit_checked", "2026-08-03"),
+                ("habit_unchecked", "2026-08-03"), ("habit_checked", "2026-08-03"),
+            ], 1
+        ),
+        (
+            "two days, each sent twice",
+            [
+                ("habit_checked", "2026-08-03"), ("habit_checked", "2026-08-03"), ("habit_checked", "2026-08-04"),
+                ("habit_checked", "2026-08-04"),
+            ], 2
+        ),
+        (
+            "a day unchecked still counted once", [("habit_checked", "2026-08-03"), ("habit_unchecked", "2026-08-03")],
+            1
+        ),
+    ]
+
+    /// Retries (each under a new event id, as the check-in route makes without `event_id`) and
+    /// toggles of one day count once toward a challenge that counts check-ins, whether the
+    /// user joined before them or after (the join counts the stored check-ins): the audit's 5
+    /// retries gave 5.
+    @Test(arguments: checkinSequences, [true, false])
+    func retriedAndToggledCheckinsCountOnce(
+        _ sequence: (name: String, steps: [(type: String, date: String)], value: Double), joinedFirst: Bool
+    ) throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        func join() {
+            let joined = harness.send(
+                "u1", "challenge_joined", ["challenge_id": "streak"], at: "2026-08-04T21:00:00+02:00")
+            #expect(joined.status == .accepted, "\(joined.json)")
+        }
+        harness.send(
+            "u1", "tracker_created", ["tracker_id": "walk", "name": "Walk", "schedule": ["mon", "tue", "wed"]],
+            at: "2026-08-01T08:00:00Z")
+        if joinedFirst { join() }
+        for (index, step) in sequence.steps.enumerated() {
+            let result = harness.send(
+                "u1", step.type, ["tracker_id": "walk", "date": .string(step.date)],
+                at: String(format: "2026-08-04T20:%02d:00+02:00", index))
+            #expect(result.status != .rejected, "\(sequence.name), step \(index + 1): \(result.json)")
+        }
+        if !joinedFirst { join() }
+        #expect(
+            try harness.value("streak", "u1") == sequence.value,
+            "\(sequence.name), joined \(joinedFirst ? "first" : "after")")
+    }
+}

@@ -18,8 +18,13 @@ struct HabitsTests {
             let result = harness.send(
                 "u1", event["type"]!.stringValue!, event["payload"]?.objectValue ?? [:], at: event["at"]!.stringValue!)
             let refused = event["refused"]?.stringValue
+            let repeated = event["duplicate"]?.stringValue
             if let refused {
                 #expect(result.code == refused, "\(name), event \(index + 1): \(result.json)")
+            } else if let repeated {
+                #expect(
+                    result.status == .duplicate && result.code == repeated && result.effects.isEmpty,
+                    "\(name), event \(index + 1): \(result.json)")
             } else {
                 #expect(result.status == .accepted, "\(name), event \(index + 1): \(result.json)")
             }

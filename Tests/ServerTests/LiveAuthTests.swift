@@ -25,6 +25,9 @@ import Testing
         try checks.theAnalyticsScopeDrainsTheOutbox()
         try checks.adminCredentialsAreNamedAndMayReadAnyDog()
         #expect(service.log.contains("app routes need bearer tokens (HS256 from jwt.secret)"), "\(service.log)")
+        #expect(
+            service.log.contains("per-user rate limits: 50 requests/s (burst 100), 100 events/s (burst 1000)"),
+            "with tokens, the default limits: \(service.log)")
         // The access log says whom each request was for.
         service.stop()
         let log = try String(contentsOfFile: service.folder + "/access.log", encoding: .utf8)

@@ -13,7 +13,7 @@ import TestSupport
 /// `journey serve` as users run it: the executable in its own process (supervisor and
 /// workers), on a free loopback port, over a temporary copy of the bundled rules.
 final class LiveService {
-    private let directory: TemporaryDirectory
+    let directory: TemporaryDirectory
     /// The service's folder: `Rules/`, `Plugins/`, the access log.
     var folder: String { directory.path }
     let process = Process()
@@ -21,14 +21,18 @@ final class LiveService {
     private let errors = Pipe()
     private let stderrText = LockedText()
 
-    /// Starts the service; `prepare` may change the rules folder first.
+    /// Starts the service; `prepare` may change the rules folder first. With `reusing`, it
+    /// starts in that folder as it was left (its rules, store and state).
     init(
-        workers: Int = 2, arguments: [String] = [], seed: Bool = true, prepare: (String) throws -> Void = { _ in }
+        workers: Int = 2, arguments: [String] = [], seed: Bool = true, reusing: TemporaryDirectory? = nil,
+        prepare: (String) throws -> Void = { _ in }
     ) throws {
-        directory = try TemporaryDirectory()
+        directory = try reusing ?? TemporaryDirectory()
         let folder = directory.path
-        try directory.copy(Repository.rules, to: "Rules")
-        try directory.copy(Repository.plugins, to: "Plugins")
+        if reusing == nil {
+            try directory.copy(Repository.rules, to: "Rules")
+            try directory.copy(Repository.plugins, to: "Plugins")
+        }
         try prepare(folder)
         process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path("journey"))
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
@@ -80,7 +84,8 @@ final class LiveService {
     /// The supervisor's children: its worker processes now.
     var workerPIDs: [Int32] {
         let supervisor = process.processIdentifier
-        let children = (try? String(contentsOfFile: "/proc/\(supervisor)/task/\(supervisor)/children", encoding: .utf8))
+        let children =
+            (try? String(contentsOfFile: "/proc/\(supervisor)/task/\(supervisor)/children", encoding: .utf8))
             ?? ""
         return children.split(separator: " ").compactMap { Int32($0) }
     }

@@ -73,3 +73,18 @@ import Testing
         #expect(harness.send("GET", "/v1/rules", admin: true).status == 200)
     }
 }
+
+extension RouteAccessTests {
+    /// Every app route can answer 429 (the per-user limits), and the API description says so.
+    @Test func everyAppRouteDocuments429() throws {
+        let harness = try ServiceHarness(seed: false)
+        let document = harness.send("GET", "/openapi.json").json
+        var undocumented: [String] = []
+        for route in Self.routes {
+            guard case .user = route.access else { continue }
+            let operation = document["paths"]?[route.pattern]?[route.method.lowercased()]
+            if operation?["responses"]?["429"] == nil { undocumented.append(route.name) }
+        }
+        #expect(undocumented == [], "app routes without a 429 response")
+    }
+}

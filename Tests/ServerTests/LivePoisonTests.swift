@@ -1,0 +1,106 @@
+import Core
+import Foundation
+import HTTP
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A revision is poisoned only when its tests crash workers twice in a row, never because a
+/// worker was killed from outside while it tested; and a poisoned state never keeps
+/// `journey serve` from starting on its last good revision.
+@Suite(.serialized) struct LivePoisonTests {
+    static func poisoned(_ service: LiveService) -> String {
+        (try? String(contentsOfFile: service.folder + "/journey.state/poisoned", encoding: .utf8)) ?? ""
+    }
+
+    static func lastGood(_ service: LiveService) throws -> String {
+        try String(contentsOfFile: service.folder + "/journey.state/last-good", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func ready(_ service: LiveService) -> Bool {
+        (try? service.client().json("GET", "/readyz").0) == 200
+    }
+
+    /// The audit's reproduction: a worker killed, then its replacement killed while it tests
+    /// the rules. Before, the good revision was poisoned, the slot crash-looped (exit 78) and
+    /// the next start exited 2.
+    @Test func workersKilledWhileTestingDoNotPoisonAGoodRevision() throws {
+        let service = try LiveService(workers: 2, seed: false)
+        let revision = try Self.lastGood(service)
+        // The replacement starts by loading and testing the rules (about a second in a debug
+        // build); the second kill is tried at a few moments into that.
+        var landed = false
+        for delay in [300_000, 150_000, 500_000, 100_000, 700_000] as [UInt32] where !landed {
+            let before = Set(service.workerPIDs)
+            guard let victim = before.first else { break }
+            kill(victim, SIGKILL)
+            var replacement: Int32?
+            _ = LiveService.waitUntil(seconds: 10) {
+                replacement = service.workerPIDs.first { !before.contains($0) }
+                return replacement != nil
+            }
+            guard let replacement else { break }
+            usleep(delay)
+            kill(replacement, SIGKILL)
+            landed = LiveService.waitUntil(seconds: 5) { service.log.contains("not held against the revision") }
+        }
+        #expect(landed, "a kill landed while a worker tested the rules: \(service.log)")
+        #expect(
+            LiveService.waitUntil(seconds: 30) { service.workerPIDs.count == 2 && Self.ready(service) },
+            "\(service.log)")
+        #expect(!Self.poisoned(service).contains(revision), "\(Self.poisoned(service))")
+        let metrics = try service.client().send("GET", "/metrics").text
+        #expect(metrics.contains("journey_worker_restart_backoff_seconds{worker=\"w0\"}"), "\(metrics.suffix(600))")
+        let families = metrics.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }
+        #expect(families.count == Set(families).count, "each family is described once")
+        #expect(service.stop() == 0)
+        let again = try LiveService(workers: 2, seed: false, reusing: service.directory)
+        defer { again.stop() }
+        #expect(Self.ready(again), "the next start serves: \(again.log)")
+    }
+
+    /// A poisoned state an earlier run left (naming the good revision) does not stop the next
+    /// start: the last good revision is served, and passing its tests takes it off the list.
+    @Test func aPoisonedStateNeverStopsTheNextStart() throws {
+        let first = try LiveService(workers: 1, seed: false)
+        let revision = try Self.lastGood(first)
+        #expect(first.stop() == 0)
+        try (revision + "\n").write(
+            toFile: first.folder + "/journey.state/poisoned", atomically: true, encoding: .utf8)
+        let second = try LiveService(workers: 2, seed: false, reusing: first.directory)
+        defer { second.stop() }
+        #expect(Self.ready(second), "\(second.log)")
+        #expect(!Self.poisoned(second).contains(revision), "\(Self.poisoned(second))")
+    }
+
+    /// A revision whose test really crashes workers (libjq aborts out of memory) is poisoned at
+    /// the second crash in a row; the workers come back on the last good revision.
+    @Test func aRevisionWhoseTestsCrashTwiceInARowIsPoisoned() throws {
+        let service = try LiveService(workers: 2, arguments: ["--worker-memory", "1GiB"], seed: false)
+        defer { service.stop() }
+        let good = try Self.lastGood(service)
+        let rule = """
+            rule: test.crashing
+            kind: event_effects
+            events: [crash_test]
+            expr: 'reduce range(40) as $i ("x"; . + .) | length as $n | []'
+            tests:
+              - name: runs out of memory
+                input: {event: {type: crash_test, payload: {}}, dog: null}
+                expect: []
+            """
+        try rule.write(toFile: service.folder + "/Rules/crashing.yaml", atomically: true, encoding: .utf8)
+        #expect(
+            LiveService.waitUntil(seconds: 60) {
+                service.log.contains("times in a row; that revision will not be tried again")
+            },
+            "\(service.log)")
+        #expect(LiveService.waitUntil(seconds: 30) { service.workerPIDs.count == 2 && Self.ready(service) })
+        #expect(try Self.lastGood(service) == good)
+        #expect(Self.poisoned(service).split(separator: "\n").count == 1)
+    }
+}
