@@ -15,8 +15,9 @@ enum HabitRoutes {
         -> HTTPResponse
     {
         let user = try p.require("user")
+        let zone = try UserTimeZone.resolve(user: user, requested: request.query("timezone"), store: service.store)
         do {
-            let today = CivilDate(utc: service.now()).description
+            let today = zone.date(service.now()).description
             let trackers = try service.store.habitTrackers(user: user)
             let categories = try service.store.habitCategories(user: user)
             let trackedDays = HabitDay.trackedDays(try service.store.habitCheckins(user: user))
@@ -47,7 +48,10 @@ enum HabitRoutes {
     static func day(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        var date = CivilDate(utc: service.now())
+        let zone = try UserTimeZone.resolve(
+            user: try p.require("user"), requested: request.query("timezone"), store: service.store)
+        // The user's today, in their time zone.
+        var date = zone.date(service.now())
         if let text = request.query("date") {
             guard let parsed = CivilDate(text) else {
                 throw APIError(
@@ -91,7 +95,8 @@ enum HabitRoutes {
     }
 
     /// `POST /v1/users/{user}/habits/checkins` with `{tracker_id, date?, done?, event_id?,
-    /// occurred_at?}`: a `habit_checked` (or, with `done: false`, `habit_unchecked`) event.
+    /// occurred_at?, timezone?}`: a `habit_checked` (or, with `done: false`, `habit_unchecked`)
+    /// event; without `occurred_at` it happens now in the user's time zone.
     static func check(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
@@ -102,13 +107,19 @@ enum HabitRoutes {
         let done = fields.bool("done") ?? true
         let eventID = fields.identifier("event_id")
         let occurredAt = fields.string("occurred_at")
+        let requestedZone = fields.string("timezone")
         try fields.check()
+        // Without `occurred_at`, the check-in happens now in the user's time zone: its offset
+        // decides the local date (a check-in at 22:19 in Honolulu is that day's).
+        let zone =
+            occurredAt == nil
+            ? try UserTimeZone.resolve(user: user, requested: requestedZone, store: service.store) : nil
         var payload: JSONObject = ["tracker_id": .string(tracker)]
         if let date { payload["date"] = .string(date) }
         let event: JSONObject = [
             "event_id": .string(eventID ?? RouteEvents.newID()), "user_id": .string(user),
             "type": .string(done ? "habit_checked" : "habit_unchecked"),
-            "occurred_at": .string(occurredAt ?? Timestamp.format(service.now())),
+            "occurred_at": .string(occurredAt ?? zone?.timestamp(service.now()) ?? Timestamp.format(service.now())),
             "payload": .object(payload),
         ]
         return service.respond(service.ingest([.object(event)])[0])
