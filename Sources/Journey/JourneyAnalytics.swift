@@ -45,6 +45,8 @@ enum JourneyAnalytics {
         if let kept, kept.occurredAt <= event.occurredAt { return [] }
         let stored = try store.firstJourneyOpen(dog: dog.id)
         let first = min(stored ?? event.occurredAt, event.occurredAt)
+        // Past the first week, an open can neither be the first nor a return: nothing to look up.
+        if kept == nil, event.occurredAt > first + returnWindow { return [] }
         var back = try store.firstJourneyOpen(dog: dog.id, after: first, through: first + returnWindow)
         if event.occurredAt > first, event.occurredAt <= first + returnWindow {
             back = min(back ?? event.occurredAt, event.occurredAt)

@@ -48,7 +48,9 @@ public struct JourneyConsumer: EventConsumer {
             }
             // A puppy registered younger than every catalog gets its journey once it grows
             // into one: the first time the journey is opened then, its manifest is built.
-            let grown = try context.store.hasManifest(dog: dog.id) ? [] : try register(dog, event: event, context: context)
+            let grown =
+                try coveredAtRegistration(dog, ruleSet: context.evaluator.ruleSet) || context.store.hasManifest(dog: dog.id)
+                ? [] : try register(dog, event: event, context: context)
             return recorded + grown + (try JourneyAnalytics.returned(event, dog: dog, store: context.store))
         }
         guard isBlockEvent || action != nil else { return recorded }
@@ -91,6 +93,13 @@ public struct JourneyConsumer: EventConsumer {
             try flow.blockEvent()
         }
         return try flow.finish()
+    }
+
+    /// Whether a catalog covered the dog's age when it was registered (its journey was built
+    /// then): no need to look for its manifest.
+    private func coveredAtRegistration(_ dog: DogProfile, ruleSet: RuleSet) -> Bool {
+        guard let range = ManifestBuilder.ageRange(of: dog, at: dog.registeredAt) else { return false }
+        return ruleSet.documents(of: Catalog.self).contains { $0.fits(range) }
     }
 
     private func register(_ dog: DogProfile, event: Event, context: ConsumerContext) throws -> [Effect] {
