@@ -26,8 +26,12 @@ public struct JourneyConsumer: EventConsumer {
         "block_started", "theory_viewed", "check_answered", "auto_complete_accepted",
     ]
 
+    /// Each catalog's age ranges, read once (a rule set's documents are cast on every read).
+    let catalogAgeRanges: [[AgeRange]]
+
     public init(ruleSet: RuleSet, swiftPlugins: [any CheckPlugin] = []) {
         plugins = CheckPluginRegistry(ruleSet: ruleSet, swiftPlugins: swiftPlugins)
+        catalogAgeRanges = ruleSet.documents(of: Catalog.self).map(\.ageRanges)
     }
 
     public func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
@@ -49,7 +53,7 @@ public struct JourneyConsumer: EventConsumer {
             // A puppy registered younger than every catalog gets its journey once it grows
             // into one: the first time the journey is opened then, its manifest is built.
             let grown =
-                try coveredAtRegistration(dog, ruleSet: context.evaluator.ruleSet) || context.store.hasManifest(dog: dog.id)
+                try coveredAtRegistration(dog) || context.store.hasManifest(dog: dog.id)
                 ? [] : try register(dog, event: event, context: context)
             return recorded + grown + (try JourneyAnalytics.returned(event, dog: dog, store: context.store))
         }
@@ -97,9 +101,9 @@ public struct JourneyConsumer: EventConsumer {
 
     /// Whether a catalog covered the dog's age when it was registered (its journey was built
     /// then): no need to look for its manifest.
-    private func coveredAtRegistration(_ dog: DogProfile, ruleSet: RuleSet) -> Bool {
+    private func coveredAtRegistration(_ dog: DogProfile) -> Bool {
         guard let range = ManifestBuilder.ageRange(of: dog, at: dog.registeredAt) else { return false }
-        return ruleSet.documents(of: Catalog.self).contains { $0.fits(range) }
+        return catalogAgeRanges.contains { ranges in ranges.contains { $0.overlaps(range) } }
     }
 
     private func register(_ dog: DogProfile, event: Event, context: ConsumerContext) throws -> [Effect] {
