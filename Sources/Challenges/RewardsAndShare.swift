@@ -49,9 +49,13 @@ public enum RewardViews {
         let rank = view["rank"]?.numberValue
         let participants = view["participants"]?.numberValue ?? 0
         let daysLeft = Int((max(0, instance.endsAt - now) / 86_400).rounded(.up))
-        var parts = ["\(JSON.format(number: value)) of \(JSON.format(number: target)) in \(instance.challenge.title)"]
-        parts.append("\(JSON.format(number: percent))%")
-        if let rank, participants > 1 { parts.append("#\(Int(rank)) of \(Int(participants))") }
+        var parts =
+            joined
+            ? [
+                "\(JSON.format(number: value)) of \(JSON.format(number: target)) in \(instance.challenge.title)",
+                "\(JSON.format(number: percent))%",
+            ] : ["Join \(instance.challenge.title)"]
+        if joined, let rank, participants > 1 { parts.append("#\(Int(rank)) of \(Int(participants))") }
         if view["completed_at"]?.stringValue != nil {
             parts.append("done!")
         } else if now <= instance.endsAt {
