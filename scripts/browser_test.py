@@ -141,11 +141,11 @@ try:
     driver.execute_script(
         """const cm = JC.editor.cm;
         cm.setValue(cm.getValue().replace('| min_by([-($progress', '| max_by([-($progress')
-          .replace('variant: by-branch\\n    expect: coat-and-skin', 'variant: by-branch\\n    expect: daily-exercise-needs'));"""
+          .replace('variant: by-branch\\n    expect: growth-check', 'variant: by-branch\\n    expect: daily-exercise-needs'));"""
     )
     wait_text("editor-state", "No problems (1 changed file)")
     click("run-tests")
-    wait_text("tests-result", "All 53 tests passed")
+    wait_text("tests-result", "All 57 tests passed")
     driver.find_element(By.ID, "publish-message").send_keys("by-branch: the strongest branch's furthest block")
     step("preview the impact")
     click("run-preview")
