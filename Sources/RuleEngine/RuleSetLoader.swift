@@ -113,6 +113,18 @@ public struct RuleSetLoader {
             }
         }
 
+        let sizes = contents.mapValues { $0.utf8.count }.map { (display + "/" + $0.key, $0.value) }
+            + pluginContents.mapValues { $0.utf8.count }.map { ($0.key, $0.value) }
+        let total = sizes.reduce(0) { $0 + $1.1 }
+        guard total <= Self.maxRuleSetBytes else {
+            let largest = sizes.sorted { $0.1 > $1.1 }.prefix(3).map { "\($0.0) (\($0.1) bytes)" }
+            collector.error(
+                "rule_set_too_large",
+                "the rules and plugins have \(total) bytes, more than the \(Self.maxRuleSetBytes) a rule set may have; the largest: \(largest.joined(separator: ", "))",
+                at: SourceLocation(file: display, line: 1, column: 1))
+            return Result(ruleSet: nil, diagnostics: collector.diagnostics, evaluator: nil)
+        }
+
         let table = RuleKinds(ruleKinds)
         let context = LoadContext(
             root: root, display: display, library: library, contents: contents, collector: collector, kinds: kinds,
@@ -182,6 +194,8 @@ public struct RuleSetLoader {
 
     /// The most bytes a file of a rules or plugins folder may have.
     public static let maxFileBytes = 1 << 20
+    /// The most bytes the rules and plugins may have together.
+    public static let maxRuleSetBytes = 16 << 20
 
     /// An error for each file of `listing` whose name is not UTF-8 (it is not read).
     static func reportInvalidNames(_ listing: FolderListing, display: String, to collector: DiagnosticCollector) {

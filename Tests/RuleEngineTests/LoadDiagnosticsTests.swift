@@ -98,6 +98,20 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
         #expect(result.ruleSet?.rule("huge") == nil)
     }
 
+    /// Files each within their limit that together pass the rule set's limit: one error
+    /// naming the folder and the largest files; nothing is loaded.
+    @Test func aRuleSetOverItsSizeLimitIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        let padding = String(repeating: "# padding\n", count: RuleSetLoader.maxFileBytes / 10 - 10)
+        let files = RuleSetLoader.maxRuleSetBytes / padding.utf8.count + 1
+        for n in 0..<files { try directory.write("part-\(n).yaml", padding + "rule: r\(n)\nkind: value\nexpr: .\n") }
+        let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
+            .load()
+        #expect(result.diagnostics.map(\.code) == ["rule_set_too_large"], "\(result.diagnostics)")
+        #expect(result.diagnostics.first?.message.contains("part-") == true)
+        #expect(result.ruleSet == nil)
+    }
+
     @Test func emptyFileIsOnlyAWarning() throws {
         let directory = try TemporaryDirectory()
         try directory.write("empty.yaml", "# nothing yet\n")
