@@ -63,10 +63,38 @@ public enum HabitDay {
                 ))
         }
         let ordered = rows.filter(\.pinned) + rows.filter { !$0.pinned }
+        // The screen's sections: the pinned first, then a section per category (by name), then
+        // the trackers without one; each keeps the order above.
+        var sections: [(key: String, title: JSON, trackers: [JSON])] = []
+        func add(_ key: String, _ title: JSON, _ tracker: JSON) {
+            if let index = sections.firstIndex(where: { $0.key == key }) {
+                sections[index].trackers.append(tracker)
+            } else {
+                sections.append((key, title, [tracker]))
+            }
+        }
+        for row in ordered where row.pinned { add("pinned", "Pinned", row.json) }
+        let categorized = ordered.filter { !$0.pinned && $0.json["category"]?.stringValue != nil }
+            .sorted { ($0.json["category"]?.stringValue ?? "") < ($1.json["category"]?.stringValue ?? "") }
+        for row in categorized {
+            let name = row.json["category"]?.stringValue ?? ""
+            add("category:" + name, .string(name), row.json)
+        }
+        for row in ordered where !row.pinned && row.json["category"]?.stringValue == nil {
+            add("none", .null, row.json)
+        }
         return .object([
             "user_id": .string(user), "date": .string(text), "weekday": .string(date.weekday),
             "filter": .string(filter.rawValue), "search": search.map(JSON.string) ?? .null,
             "trackers": .array(ordered.map(\.json)),
+            "groups": .array(
+                sections.map { section in
+                    [
+                        "pinned": .bool(section.key == "pinned"),
+                        "category": section.key.hasPrefix("category:") ? section.title : .null,
+                        "trackers": .array(section.trackers.map { $0["id"] ?? .null }),
+                    ]
+                }),
         ])
     }
 
