@@ -26,12 +26,22 @@ public enum ChallengeCrediting {
         guard let reached = try store.challengeTotals(challenge: instance.id).first(where: { $0.team.isEmpty })?
             .completedAt
         else { return 0 }
+        return try credit(instance, reached: reached, team: nil, except: nil, catalog: catalog, store: store)
+    }
+
+    /// Credits the participants of `instance` (of one head-to-head side, or all) not credited
+    /// yet, but `except`, as of `reached` (or their later join).
+    static func credit(
+        _ instance: ChallengeInstance, reached: Double, team: String?, except: String?, catalog: ChallengeCatalog,
+        store: any Store
+    ) throws -> Int {
         let waiting = try store.rows(
             """
             SELECT user_id, joined_at FROM challenge_progress
-            WHERE challenge_id = ? AND joined_at IS NOT NULL AND completed_at IS NULL ORDER BY user_id
-            """, [.text(instance.id)]
-        ) { (user: $0.text(0) ?? "", joinedAt: $0.real(1)) }
+            WHERE challenge_id = ? AND joined_at IS NOT NULL AND completed_at IS NULL\(team == nil ? "" : " AND team = ?")
+            ORDER BY user_id
+            """, [.text(instance.id)] + (team.map { [SQLValue.text($0)] } ?? [])
+        ) { (user: $0.text(0) ?? "", joinedAt: $0.real(1)) }.filter { $0.user != except }
         var credited = 0
         for participant in waiting {
             let at = max(reached, participant.joinedAt)

@@ -61,6 +61,31 @@ public struct ChallengeGroupCompletedEffect: FeatureEffect, Equatable {
     }
 }
 
+/// A head-to-head side reached the target at `at`: its other members are credited then too
+/// (completion, XP and badge once, the celebration), whoever's event it was.
+public struct ChallengeSideCompletedEffect: FeatureEffect, Equatable {
+    public var challengeID: String
+    public var team: String
+    public var at: Double
+    let instance: ChallengeInstance
+    let catalog: ChallengeCatalog
+
+    public var typeName: String { "challenge_side_completed" }
+    public var label: String { "challenge_side_completed(\(challengeID)/\(team))" }
+    public var members: JSONObject {
+        ["challenge_id": .string(challengeID), "team": .string(team), "completed_at": .string(Timestamp.format(at))]
+    }
+
+    public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
+        _ = try ChallengeCrediting.credit(
+            instance, reached: at, team: team, except: event.userID, catalog: catalog, store: store)
+    }
+
+    public static func == (a: ChallengeSideCompletedEffect, b: ChallengeSideCompletedEffect) -> Bool {
+        (a.challengeID, a.team, a.at) == (b.challengeID, b.team, b.at)
+    }
+}
+
 /// A user's progress in a challenge grew by `delta`.
 public struct ChallengeProgressEffect: FeatureEffect, Equatable {
     public var challengeID: String

@@ -234,6 +234,11 @@ public struct ChallengesConsumer: EventConsumer {
                 context: context)
             {
                 effects += completion(instance, event: event, at: at, first: participation.completedAt == nil)
+                // The side reached it: its other members complete then too.
+                effects.append(
+                    ChallengeSideCompletedEffect(
+                        challengeID: instance.id, team: team, at: at, instance: instance, catalog: catalog
+                    ).effect)
             }
             return effects
         case .solo, .recurring:

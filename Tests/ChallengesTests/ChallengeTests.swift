@@ -98,6 +98,30 @@ struct ChallengeTests {
         #expect(group.participants == 60)
     }
 
+    /// A side that reaches the target completes every member of it at that moment, whoever's
+    /// event reached it, in either order of arrival; nobody is credited twice.
+    @Test(arguments: [false, true])
+    func aSideReachingTheTargetCompletesEveryMember(reversed: Bool) throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        for (user, team) in [("ann", "red"), ("ada", "red"), ("ben", "blue")] {
+            harness.send(user, "challenge_joined", ["challenge_id": "duel", "team": .string(team)], at: "2026-08-01T08:00:00Z")
+        }
+        let steps: [(String, String, Double)] = [
+            ("ada", "2026-08-02T10:00:00Z", 40), ("ann", "2026-08-03T10:00:00Z", 70), ("ada", "2026-08-04T10:00:00Z", 10),
+        ]
+        for (user, at, count) in reversed ? steps.reversed() : steps {
+            harness.send(user, "steps_logged", ["steps": .number(count)], at: at)
+        }
+        let reached = Timestamp.parse("2026-08-03T10:00:00Z")
+        for user in ["ann", "ada"] {
+            #expect(try harness.store.challengeParticipation(challenge: "duel", user: user)?.completedAt == reached, "\(user)")
+        }
+        #expect(try harness.store.challengeParticipation(challenge: "duel", user: "ben")?.completedAt == nil)
+        #expect(
+            try harness.count("SELECT count(*) FROM challenge_feed WHERE challenge_id = 'duel' AND action = 'completed'")
+                == 2)
+    }
+
     @Test func headToHeadOvertaking() throws {
         let harness = try ChallengeHarness(Definitions.all)
         harness.send("ann", "challenge_joined", ["challenge_id": "duel", "team": "red"], at: "2026-08-01T08:00:00Z")
