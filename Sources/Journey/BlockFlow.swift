@@ -80,8 +80,8 @@ struct BlockFlow {
                 .invalid,
                 "no plugin for check type `\(block.checkType)`; types: \(plugins.types.joined(separator: ", "))")
         }
-        let earlier = try store.records(dog: dog.id, kind: nil).filter {
-            $0.blockID == block.id && $0.source == "journey" && $0.recordedAt <= event.occurredAt
+        let earlier = try store.records(dog: dog.id, block: block.id, source: "journey").filter {
+            $0.recordedAt <= event.occurredAt
         }
         let context = CheckContext(
             dog: dog, blockID: block.id, occurredAt: event.occurredAt, occurredAtText: event.occurredAtText,
@@ -277,7 +277,7 @@ struct BlockFlow {
     /// The records `block` added: stored by its earlier steps, added by this event's check,
     /// and — when this event performed its action — what the app event itself added.
     private func records(of block: JourneyMap.Block) throws -> [ProfileRecord] {
-        var records = try store.records(dog: dog.id, kind: nil).filter { $0.blockID == block.id }
+        var records = try store.records(dog: dog.id, block: block.id)
         let actionNow = newSteps.contains { $0.blockID == block.id && $0.step == "action" }
         for effect in effects + (actionNow ? earlierEffects : []) {
             guard case .recordAdded(let record) = effect, record.dogID == dog.id else { continue }

@@ -5,15 +5,10 @@ extension PostgresStore {
     public func records(dog: String, kind: String?) throws -> [ProfileRecord] {
         try rows(
             """
-            SELECT id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id
+            SELECT \(ProfileRecord.columns)
             FROM profile_records WHERE dog_id = ?1 AND (?2::text IS NULL OR kind = ?2) ORDER BY recorded_at, id
             """, [.text(dog), .optional(kind)]
-        ) { row in
-            ProfileRecord(
-                id: row.integer(0), dogID: dog, kind: row.text(1) ?? "", recordedAt: row.real(2),
-                recordedAtText: row.text(3) ?? "", payload: try StoredJSON.parse(row.text(4)), source: row.text(5) ?? "",
-                ruleRevision: row.text(6), blockID: row.text(7))
-        }
+        ) { try ProfileRecord(row: $0, dog: dog) }
     }
 
     public func insertRecord(_ record: ProfileRecord, event: Int64?) throws {

@@ -190,15 +190,11 @@ public final class SQLiteStore: Store {
     public func records(dog: String, kind: String?) throws -> [ProfileRecord] {
         var records: [ProfileRecord] = []
         let sql = """
-            SELECT id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id
+            SELECT \(ProfileRecord.columns)
             FROM profile_records WHERE dog_id = ?1 AND (?2 IS NULL OR kind = ?2) ORDER BY recorded_at, id
             """
         try connection.prepare(sql).query([.text(dog), .optional(kind)]) { row in
-            records.append(
-                ProfileRecord(
-                    id: row.integer(0), dogID: dog, kind: row.text(1) ?? "", recordedAt: row.real(2),
-                    recordedAtText: row.text(3) ?? "", payload: try Self.json(row.text(4)), source: row.text(5) ?? "",
-                    ruleRevision: row.text(6), blockID: row.text(7)))
+            records.append(try ProfileRecord(row: row, dog: dog))
         }
         return records
     }
