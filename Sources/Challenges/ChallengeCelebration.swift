@@ -33,3 +33,26 @@ extension ChallengeCatalog {
             .min { $0.startsAt < $1.startsAt }
     }
 }
+
+/// What a completion grants and reports, the same however it is made (an event, or the
+/// crediting of a group or a side).
+extension ChallengeInstance {
+    /// The XP and badge granted to `user` for completing it at `at`.
+    public func rewards(for user: String, at: Double) -> [Reward] {
+        var rewards: [Reward] = []
+        if let xp = challenge.xpReward, xp > 0 {
+            rewards.append(
+                Reward(reward: "xp", userID: user, amount: xp, badgeID: nil, reason: "challenge:\(id)", grantedAt: at))
+        }
+        if let badge = challenge.badgeID {
+            rewards.append(
+                Reward(reward: "badge", userID: user, amount: nil, badgeID: badge, reason: "challenge:\(id)", grantedAt: at))
+        }
+        return rewards
+    }
+
+    /// The `challenge_completed` analytics event's properties.
+    public var completedAnalytics: JSONObject {
+        ["challenge_id": .string(id), "type": .string(kind.rawValue)]
+    }
+}

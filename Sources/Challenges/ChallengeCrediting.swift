@@ -47,14 +47,14 @@ public enum ChallengeCrediting {
             let at = max(reached, participant.joinedAt)
             guard try store.completeChallenge(challenge: instance.id, user: participant.user, at: at) else { continue }
             credited += 1
-            for reward in ChallengeDigest.rewards(instance, user: participant.user, at: at) {
+            for reward in instance.rewards(for: participant.user, at: at) {
                 try store.grantReward(reward, event: nil)
             }
             try store.scheduleReminder(catalog.celebration(of: instance, for: participant.user, at: at), event: nil)
             try store.appendAnalytics(
                 AnalyticsEvent(
                     userID: participant.user, name: "challenge_completed", occurredAt: at,
-                    properties: ["challenge_id": .string(instance.id), "type": .string(instance.kind.rawValue)]),
+                    properties: instance.completedAnalytics),
                 event: nil)
         }
         return credited

@@ -58,21 +58,4 @@ public enum ChallengeDigest {
         let done = percent == 0 && value > 0 ? "less than 1%" : "\(percent)%"
         return "Our group has done \(done) of the goal, \(left)"
     }
-
-    static func rewards(_ instance: ChallengeInstance, user: String, at: Double) -> [Reward] {
-        var rewards: [Reward] = []
-        if let xp = instance.challenge.xpReward, xp > 0 {
-            rewards.append(
-                Reward(
-                    reward: "xp", userID: user, amount: xp, badgeID: nil, reason: "challenge:\(instance.id)",
-                    grantedAt: at))
-        }
-        if let badge = instance.challenge.badgeID {
-            rewards.append(
-                Reward(
-                    reward: "badge", userID: user, amount: nil, badgeID: badge, reason: "challenge:\(instance.id)",
-                    grantedAt: at))
-        }
-        return rewards
-    }
 }

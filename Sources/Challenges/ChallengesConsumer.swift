@@ -83,11 +83,7 @@ public struct ChallengesConsumer: EventConsumer {
         var contributions: [ChallengeContribution] = []
         for event in events where !Self.checksADayAgain(event.habitFacts) {
             // As the metric saw it when it arrived: with the facts other features established.
-            var json = event.json(user: user)
-            if let facts = event.habitFacts, case .object(var object) = json {
-                object["facts"] = .object(["habits": facts])
-                json = .object(object)
-            }
+            let json = event.habitFacts.map { Self.with(habitFacts: $0, event.json(user: user)) } ?? event.json(user: user)
             let result = try context.evaluator.evaluate(
                 rule, input: JV(json), options: EvaluationOptions(now: event.occurredAt))
             guard let delta = result.value?.numberValue, delta > 0 else { continue }
@@ -109,14 +105,17 @@ public struct ChallengesConsumer: EventConsumer {
     /// The event as ingested with the `facts` other features established for it (`habits`:
     /// `tracker_id`, `streak_days` for a habit check-in); nil when there are none.
     func eventWithFacts(_ event: Event, context: ConsumerContext) -> JSON? {
-        var facts: JSONObject = [:]
+        var habits: JSON?
         for effect in context.effectsSoFar {
-            if case .analyticsEvent("habit_checked", let properties) = effect {
-                facts["habits"] = .object(properties)
-            }
+            if case .analyticsEvent("habit_checked", let properties) = effect { habits = .object(properties) }
         }
-        guard !facts.isEmpty, case .object(var object) = event.json else { return nil }
-        object["facts"] = .object(facts)
+        return habits.map { Self.with(habitFacts: $0, event.json) }
+    }
+
+    /// `event` (as rules see it) with `facts.habits`.
+    static func with(habitFacts: JSON, _ event: JSON) -> JSON {
+        guard case .object(var object) = event else { return event }
+        object["facts"] = .object(["habits": habitFacts])
         return .object(object)
     }
 
@@ -324,26 +323,19 @@ public struct ChallengesConsumer: EventConsumer {
     private func completion(_ instance: ChallengeInstance, event: Event, at: Double, first: Bool) -> [Effect] {
         let celebration = catalog.celebration(of: instance, for: event.userID, at: at)
         guard first else { return [.challengeCompleted(challengeID: instance.id, at: at, movedCelebration: celebration)] }
-        let challenge = instance.challenge
         var effects: [Effect] = [
             .challengeCompleted(challengeID: instance.id, at: at == event.occurredAt ? nil : at, movedCelebration: nil)
         ]
-        if let xp = challenge.xpReward, xp > 0 {
+        for reward in instance.rewards(for: event.userID, at: at) {
             effects.append(
-                Effect.rewardGranted(reward: "xp", amount: xp, badgeID: nil, reason: "challenge:\(instance.id)")
-                    .dated(at, eventTime: event.occurredAt))
-        }
-        if let badge = challenge.badgeID {
-            effects.append(
-                Effect.rewardGranted(reward: "badge", amount: nil, badgeID: badge, reason: "challenge:\(instance.id)")
-                    .dated(at, eventTime: event.occurredAt))
+                Effect.rewardGranted(
+                    reward: reward.reward, amount: reward.amount, badgeID: reward.badgeID, reason: reward.reason
+                ).dated(at, eventTime: event.occurredAt))
         }
         effects.append(.reminderScheduled(celebration))
         effects.append(
-            Effect.analyticsEvent(
-                name: "challenge_completed",
-                properties: ["challenge_id": .string(instance.id), "type": .string(instance.kind.rawValue)]
-            ).dated(at, eventTime: event.occurredAt))
+            Effect.analyticsEvent(name: "challenge_completed", properties: instance.completedAnalytics)
+                .dated(at, eventTime: event.occurredAt))
         return effects
     }
 
