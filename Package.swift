@@ -121,7 +121,7 @@ let package = Package(
 
         // What the test targets share: the repository's folders, case files, seeded random
         // numbers, temporary folders and stores. Low layers only, so every test target can use it.
-        .target(name: "TestSupport", dependencies: ["Store", "SQLite", "Postgres", "YAML", "Core", "Auth"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Store", "SQLite", "Postgres", "YAML", "Core", "Auth", "HTTP"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "TestSupport"]),

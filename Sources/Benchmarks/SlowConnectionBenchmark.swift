@@ -80,8 +80,9 @@ struct SlowConnectionBenchmark {
         for index in 0..<connections {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { break }
-            var source = Self.address("127.0.0.\(2 + index % addresses)", port: 0)
-            var target = Self.address("127.0.0.1", port: port)
+            guard var source = SocketAddress.ipv4("127.0.0.\(2 + index % addresses)", port: 0),
+                var target = SocketAddress.ipv4("127.0.0.1", port: port)
+            else { break }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             let bound = withUnsafePointer(to: &source) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -138,14 +139,6 @@ struct SlowConnectionBenchmark {
         outcome.heldAtEnd = open.filter { $0 }.count
         for fd in sockets { close(fd) }
         return outcome
-    }
-
-    static func address(_ host: String, port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &address.sin_addr)
-        return address
     }
 
     /// Up to the hard limit: every slow connection is a descriptor here.

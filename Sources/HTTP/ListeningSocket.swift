@@ -51,11 +51,7 @@ public struct ListeningSocket: Sendable {
                 }
             }
         } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let literal = host == "localhost" ? "127.0.0.1" : host
-            guard inet_pton(AF_INET, literal, &address.sin_addr) == 1 else {
+            guard var address = SocketAddress.ipv4(host, port: port) else {
                 Glibc.close(fd)
                 throw SocketError(message: "'\(host)' is not an IP address (give one, such as 127.0.0.1 or ::1)")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,9 @@ public final class RawConnection {
     public init(port: Int, from source: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if let source {
-            var address = Self.address(source, port: 0)
+            guard var address = SocketAddress.ipv4(source, port: 0) else {
+                throw RawConnectionError(description: "\(source) is not an IPv4 address")
+            }
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -20,7 +23,9 @@ public final class RawConnection {
             }
             guard bound == 0 else { throw RawConnectionError(description: "cannot bind \(source): errno \(errno)") }
         }
-        var target = Self.address("127.0.0.1", port: port)
+        guard var target = SocketAddress.ipv4("127.0.0.1", port: port) else {
+            throw RawConnectionError(description: "127.0.0.1 is not an IPv4 address")
+        }
         let connected = withUnsafePointer(to: &target) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -65,14 +70,6 @@ public final class RawConnection {
             received += buffer[0..<read]
         }
         return String(decoding: received, as: UTF8.self)
-    }
-
-    static func address(_ host: String, port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &address.sin_addr)
-        return address
     }
 }
 
