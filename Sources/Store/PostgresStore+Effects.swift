@@ -35,27 +35,7 @@ extension PostgresStore {
     }
 
     public func scheduleReminder(_ reminder: Reminder, event: Int64?) throws {
-        // One pending reminder per user, dog and kind: the later due time wins, whatever the
-        // order the events arrive in.
-        let changed = try run(
-            """
-            UPDATE reminders
-            SET payload = CASE WHEN ?1 >= due_at THEN ?2 ELSE payload END,
-                event = CASE WHEN ?1 >= due_at THEN ?3 ELSE event END,
-                due_at = CASE WHEN ?1 > due_at THEN ?1 ELSE due_at END
-            WHERE user_id = ?4 AND dog_id IS NOT DISTINCT FROM ?5 AND kind = ?6 AND status = 'pending'
-            """,
-            [
-                .real(reminder.dueAt), .text(reminder.payload.compactText), .optional(event),
-                .text(reminder.userID), .optional(reminder.dogID), .text(reminder.kind),
-            ])
-        guard changed == 0 else { return }
-        try run(
-            "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(reminder.userID), .optional(reminder.dogID), .text(reminder.kind), .real(reminder.dueAt),
-                .text(reminder.payload.compactText), .text(reminder.status), .optional(event),
-            ])
+        try mergeReminder(reminder, event: event)
     }
 
     public func appendAnalytics(_ analytics: AnalyticsEvent, event: Int64?) throws {

@@ -127,7 +127,8 @@ public struct Reminder: Sendable, Equatable {
     public var kind: String
     public var dueAt: Double
     public var payload: JSON
-    /// `pending` or `sent`.
+    /// `pending`, `sent`, `cancelled`, or `superseded` (the runner-up to the pending one of its
+    /// kind, see ``Store/mergeReminder(_:event:)``).
     public var status: String
 
     public init(
