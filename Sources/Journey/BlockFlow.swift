@@ -354,14 +354,22 @@ struct BlockFlow {
             guard let block = state.map.block(blockID), let completedAt = completionTime(of: blockID),
                 completedAt > earliest
             else { continue }
-            let (then, thenAfter) = try states(around: completedAt, completing: blockID)
-            let next = BlockResult.next(after: block, before: then, after: thenAfter)
-            effects.append(
-                JourneyAnalyticsRevisedEffect(
-                    dogID: dog.id, blockID: blockID, name: "block_completed", at: nil,
-                    properties: ["next_block": next.map { .string($0.id) } ?? .null], replacing: false
-                ).effect)
+            try reviseCompletionAnalytics(of: block, completedAt: completedAt, moved: false)
         }
+    }
+
+    /// `block`'s `block_completed` analytics (not yet sent) as of its completion at `time`
+    /// (`moved` there): the block offered next then.
+    private mutating func reviseCompletionAnalytics(
+        of block: JourneyMap.Block, completedAt time: Double, moved: Bool
+    ) throws {
+        let (then, thenAfter) = try states(around: time, completing: block.id)
+        let next = BlockResult.next(after: block, before: then, after: thenAfter)
+        effects.append(
+            JourneyAnalyticsRevisedEffect(
+                dogID: dog.id, blockID: block.id, name: "block_completed", at: moved ? time : nil,
+                properties: ["next_block": next.map { .string($0.id) } ?? .null], replacing: false
+            ).effect)
     }
 
     /// The journey just before and just after `blockID` was completed at `time`: `before` and
@@ -414,13 +422,7 @@ struct BlockFlow {
                 let now = completionTime(of: blockID), now < kept
             else { continue }
             moved[blockID] = now
-            let (then, thenAfter) = try states(around: now, completing: blockID)
-            let next = BlockResult.next(after: block, before: then, after: thenAfter)
-            effects.append(
-                JourneyAnalyticsRevisedEffect(
-                    dogID: dog.id, blockID: blockID, name: "block_completed", at: now,
-                    properties: ["next_block": next.map { .string($0.id) } ?? .null], replacing: false
-                ).effect)
+            try reviseCompletionAnalytics(of: block, completedAt: now, moved: true)
             if let earlier = returnReminder(of: block, completedAt: kept),
                 let sooner = returnReminder(of: block, completedAt: now)
             {
