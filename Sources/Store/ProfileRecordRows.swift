@@ -27,3 +27,21 @@ extension StoreReader {
         ) { try ProfileRecord(row: $0, dog: dog) }
     }
 }
+
+extension StoreReader {
+    /// The newest `perKind` records of each kind of `dog`, oldest first (ties by id): the window
+    /// a rule sees, read in one query whatever the dog's history (both backends have window
+    /// functions).
+    public func newestRecords(dog: String, perKind: Int) throws -> [ProfileRecord] {
+        try rows(
+            """
+            SELECT \(ProfileRecord.columns) FROM (
+                SELECT \(ProfileRecord.columns),
+                    ROW_NUMBER() OVER (PARTITION BY kind ORDER BY recorded_at DESC, id DESC) AS newest
+                FROM profile_records WHERE dog_id = ?
+            ) AS windowed
+            WHERE newest <= ? ORDER BY recorded_at, id
+            """, [.text(dog), .integer(Int64(max(perKind, 0)))]
+        ) { try ProfileRecord(row: $0, dog: dog) }
+    }
+}
