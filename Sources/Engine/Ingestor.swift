@@ -338,7 +338,7 @@ public final class Ingestor {
         // An event's rule inputs are its dog's (else its user's), as the views key them: a rule
         // that runs away on them is quarantined for that dog or user only.
         let requestKey = evaluator.inputKey
-        evaluator.inputKey = event.dogID.map { "dog:" + $0 } ?? "user:" + event.userID
+        evaluator.inputKey = event.quarantineKey
         defer { evaluator.inputKey = requestKey }
         var effects: [Effect] = []
         var origins: [String] = []
