@@ -30,18 +30,30 @@ extension StoreReader {
 
 extension StoreReader {
     /// The newest `perKind` records of each kind of `dog`, oldest first (ties by id): the window
-    /// a rule sees, read in one query whatever the dog's history (both backends have window
-    /// functions).
+    /// a rule sees. Its cost follows the window, not the dog's history: the kinds are found by
+    /// skipping through the `(dog_id, kind, recorded_at)` index, then each kind's newest rows
+    /// are read from its end. (Kinds are named by rules and the catalog, not by users.)
     public func newestRecords(dog: String, perKind: Int) throws -> [ProfileRecord] {
-        try rows(
+        let kinds = try rows(
             """
-            SELECT \(ProfileRecord.columns) FROM (
-                SELECT \(ProfileRecord.columns),
-                    ROW_NUMBER() OVER (PARTITION BY kind ORDER BY recorded_at DESC, id DESC) AS newest
-                FROM profile_records WHERE dog_id = ?
-            ) AS windowed
-            WHERE newest <= ? ORDER BY recorded_at, id
-            """, [.text(dog), .integer(Int64(max(perKind, 0)))]
-        ) { try ProfileRecord(row: $0, dog: dog) }
+            WITH RECURSIVE kinds (kind) AS (
+                SELECT min(kind) FROM profile_records WHERE dog_id = ?
+                UNION ALL
+                SELECT (SELECT min(next.kind) FROM profile_records AS next WHERE next.dog_id = ? AND next.kind > kinds.kind)
+                FROM kinds WHERE kinds.kind IS NOT NULL
+            )
+            SELECT kind FROM kinds WHERE kind IS NOT NULL
+            """, [.text(dog), .text(dog)]
+        ) { $0.text(0) ?? "" }
+        var records: [ProfileRecord] = []
+        for kind in kinds {
+            records += try rows(
+                """
+                SELECT \(ProfileRecord.columns) FROM profile_records
+                WHERE dog_id = ? AND kind = ? ORDER BY recorded_at DESC, id DESC LIMIT ?
+                """, [.text(dog), .text(kind), .integer(Int64(max(perKind, 0)))]
+            ) { try ProfileRecord(row: $0, dog: dog) }
+        }
+        return records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
     }
 }
