@@ -57,3 +57,19 @@ extension StoreReader {
         return records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
     }
 }
+
+extension StoreReader {
+    /// The newest `limit` records block `block` of `dog` kept (of `source`) recorded at or before
+    /// `at`, oldest first: a check's earlier records, bounded whatever the block's history.
+    public func earlierRecords(dog: String, block: String, source: String, at: Double, limit: Int) throws
+        -> [ProfileRecord]
+    {
+        try rows(
+            """
+            SELECT \(ProfileRecord.columns) FROM profile_records
+            WHERE dog_id = ? AND block_id = ? AND source = ? AND recorded_at <= ?
+            ORDER BY recorded_at DESC, id DESC LIMIT ?
+            """, [.text(dog), .text(block), .text(source), .real(at), .integer(Int64(max(limit, 0)))]
+        ) { try ProfileRecord(row: $0, dog: dog) }.reversed()
+    }
+}

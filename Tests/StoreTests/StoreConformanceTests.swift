@@ -162,6 +162,23 @@ import Testing
         #expect(try store.newestRecords(dog: "nobody", perKind: 2).isEmpty)
     }
 
+    /// A check's earlier records: the block's newest of one source up to a time, oldest first.
+    @Test(arguments: TestStore.names)
+    func earlierRecordsOfABlock(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        for (block, source, at) in [("b", "journey", 1.0), ("b", "journey", 2), ("b", "app", 3), ("c", "journey", 4), ("b", "journey", 5), ("b", "journey", 9)] {
+            try store.insertRecord(
+                ProfileRecord(
+                    dogID: "d1", kind: "k", recordedAt: at, recordedAtText: "\(at)", payload: [:], source: source,
+                    blockID: block),
+                event: nil)
+        }
+        #expect(try store.earlierRecords(dog: "d1", block: "b", source: "journey", at: 5, limit: 2).map(\.recordedAt) == [2, 5])
+        #expect(try store.earlierRecords(dog: "d1", block: "b", source: "journey", at: 8, limit: 10).map(\.recordedAt) == [1, 2, 5])
+    }
+
     /// The analytics outbox drains in order, each event marked sent once.
     @Test(arguments: TestStore.names)
     func theAnalyticsOutboxDrainsOnce(backend name: String) throws {
