@@ -97,5 +97,7 @@ import Testing
         let again = harness.send("DELETE", "/v1/rules/auto_complete.save_weight/quarantine?input=dog:rex", admin: true)
         #expect(again.status == 404 && again.json["code"] == "not_quarantined")
         #expect(inputs().contains("dog:miso-001") && !inputs().contains("dog:rex"))
+        let metrics = harness.send("GET", "/metrics", admin: true).text
+        #expect(metrics.contains(#"journey_rule_quarantined_inputs{rule="auto_complete.save_weight"} \#(inputs().count)"#), "\(metrics)")
     }
 }
