@@ -41,7 +41,8 @@ public enum HabitStatistics {
             // A statistic whose rule fails answers with its fallback, or null; `degraded` says
             // which (the statistics never fail as a whole).
             do {
-                let result = try evaluator.evaluate(rule, input: input, options: EvaluationOptions(fallbackOnError: true))
+                let result = try evaluator.evaluate(
+                    rule, input: input, options: EvaluationOptions(fallbackOnError: true))
                 object[name(of: rule)] = result.value ?? .null
                 if let degradation = Degradation.of(result) { degraded.append(degradation) }
             } catch {

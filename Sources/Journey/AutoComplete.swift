@@ -36,7 +36,8 @@ public enum AutoComplete {
             "dog": dog.json, "block": ["id": .string(block.id), "action": block.action],
             "records": .array(records), "events": .array(events),
         ]
-        let result = try evaluator.evaluate(rule, input: JV(input), options: EvaluationOptions(now: now, fallbackOnError: true))
+        let result = try evaluator.evaluate(
+            rule, input: JV(input), options: EvaluationOptions(now: now, fallbackOnError: true))
         return result.value?.arrayValue ?? []
     }
 

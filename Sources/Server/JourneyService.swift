@@ -186,7 +186,11 @@ public final class JourneyService {
         var everyone: Set<String> = []
         var inputs: [String: Set<String>] = [:]
         for record in records {
-            if let key = record.inputKey { inputs[record.ruleID, default: []].insert(key) } else { everyone.insert(record.ruleID) }
+            if let key = record.inputKey {
+                inputs[record.ruleID, default: []].insert(key)
+            } else {
+                everyone.insert(record.ruleID)
+            }
         }
         generation.evaluator.quarantined = everyone
         generation.evaluator.quarantinedInputs = inputs
@@ -199,7 +203,8 @@ public final class JourneyService {
         for record in records {
             do {
                 try database.quarantine(record)
-                logLine("journey serve: \(workerName): quarantined rule `\(record.ruleID)`\(record.scopeText): \(record.detail)")
+                logLine(
+                    "journey serve: \(workerName): quarantined rule `\(record.ruleID)`\(record.scopeText): \(record.detail)")
             } catch {
                 failed.append(record)
             }

@@ -105,7 +105,8 @@ enum AdminRoutes {
         }
         service.control.quarantineChanged()
         service.refreshQuarantine()
-        return .json(["rule": .string(rule), "input": input.map(JSON.string) ?? .null, "lifted": .number(Double(lifted))])
+        return .json(
+            ["rule": .string(rule), "input": input.map(JSON.string) ?? .null, "lifted": .number(Double(lifted))])
     }
 
     /// `POST /v1/eval`: an ad-hoc expression in the rules' sandbox (no `$ENV`, no input, imports

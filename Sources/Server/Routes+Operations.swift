@@ -71,7 +71,8 @@ enum Operations {
                     "journey_rule_quarantined_inputs",
                     help: "The inputs (dogs, users) a rule is quarantined for; 0 when it is for everyone.",
                     labels: [("rule", rule)],
-                    value: records.contains { $0.inputKey == nil } ? 0 : Double(Set(records.compactMap(\.inputKey)).count)))
+                    value: records.contains { $0.inputKey == nil }
+                        ? 0 : Double(Set(records.compactMap(\.inputKey)).count)))
         }
         extra.append(
             PrometheusSample(

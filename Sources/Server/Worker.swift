@@ -1,5 +1,5 @@
-import Core
 import CSupport
+import Core
 import Features
 import Foundation
 import HTTP
@@ -266,7 +266,8 @@ public enum Worker {
                             "detail": .string(record.detail), "rule_digest": .string(record.ruleDigest),
                             "input": record.inputKey.map(JSON.string) ?? .null,
                         ]))
-                logLine("journey serve: \(worker): quarantined rule `\(record.ruleID)`\(record.scopeText): \(record.detail)")
+                logLine(
+                    "journey serve: \(worker): quarantined rule `\(record.ruleID)`\(record.scopeText): \(record.detail)")
             } catch {
                 failed.append(record)
             }

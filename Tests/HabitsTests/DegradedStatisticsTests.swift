@@ -18,13 +18,15 @@ struct DegradedStatisticsTests {
               - {rule: habits.broken, kind: habit_stat, expr: 'error("no")', fallback: '0'}
 
             """)
-        let loaded = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: [.habitStat]).load()
+        let loaded = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: [.habitStat])
+            .load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
         let stats = try HabitStatistics.json(facts: ["trackers": [], "days": []], hasData: true, evaluator: evaluator)
         #expect(stats["fine"] == 1 && stats["loops"] == .null && stats["broken"] == 0)
-        #expect(stats["degraded"] == [
-            ["rule": "habits.loops", "reason": "failed", "error": "timeout", "answered_by": "nothing"],
-            ["rule": "habits.broken", "reason": "failed", "error": "runtime_error", "answered_by": "fallback"],
-        ])
+        #expect(
+            stats["degraded"] == [
+                ["rule": "habits.loops", "reason": "failed", "error": "timeout", "answered_by": "nothing"],
+                ["rule": "habits.broken", "reason": "failed", "error": "runtime_error", "answered_by": "fallback"],
+            ])
     }
 }

@@ -21,7 +21,8 @@ struct AutoCompleteWindowTests {
         }
         try journey.store.insertRecord(
             ProfileRecord(
-                dogID: "miso", kind: "vaccine", recordedAt: start - 86400, recordedAtText: "v", payload: ["vaccine": "DHPP"],
+                dogID: "miso", kind: "vaccine", recordedAt: start - 86400, recordedAtText: "v",
+                payload: ["vaccine": "DHPP"],
                 source: "app"),
             event: nil)
         let state = try journey.views.state("miso")

@@ -31,9 +31,15 @@ import Testing
     static let cases: [Case] = [
         Case(name: "not quarantined", inputKey: "dog:a", quarantinedFor: [], expectFallback: false),
         Case(name: "quarantined for this dog", inputKey: "dog:big", quarantinedFor: ["dog:big"], expectFallback: true),
-        Case(name: "quarantined for another dog only", inputKey: "dog:a", quarantinedFor: ["dog:big"], expectFallback: false),
-        Case(name: "quarantined for everyone", inputKey: "dog:a", quarantinedFor: [], everyone: true, expectFallback: true),
-        Case(name: "an input without a key, by its digest", inputKey: nil, quarantinedFor: ["digest"], expectFallback: true),
+        Case(
+            name: "quarantined for another dog only", inputKey: "dog:a", quarantinedFor: ["dog:big"],
+            expectFallback: false),
+        Case(
+            name: "quarantined for everyone", inputKey: "dog:a", quarantinedFor: [], everyone: true,
+            expectFallback: true),
+        Case(
+            name: "an input without a key, by its digest", inputKey: nil, quarantinedFor: ["digest"],
+            expectFallback: true),
         Case(name: "another input's digest", inputKey: nil, quarantinedFor: ["sha256:0"], expectFallback: false),
     ]
 
@@ -50,7 +56,10 @@ import Testing
         #expect(result.outputs == [testCase.expectFallback ? 0 : 42])
         if testCase.expectFallback {
             #expect(result.primaryError?.code == .quarantined)
-            #expect(Degradation.of(result)?.json == ["rule": "r", "reason": "quarantined", "error": "quarantined", "answered_by": "fallback"])
+            #expect(
+                Degradation.of(result)?.json == [
+                    "rule": "r", "reason": "quarantined", "error": "quarantined", "answered_by": "fallback",
+                ])
         } else {
             #expect(Degradation.of(result) == nil)
         }
@@ -80,9 +89,10 @@ import Testing
         for _ in 0..<2 { _ = try evaluator.evaluate("slow", input: JV(nil), options: options) }
         #expect(throws: RuleError.self) { try evaluator.evaluate("broken", input: JV(nil), options: options) }
         _ = try evaluator.evaluate("fine", input: JV(nil), options: options)
-        #expect(Degradation.of(log.entries).map(\.json) == [
-            ["rule": "slow", "reason": "failed", "error": "timeout", "answered_by": "fallback"],
-            ["rule": "broken", "reason": "failed", "error": "runtime_error", "answered_by": "nothing"],
-        ])
+        #expect(
+            Degradation.of(log.entries).map(\.json) == [
+                ["rule": "slow", "reason": "failed", "error": "timeout", "answered_by": "fallback"],
+                ["rule": "broken", "reason": "failed", "error": "runtime_error", "answered_by": "nothing"],
+            ])
     }
 }

@@ -11,33 +11,33 @@ import Testing
     /// budget (no fallback); the other auto-complete rules answer.
     static let files: [String: String] = [
         "journey/recommendation.yaml": """
-            rule: recommendation
-            kind: recommendation
-            description: Fails, with no fallback.
-            experiment: recommendation-v2
-            variants:
-              control: 'error("broken")'
-              by-branch: 'error("broken")'
+        rule: recommendation
+        kind: recommendation
+        description: Fails, with no fallback.
+        experiment: recommendation-v2
+        variants:
+          control: 'error("broken")'
+          by-branch: 'error("broken")'
 
-            """,
+        """,
         "journey/auto_complete.yaml": """
-            rules:
-              - rule: auto_complete.course_started
-                kind: auto_complete
-                description: Answers.
-                expr: '[]'
-              - rule: auto_complete.save_weight
-                kind: auto_complete
-                description: Loops past its budget, with no fallback.
-                expr: 'def f: f; f'
-                budget: 20ms
-              - rule: auto_complete.add_vaccine
-                kind: auto_complete
-                description: Fails, answered by its fallback.
-                expr: 'error("no")'
-                fallback: '[]'
+        rules:
+          - rule: auto_complete.course_started
+            kind: auto_complete
+            description: Answers.
+            expr: '[]'
+          - rule: auto_complete.save_weight
+            kind: auto_complete
+            description: Loops past its budget, with no fallback.
+            expr: 'def f: f; f'
+            budget: 20ms
+          - rule: auto_complete.add_vaccine
+            kind: auto_complete
+            description: Fails, answered by its fallback.
+            expr: 'error("no")'
+            fallback: '[]'
 
-            """,
+        """,
     ]
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -52,9 +52,12 @@ import Testing
         Case(path: "/v1/dogs/miso-001/journey", degraded: ["recommendation"]),
         Case(path: "/v1/dogs/miso-001/branches/health", degraded: ["recommendation"]),
         Case(path: "/v1/dogs/miso-001/map", degraded: ["recommendation"]),
-        Case(path: "/v1/dogs/miso-001/blocks/weight-baseline/preview", degraded: ["recommendation", "auto_complete.save_weight"]),
+        Case(
+            path: "/v1/dogs/miso-001/blocks/weight-baseline/preview",
+            degraded: ["recommendation", "auto_complete.save_weight"]),
         Case(path: "/v1/dogs/miso-001/blocks/vaccination-record/preview", degraded: ["recommendation"]),
-        Case(path: "/v1/dogs/miso-001/blocks/weight-baseline", degraded: ["recommendation", "auto_complete.save_weight"]),
+        Case(
+            path: "/v1/dogs/miso-001/blocks/weight-baseline", degraded: ["recommendation", "auto_complete.save_weight"]),
     ]
 
     @Test(arguments: cases)
@@ -84,20 +87,27 @@ import Testing
             #expect(response.status == 200, "\(response.text)")
             return response.json["degraded"]?.arrayValue?.first { $0["rule"] == "auto_complete.save_weight" }
         }
-        #expect(saveWeight("miso-001") == ["rule": "auto_complete.save_weight", "reason": "failed", "error": "timeout", "answered_by": "nothing"])
+        #expect(
+            saveWeight("miso-001") == [
+                "rule": "auto_complete.save_weight", "reason": "failed", "error": "timeout", "answered_by": "nothing",
+            ])
         #expect(saveWeight("miso-001")?["reason"] == "quarantined")
         #expect(saveWeight("rex")?["error"] == "timeout", "another dog gets the rule itself")
         func inputs() -> Set<String> {
             let listed = harness.send("GET", "/v1/rules", admin: true).json["quarantined"]?.arrayValue ?? []
-            return Set(listed.filter { $0["rule"] == "auto_complete.save_weight" }.compactMap { $0["input"]?.stringValue })
+            return Set(
+                listed.filter { $0["rule"] == "auto_complete.save_weight" }.compactMap { $0["input"]?.stringValue })
         }
         #expect(inputs().isSuperset(of: ["dog:miso-001", "dog:rex"]), "\(inputs())")
         let lift = harness.send("DELETE", "/v1/rules/auto_complete.save_weight/quarantine?input=dog:rex", admin: true)
-        #expect(lift.status == 200 && lift.json == ["rule": "auto_complete.save_weight", "input": "dog:rex", "lifted": 1])
+        #expect(
+            lift.status == 200 && lift.json == ["rule": "auto_complete.save_weight", "input": "dog:rex", "lifted": 1])
         let again = harness.send("DELETE", "/v1/rules/auto_complete.save_weight/quarantine?input=dog:rex", admin: true)
         #expect(again.status == 404 && again.json["code"] == "not_quarantined")
         #expect(inputs().contains("dog:miso-001") && !inputs().contains("dog:rex"))
         let metrics = harness.send("GET", "/metrics", admin: true).text
-        #expect(metrics.contains(#"journey_rule_quarantined_inputs{rule="auto_complete.save_weight"} \#(inputs().count)"#), "\(metrics)")
+        #expect(
+            metrics.contains(#"journey_rule_quarantined_inputs{rule="auto_complete.save_weight"} \#(inputs().count)"#),
+            "\(metrics)")
     }
 }

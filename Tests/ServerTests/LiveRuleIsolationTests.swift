@@ -38,7 +38,9 @@ import Testing
 
     static func registration(_ dog: String, user: String, lowest: String) -> JSON {
         var metrics: JSONObject = [:]
-        for metric in ["bond", "impulse_control", "socialization", "body_condition", "dental", "coat", "exercise", "recall"] {
+        for metric in [
+            "bond", "impulse_control", "socialization", "body_condition", "dental", "coat", "exercise", "recall",
+        ] {
             metrics[metric] = .number(metric == lowest ? 10 : 60)
         }
         return event(
@@ -71,7 +73,8 @@ import Testing
             let dog = "dog-\(index)"
             let (status, preview) = try client.json("GET", "/v1/dogs/\(dog)/blocks/weight-baseline/preview")
             if status != 200 || preview["offer"] != "Found 1 weight record — count it" || preview["degraded"] != nil {
-                problems.append("\(dog) preview: \(status) \(preview["offer"] ?? .null) \(preview["degraded"] ?? .null)")
+                problems.append(
+                    "\(dog) preview: \(status) \(preview["offer"] ?? .null) \(preview["degraded"] ?? .null)")
             }
             let (todayStatus, today) = try client.json("GET", "/v1/dogs/\(dog)/today")
             let weightFirst = index.isMultiple(of: 2)
