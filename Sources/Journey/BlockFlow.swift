@@ -85,9 +85,9 @@ struct BlockFlow {
                 .invalid,
                 "no plugin for check type `\(block.checkType)`; types: \(plugins.types.joined(separator: ", "))")
         }
-        let earlier = try store.records(dog: dog.id, block: block.id, source: "journey").filter {
-            $0.recordedAt <= event.occurredAt
-        }
+        // The kind's window: the block's newest earlier records, whatever its history.
+        let earlier = try store.earlierRecords(
+            dog: dog.id, block: block.id, source: "journey", at: event.occurredAt, limit: CheckContext.recordWindow)
         let context = CheckContext(
             dog: dog, blockID: block.id, occurredAt: event.occurredAt, occurredAtText: event.occurredAtText,
             localTime: LocalTime.text(event.occurredAt, timezone: dog.timezone),

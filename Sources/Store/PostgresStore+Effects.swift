@@ -83,33 +83,4 @@ extension PostgresStore {
             return marked
         }
     }
-
-    public func quarantine(_ record: QuarantineRecord) throws {
-        try run(
-            """
-            INSERT INTO rule_quarantine (rule_id, rule_digest, reason, input_digest, detail, quarantined_at)
-            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (rule_id, rule_digest) DO NOTHING
-            """,
-            [
-                .text(record.ruleID), .text(record.ruleDigest), .text(record.reason), .optional(record.inputDigest),
-                .text(record.detail), .real(record.quarantinedAt),
-            ])
-    }
-
-    public func quarantineRecords() throws -> [QuarantineRecord] {
-        try rows(
-            """
-            SELECT rule_id, rule_digest, reason, input_digest, detail, quarantined_at FROM rule_quarantine
-            ORDER BY quarantined_at DESC, rule_id
-            """
-        ) { row in
-            QuarantineRecord(
-                ruleID: row.text(0) ?? "", ruleDigest: row.text(1) ?? "", reason: row.text(2) ?? "",
-                inputDigest: row.text(3), detail: row.text(4) ?? "", quarantinedAt: row.real(5))
-        }
-    }
-
-    public func liftQuarantine(rule: String) throws -> Int {
-        try run("DELETE FROM rule_quarantine WHERE rule_id = ?", [.text(rule)])
-    }
 }
