@@ -309,7 +309,6 @@ enum Schema {
             sql: """
                 ALTER TABLE habit_checkins ADD COLUMN unchecked_at REAL;
                 """),
-        // Renumber freely when main adds a migration first: nothing refers to the number.
         Migration(
             version: 11, name: "per-input rule quarantine (a rule set aside for one dog's or user's input only)",
             sql: """
