@@ -20,13 +20,27 @@ extension Store {
         }
         let runnerUp = kept.first { !$0.pending }
         if new.beats(pending.rank) {
-            if let runnerUp { _ = try run("DELETE FROM reminders WHERE id = ?", [.integer(runnerUp.id)]) }
-            _ = try run("UPDATE reminders SET status = 'superseded' WHERE id = ?", [.integer(pending.id)])
-            try insertReminder(reminder, status: "pending", event: event)
-        } else if runnerUp.map({ new.beats($0.rank) }) ?? true {
-            if let runnerUp { _ = try run("DELETE FROM reminders WHERE id = ?", [.integer(runnerUp.id)]) }
+            if let runnerUp {
+                // The runner-up takes the one replaced, the pending row the new one.
+                try setReminder(runnerUp.id, due: pending.rank.due, payload: pending.rank.payload, event: pending.event)
+                try setReminder(pending.id, due: new.due, payload: new.payload, event: event)
+            } else {
+                _ = try run("UPDATE reminders SET status = 'superseded' WHERE id = ?", [.integer(pending.id)])
+                try insertReminder(reminder, status: "pending", event: event)
+            }
+        } else if let runnerUp {
+            if new.beats(runnerUp.rank) {
+                try setReminder(runnerUp.id, due: new.due, payload: new.payload, event: event)
+            }
+        } else {
             try insertReminder(reminder, status: "superseded", event: event)
         }
+    }
+
+    private func setReminder(_ id: Int64, due: Double, payload: String, event: Int64?) throws {
+        _ = try run(
+            "UPDATE reminders SET due_at = ?, payload = ?, event = ? WHERE id = ?",
+            [.real(due), .text(payload), event.map(SQLValue.integer) ?? .null, .integer(id)])
     }
 
     /// After a reminder of this kind moved: the best of the pending one and its runner-up is
@@ -45,14 +59,14 @@ extension Store {
         var rows: [CompetingReminder] = []
         try query(
             """
-            SELECT id, due_at, payload, status FROM reminders
+            SELECT id, due_at, payload, status, event FROM reminders
             WHERE user_id = ? AND dog_id IS NOT DISTINCT FROM ? AND kind = ? AND status IN ('pending', 'superseded')
             """, [.text(user), dog.map(SQLValue.text) ?? .null, .text(kind)]
         ) { row in
             rows.append(
                 CompetingReminder(
                     id: row.integer(0), rank: ReminderRank(due: row.real(1), payload: row.text(2) ?? ""),
-                    pending: row.text(3) == "pending"))
+                    pending: row.text(3) == "pending", event: row.isNull(4) ? nil : row.integer(4)))
         }
         return rows
     }
@@ -80,4 +94,5 @@ private struct CompetingReminder {
     var id: Int64
     var rank: ReminderRank
     var pending: Bool
+    var event: Int64?
 }

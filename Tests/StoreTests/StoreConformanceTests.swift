@@ -28,8 +28,10 @@ import Testing
         let store = backend.store
         try Self.seed(store)
         try store.ensureUser("u1", firstSeenAt: 99)  // kept once
-        #expect(try store.dog("d1") == DogProfile(
-            id: "d1", userID: "u1", name: "Rex", breed: "collie", metrics: ["kg": 12.5], registeredAt: 11))
+        #expect(
+            try store.dog("d1")
+                == DogProfile(
+                    id: "d1", userID: "u1", name: "Rex", breed: "collie", metrics: ["kg": 12.5], registeredAt: 11))
         #expect(try store.dog("nobody") == nil)
         #expect(try store.dataVersion(dog: "d1") == 0)
         let first = try store.insertEvent(Self.event("e1", at: 100))
@@ -66,9 +68,11 @@ import Testing
         #expect(try store.completeBlockStep(dog: "d1", block: "b1", step: "s1", at: 5, event: event))
         #expect(try store.completeBlockStep(dog: "d1", block: "b1", step: "s1", at: 6, event: nil) == false)
         #expect(try store.completeBlockStep(dog: "d1", block: "b1", step: "s2", at: 7, event: nil))
-        #expect(try store.blockSteps(dog: "d1") == [
-            BlockStep(blockID: "b1", step: "s1", completedAt: 5), BlockStep(blockID: "b1", step: "s2", completedAt: 7),
-        ])
+        #expect(
+            try store.blockSteps(dog: "d1") == [
+                BlockStep(blockID: "b1", step: "s1", completedAt: 5),
+                BlockStep(blockID: "b1", step: "s2", completedAt: 7),
+            ])
         let weight = ProfileRecord(
             dogID: "d1", kind: "weight", recordedAt: 3, recordedAtText: "3", payload: ["kg": 12], source: "app",
             ruleRevision: "r1", blockID: "b1")
@@ -89,10 +93,14 @@ import Testing
         try Self.seed(store)
         let event = try store.insertEvent(Self.event("e1"))
         // One pending reminder per user, dog and kind: the later due time wins.
-        try store.scheduleReminder(Reminder(userID: "u1", dogID: "d1", kind: "walk", dueAt: 50, payload: "a"), event: event)
-        try store.scheduleReminder(Reminder(userID: "u1", dogID: "d1", kind: "walk", dueAt: 40, payload: "b"), event: nil)
-        try store.scheduleReminder(Reminder(userID: "u1", dogID: nil, kind: "walk", dueAt: 30, payload: "c"), event: nil)
-        try store.scheduleReminder(Reminder(userID: "u1", dogID: nil, kind: "walk", dueAt: 35, payload: "d"), event: nil)
+        try store.scheduleReminder(
+            Reminder(userID: "u1", dogID: "d1", kind: "walk", dueAt: 50, payload: "a"), event: event)
+        try store.scheduleReminder(
+            Reminder(userID: "u1", dogID: "d1", kind: "walk", dueAt: 40, payload: "b"), event: nil)
+        try store.scheduleReminder(
+            Reminder(userID: "u1", dogID: nil, kind: "walk", dueAt: 30, payload: "c"), event: nil)
+        try store.scheduleReminder(
+            Reminder(userID: "u1", dogID: nil, kind: "walk", dueAt: 35, payload: "d"), event: nil)
         let due = try store.dueReminders(before: 100, limit: 10)
         #expect(due.map(\.dueAt) == [35, 50] && due.map(\.payload) == ["d", "a"] && due.map(\.dogID) == [nil, "d1"])
         #expect(try store.dueReminders(before: 40, limit: 10).count == 1)
@@ -102,10 +110,16 @@ import Testing
         #expect(try store.markRemindersSent(ids, at: 61) == [])
         #expect(try store.dueReminders(before: 100, limit: 10).isEmpty)
 
-        try store.appendAnalytics(AnalyticsEvent(userID: "u1", name: "walked", occurredAt: 1, properties: ["n": 1]), event: event)
-        try store.grantReward(Reward(reward: "xp", userID: "u1", amount: 5, badgeID: nil, reason: "walk", grantedAt: 1), event: event)
-        try store.grantReward(Reward(reward: "badge", userID: "u1", amount: nil, badgeID: "b", reason: nil, grantedAt: 2), event: nil)
-        #expect(try store.first("SELECT count(*) FROM analytics_outbox WHERE event = ?", [.integer(event)]) { $0.integer(0) } == 1)
+        try store.appendAnalytics(
+            AnalyticsEvent(userID: "u1", name: "walked", occurredAt: 1, properties: ["n": 1]), event: event)
+        try store.grantReward(
+            Reward(reward: "xp", userID: "u1", amount: 5, badgeID: nil, reason: "walk", grantedAt: 1), event: event)
+        try store.grantReward(
+            Reward(reward: "badge", userID: "u1", amount: nil, badgeID: "b", reason: nil, grantedAt: 2), event: nil)
+        #expect(
+            try store.first("SELECT count(*) FROM analytics_outbox WHERE event = ?", [.integer(event)]) {
+                $0.integer(0)
+            } == 1)
         #expect(try store.rows("SELECT amount FROM rewards ORDER BY granted_at") { $0.optionalReal(0) } == [5, nil])
 
         let record = QuarantineRecord(
@@ -121,6 +135,47 @@ import Testing
         #expect(try store.quarantineRecords().isEmpty)
     }
 
+    /// Reminders of one user, dog and kind, scheduled in every order: the best (later due, then
+    /// greater payload) is pending and the second best superseded, whatever the order; a
+    /// pending one moved sooner gives way to its runner-up.
+    @Test(arguments: TestStore.names)
+    func remindersOfOneKindKeepTheBestAndItsRunnerUpInAnyOrder(backend name: String) throws {
+        let reminders: [(Double, JSON)] = [(10, "w"), (20, "a"), (20, "b"), (5, "z")]
+        func permutations(_ items: [Int]) -> [[Int]] {
+            items.count <= 1
+                ? [items]
+                : items.indices.flatMap { index in
+                    var rest = items
+                    let first = rest.remove(at: index)
+                    return permutations(rest).map { [first] + $0 }
+                }
+        }
+        for order in permutations(Array(reminders.indices)) {
+            let backend = try TestStore(name)
+            let store = backend.store
+            try Self.seed(store)
+            for index in order {
+                let (due, payload) = reminders[index]
+                try store.scheduleReminder(
+                    Reminder(userID: "u1", dogID: "d1", kind: "weigh", dueAt: due, payload: payload), event: nil)
+            }
+            let kept = try store.rows("SELECT status, due_at, payload FROM reminders ORDER BY status") {
+                "\($0.text(0) ?? "") \($0.real(1)) \($0.text(2) ?? "")"
+            }
+            #expect(kept == ["pending 20.0 \"b\"", "superseded 20.0 \"a\""], "\(name), order \(order)")
+        }
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        for (due, payload) in reminders {
+            try store.scheduleReminder(
+                Reminder(userID: "u1", dogID: "d1", kind: "weigh", dueAt: due, payload: payload), event: nil)
+        }
+        _ = try store.run("UPDATE reminders SET due_at = 1 WHERE status = 'pending'", [])
+        try store.reelectReminder(user: "u1", dog: "d1", kind: "weigh")
+        #expect(try store.dueReminders(before: 100, limit: 10).map(\.payload) == ["a"])
+    }
+
     /// A quarantine for one input is kept beside the service-wide one, once per input, and
     /// lifted alone or with the rest of the rule.
     @Test(arguments: TestStore.names)
@@ -130,7 +185,9 @@ import Testing
         let everyone = QuarantineRecord(
             ruleID: "r", ruleDigest: "x", reason: "crashed", inputDigest: nil, detail: "", quarantinedAt: 1)
         var bigdog = everyone
-        (bigdog.reason, bigdog.inputKey, bigdog.inputDigest, bigdog.quarantinedAt) = ("timeout", "dog:big", "sha256:a", 2)
+        (bigdog.reason, bigdog.inputKey, bigdog.inputDigest, bigdog.quarantinedAt) = (
+            "timeout", "dog:big", "sha256:a", 2
+        )
         var other = bigdog
         (other.inputKey, other.quarantinedAt) = ("dog:other", 3)
         for record in [everyone, bigdog, bigdog, other] { try store.quarantine(record) }
@@ -168,15 +225,24 @@ import Testing
         let backend = try TestStore(name)
         let store = backend.store
         try Self.seed(store)
-        for (block, source, at) in [("b", "journey", 1.0), ("b", "journey", 2), ("b", "app", 3), ("c", "journey", 4), ("b", "journey", 5), ("b", "journey", 9)] {
+        for (block, source, at) in [
+            ("b", "journey", 1.0), ("b", "journey", 2), ("b", "app", 3), ("c", "journey", 4), ("b", "journey", 5),
+            ("b", "journey", 9),
+        ] {
             try store.insertRecord(
                 ProfileRecord(
                     dogID: "d1", kind: "k", recordedAt: at, recordedAtText: "\(at)", payload: [:], source: source,
                     blockID: block),
                 event: nil)
         }
-        #expect(try store.earlierRecords(dog: "d1", block: "b", source: "journey", at: 5, limit: 2).map(\.recordedAt) == [2, 5])
-        #expect(try store.earlierRecords(dog: "d1", block: "b", source: "journey", at: 8, limit: 10).map(\.recordedAt) == [1, 2, 5])
+        #expect(
+            try store.earlierRecords(dog: "d1", block: "b", source: "journey", at: 5, limit: 2).map(\.recordedAt) == [
+                2, 5,
+            ])
+        #expect(
+            try store.earlierRecords(dog: "d1", block: "b", source: "journey", at: 8, limit: 10).map(\.recordedAt) == [
+                1, 2, 5,
+            ])
     }
 
     /// The analytics outbox drains in order, each event marked sent once.
@@ -187,7 +253,8 @@ import Testing
         try Self.seed(store)
         for n in 1...5 {
             try store.appendAnalytics(
-                AnalyticsEvent(userID: "u1", name: "walked", occurredAt: Double(n * 10), properties: ["n": .number(Double(n))]),
+                AnalyticsEvent(
+                    userID: "u1", name: "walked", occurredAt: Double(n * 10), properties: ["n": .number(Double(n))]),
                 event: nil)
         }
         let pending = try store.pendingAnalytics(limit: 10)
