@@ -71,14 +71,15 @@ struct BlockFlow {
     }
 
     private mutating func answerCheck(of block: JourneyMap.Block) throws {
+        let (checkType, check, isFallback) = try answeredCheck(of: block)
         guard case .object(let answer)? = event.payload["answer"] else {
             throw Rejection(
-                .invalid, "check_answered needs `payload.answer`, an object with the \(block.checkType) answer")
+                .invalid, "check_answered needs `payload.answer`, an object with the \(checkType) answer")
         }
-        guard let plugin = plugins.plugin(block.checkType) else {
+        guard let plugin = plugins.plugin(checkType) else {
             throw Rejection(
                 .invalid,
-                "no plugin for check type `\(block.checkType)`; types: \(plugins.types.joined(separator: ", "))")
+                "no plugin for check type `\(checkType)`; types: \(plugins.types.joined(separator: ", "))")
         }
         let earlier = try store.records(dog: dog.id, block: block.id, source: "journey").filter {
             $0.recordedAt <= event.occurredAt
@@ -87,9 +88,7 @@ struct BlockFlow {
             dog: dog, blockID: block.id, occurredAt: event.occurredAt, occurredAtText: event.occurredAtText,
             localTime: LocalTime.text(event.occurredAt, timezone: dog.timezone),
             earlierRecords: earlier.map { ["kind": .string($0.kind), "recorded_at": .string($0.recordedAtText), "payload": $0.payload] })
-        let outcome = try plugin.outcome(
-            of: .object(answer), content: block.content["check"] ?? [:], context: context, evaluator: evaluator
-        )
+        let outcome = try plugin.outcome(of: .object(answer), content: check, context: context, evaluator: evaluator)
         complete("started", of: block)
         for record in outcome.records {
             effects.append(
@@ -101,7 +100,7 @@ struct BlockFlow {
         }
         effects.append(
             .checkAnswered(
-                dogID: dog.id, blockID: block.id, checkType: block.checkType, interpretation: outcome.interpretation,
+                dogID: dog.id, blockID: block.id, checkType: checkType, interpretation: outcome.interpretation,
                 complete: outcome.completesCheck))
         if let request = outcome.reminder {
             let due =
@@ -113,7 +112,8 @@ struct BlockFlow {
                         userID: event.userID, dogID: dog.id, kind: request.kind, dueAt: due,
                         payload: ["text": .string(request.text), "block_id": .string(block.id)])))
         }
-        var properties: JSONObject = ["block_id": .string(block.id), "type": .string(block.checkType)]
+        var properties: JSONObject = ["block_id": .string(block.id), "type": .string(checkType)]
+        if isFallback { properties["fallback"] = true }
         for (key, value) in outcome.analytics where key != "type" { properties[key] = value }
         if outcome.completesCheck {
             complete("check", of: block)
@@ -130,6 +130,24 @@ struct BlockFlow {
             analytics(
                 "profile_records_added",
                 ["block_id": .string(block.id), "count": .number(Double(outcome.records.count))])
+        }
+    }
+
+    /// The check an answer is for: the block's own, or with `payload.fallback: true` its
+    /// fallback check (type, content as written, whether it is the fallback).
+    private func answeredCheck(of block: JourneyMap.Block) throws -> (String, JSON, Bool) {
+        switch event.payload["fallback"] {
+        case nil, .null, .bool(false):
+            return (block.checkType, block.content["check"] ?? [:], false)
+        case .bool(true):
+            guard let check = block.fallbackCheck, let type = block.fallbackCheckType else {
+                throw Rejection(
+                    .invalid,
+                    "block `\(block.id)` has no fallback check (its check is \(block.checkType)); answer it without `payload.fallback`")
+            }
+            return (type, check, true)
+        default:
+            throw Rejection(.invalid, "`payload.fallback` must be true or false (true: the block's fallback check)")
         }
     }
 
