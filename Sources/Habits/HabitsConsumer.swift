@@ -7,9 +7,9 @@ import Store
 /// this consumer checks each against the user's trackers and decides the change.
 ///
 /// Refusals name the field: a name of 1–38 characters, weekdays `mon`…`sun`, a category
-/// that exists (and is not deleted while trackers use it), no check-in for a date that has
-/// not begun for the user (the offset of `occurred_at` decides the local date) or that is
-/// before the tracker was created.
+/// that exists, no check-in for a date that has not begun for the user (the offset of
+/// `occurred_at` decides the local date) or that is before the tracker was created. Deleting a
+/// tracker deletes all of its data; deleting a category deletes its trackers too.
 public struct HabitsConsumer: EventConsumer {
     public var name: String { "habits" }
 
@@ -65,17 +65,16 @@ public struct HabitsConsumer: EventConsumer {
             let id = try payload.identifier("category_id")
             try payload.finish()
             let categories = try context.store.habitCategories(user: user)
-            guard let category = categories.first(where: { $0.id == id }) else {
-                throw Self.unknownCategory(id, categories)
-            }
-            let users = try context.store.habitTrackers(user: user).filter { $0.categoryID == id }
-            guard users.isEmpty else {
-                throw Rejection(
-                    "category_in_use",
-                    "category `\(category.name)` is used by \(users.count) tracker\(users.count == 1 ? "" : "s") (\(users.map(\.name).joined(separator: ", "))); move them to another category or delete them first"
-                )
-            }
-            effects = [.habitChanged(.categoryDeleted(categoryID: id))]
+            guard categories.contains(where: { $0.id == id }) else { throw Self.unknownCategory(id, categories) }
+            // "All its data is deleted": its trackers go with it, each with all of its data.
+            let trackers = try context.store.habitTrackers(user: user).filter { $0.categoryID == id }
+            effects =
+                trackers.flatMap { tracker in
+                    [
+                        Effect.habitChanged(.trackerDeleted(trackerID: tracker.id)),
+                        .analyticsEvent(name: "tracker_deleted", properties: ["kind": .string(tracker.kind.rawValue)]),
+                    ]
+                } + [.habitChanged(.categoryDeleted(categoryID: id))]
         default:  // habit_checked, habit_unchecked
             let id = try payload.identifier("tracker_id")
             let dateText = try payload.optionalString("date")

@@ -63,14 +63,6 @@ struct HabitsTests {
         harness.send(
             "u1", "tracker_created", ["tracker_id": "walk", "name": "Walk", "schedule": ["mon"], "category": "health"],
             at: at)
-        harness.send(
-            "u1", "tracker_created", ["tracker_id": "swim", "name": "Swim", "schedule": ["tue"], "category": "health"],
-            at: at)
-        let inUse = harness.send("u1", "category_deleted", ["category_id": "health"], at: at)
-        #expect(
-            inUse.message
-                == "category `Health` is used by 2 trackers (Swim, Walk); move them to another category or delete them first"
-        )
         let future = harness.send(
             "u1", "habit_checked", ["tracker_id": "walk", "date": "2026-11-02"], at: "2026-11-01T23:59:59+00:00")
         #expect(
