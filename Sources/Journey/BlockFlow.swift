@@ -90,18 +90,22 @@ struct BlockFlow {
             earlierRecords: earlier.map { ["kind": .string($0.kind), "recorded_at": .string($0.recordedAtText), "payload": $0.payload] })
         let outcome = try plugin.outcome(of: .object(answer), content: check, context: context, evaluator: evaluator)
         complete("started", of: block)
+        // A hands_on check on a health topic: its result and its records say it does not replace a vet.
+        let vetCaption = checkType == "hands_on" && block.branch == "health" ? JourneyViews.vetCaption : nil
         for record in outcome.records {
+            var payload = record.payload
+            if let vetCaption, payload["note"] == nil { payload["note"] = .string(vetCaption) }
             effects.append(
                 .recordAdded(
                     ProfileRecord(
                         dogID: dog.id, kind: record.kind, recordedAt: event.occurredAt,
-                        recordedAtText: event.occurredAtText, payload: .object(record.payload), source: "journey",
+                        recordedAtText: event.occurredAtText, payload: .object(payload), source: "journey",
                         ruleRevision: evaluator.ruleSet.revision, blockID: block.id)))
         }
         effects.append(
             .checkAnswered(
                 dogID: dog.id, blockID: block.id, checkType: checkType, interpretation: outcome.interpretation,
-                complete: outcome.completesCheck))
+                complete: outcome.completesCheck, caption: outcome.completesCheck ? vetCaption : nil))
         if let request = outcome.reminder {
             let due =
                 request.localTime.flatMap { LocalTime.next($0, after: event.occurredAt, timezone: dog.timezone) }
