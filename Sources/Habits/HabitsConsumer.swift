@@ -159,9 +159,9 @@ public struct HabitsConsumer: EventConsumer {
             throw Rejection(.invalid, "`payload.kind` must be habit or irregular, got \"\(kindText.prefix(40))\"")
         }
         let schedule = try payload.strings("schedule")
-        let category = try payload.optionalString("category")
-        let emoji = try Self.emoji(&payload)
-        let color = try Self.color(&payload)
+        let givenCategory = try payload.optionalString("category")
+        let givenEmoji = try Self.emoji(&payload)
+        let givenColor = try Self.color(&payload)
         let pinned = try payload.bool("pinned") ?? false
         try payload.finish()
         var schedules: [HabitSchedule] = []
@@ -178,13 +178,14 @@ public struct HabitsConsumer: EventConsumer {
         case (.irregular, _):
             break
         }
+        // "Create" is enabled only once every section is filled: the schedule (above), the
+        // category, the emoji and the colour.
+        let (category, emoji, color) = try Self.requireSections(givenCategory, givenEmoji, givenColor, kind: kind)
         let trackers = try store.habitTrackers(user: user)
         if trackers.contains(where: { $0.id == id }) { throw Rejection(.conflict, "tracker `\(id)` already exists") }
-        if let category {
-            let categories = try store.habitCategories(user: user)
-            guard categories.contains(where: { $0.id == category }) else {
-                throw Self.unknownCategory(category, categories)
-            }
+        let categories = try store.habitCategories(user: user)
+        guard categories.contains(where: { $0.id == category }) else {
+            throw Self.unknownCategory(category, categories)
         }
         let tracker = HabitTracker(
             id: id, name: name, kind: kind, categoryID: category, emoji: emoji, color: color, pinned: pinned,
@@ -195,9 +196,20 @@ public struct HabitsConsumer: EventConsumer {
                 name: "tracker_created",
                 properties: [
                     "kind": .string(kind.rawValue), "days": .number(Double(schedules.first?.days.count ?? 0)),
-                    "category": category.map(JSON.string) ?? .null,
+                    "category": .string(category),
                 ]),
         ]
+    }
+
+    /// Every section of the creation form, or a refusal naming the first one missing.
+    static func requireSections(_ category: String?, _ emoji: String?, _ color: String?, kind: HabitTracker.Kind)
+        throws -> (String, String, String)
+    {
+        let sections = "a \(kind == .habit ? "habit" : "irregular event") is created with every section filled: `category`, `emoji` and `color`\(kind == .habit ? " (and `schedule`)" : "")"
+        guard let category else { throw Rejection(.invalid, "`payload.category` is required for tracker_created: \(sections)") }
+        guard let emoji else { throw Rejection(.invalid, "`payload.emoji` is required for tracker_created: \(sections)") }
+        guard let color else { throw Rejection(.invalid, "`payload.color` is required for tracker_created: \(sections)") }
+        return (category, emoji, color)
     }
 
     private func trackerUpdated(
@@ -218,6 +230,11 @@ public struct HabitsConsumer: EventConsumer {
             throw Rejection(.invalid, "`payload.kind` cannot change: create a new tracker instead")
         }
         try payload.finish()
+        for (field, given, value) in [
+            ("category", categoryGiven, category), ("emoji", emojiGiven, emoji), ("color", colorGiven, color),
+        ] where given && value == nil {
+            throw Rejection(.invalid, "`payload.\(field)` cannot be removed: a tracker keeps every section; choose another")
+        }
         let tracker = try existingTracker(id, user: user, store: store)
         if let category {
             let categories = try store.habitCategories(user: user)

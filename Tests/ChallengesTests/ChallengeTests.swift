@@ -293,8 +293,10 @@ extension ChallengeTests {
         let harness = try ChallengeHarness(Definitions.all)
         let joined = harness.send("u1", "challenge_joined", ["challenge_id": "streak"], at: "2026-08-01T08:00:00Z")
         #expect(joined.status == .accepted, "\(joined.json)")
+        harness.send("u1", "category_created", ["category_id": "sport", "name": "Sport"], at: "2026-08-01T08:00:00Z")
         harness.send(
-            "u1", "tracker_created", ["tracker_id": "gym", "name": "Gym", "schedule": ["mon", "wed", "fri"]],
+            "u1", "tracker_created",
+            ["tracker_id": "gym", "name": "Gym", "schedule": ["mon", "wed", "fri"], "category": "sport", "emoji": "⭐", "color": "#3366FF"],
             at: "2026-08-01T08:00:00Z")
         // Mon 3, Wed 5, then Fri 7 is missed: the run restarts on Mon 10 and reaches seven
         // scheduled days on Mon 24 (weekends and Tuesdays/Thursdays do not break it).
@@ -368,8 +370,10 @@ extension ChallengeTests {
                 "u1", "challenge_joined", ["challenge_id": "streak"], at: "2026-08-04T21:00:00+02:00")
             #expect(joined.status == .accepted, "\(joined.json)")
         }
+        harness.send("u1", "category_created", ["category_id": "dog", "name": "Dog"], at: "2026-08-01T08:00:00Z")
         harness.send(
-            "u1", "tracker_created", ["tracker_id": "walk", "name": "Walk", "schedule": ["mon", "tue", "wed"]],
+            "u1", "tracker_created",
+            ["tracker_id": "walk", "name": "Walk", "schedule": ["mon", "tue", "wed"], "category": "dog", "emoji": "⭐", "color": "#3366FF"],
             at: "2026-08-01T08:00:00Z")
         if joinedFirst { join() }
         for (index, step) in sequence.steps.enumerated() {

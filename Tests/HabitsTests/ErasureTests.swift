@@ -39,7 +39,11 @@ import Testing
         harness.send(
             "u1", "tracker_updated", ["tracker_id": "walk", "name": "Walk Rex twice", "emoji": "🦮"],
             at: "2026-11-01T08:02:00Z")
-        harness.send("u1", "tracker_created", ["tracker_id": "read", "name": "Read", "schedule": ["mon"]], at: "2026-11-01T08:03:00Z")
+        harness.send("u1", "category_created", ["category_id": "mind", "name": "Mind"], at: "2026-11-01T08:03:00Z")
+        harness.send(
+            "u1", "tracker_created",
+            ["tracker_id": "read", "name": "Read", "schedule": ["mon"], "category": "mind", "emoji": "📖", "color": "#112233"],
+            at: "2026-11-01T08:03:00Z")
         harness.send("u1", "habit_checked", ["tracker_id": "walk"], at: "2026-11-02T20:00:00Z")
         harness.send("u1", "habit_checked", ["tracker_id": "read"], at: "2026-11-02T20:01:00Z")
         for text in personal { #expect(try traces(harness, text) > 0, "\(text) is stored before") }
@@ -78,7 +82,7 @@ import Testing
         #expect(deleted.status == .accepted, "\(deleted.json)")
         for text in Self.personal { #expect(try Self.traces(harness, text) == 0, "\(text) is gone from the event log") }
         #expect(try harness.store.habitTrackers(user: "u1").map(\.id) == ["read"])
-        #expect(try harness.store.habitCategories(user: "u1").isEmpty)
+        #expect(try harness.store.habitCategories(user: "u1").map(\.id) == ["mind"])
         #expect(try Self.count(harness, "SELECT count(*) FROM habit_checkins") == 1)
         #expect(try Self.count(harness, Self.pendingChecks.replacingOccurrences(of: "%@", with: "walk")) == 0)
     }
