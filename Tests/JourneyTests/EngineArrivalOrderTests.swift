@@ -108,12 +108,13 @@ import Testing
     }
 
     /// What still follows the order of arrival, left out of the comparison: the head-to-head's
-    /// "overtook you" notifications (by nature: who led when the event came), the Dog
+    /// "overtook you" and opponent's progress notifications (by nature: where the sides stood
+    /// when the event came), the Dog
     /// Journey's block flow (its steps, its records and reminders, its analytics) and the habit
     /// trackers' streak facts in `habit_checked` analytics. (table, column, value prefixes;
     /// no column: the whole table.)
     static let stillInArrivalOrder: [(String, String?, [String])] = [
-        ("reminders", "kind", ["challenge_overtaken", "weigh_again", "check_later", "return"]),
+        ("reminders", "kind", ["challenge_overtaken", "challenge_opponent_progress", "weigh_again", "check_later", "return"]),
         (
             "analytics_outbox", "name",
             [
