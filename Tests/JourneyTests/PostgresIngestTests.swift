@@ -56,8 +56,9 @@ import Testing
         let lines = [
             ##"{"event_id":"c1","user_id":"u1","type":"category_created","occurred_at":"2026-11-23T08:00:00Z","payload":{"category_id":"dog","name":"Dog things"}}"##,
             ##"{"event_id":"t1","user_id":"u1","type":"tracker_created","occurred_at":"2026-11-23T08:01:00Z","payload":{"tracker_id":"walk","name":"Walk Rex","schedule":["mon"],"category":"dog","emoji":"🐕","color":"#FF8800"}}"##,
-            ##"{"event_id":"t2","user_id":"u1","type":"tracker_created","occurred_at":"2026-11-23T08:02:00Z","payload":{"tracker_id":"read","name":"Read","schedule":["mon"],"category":"dog"}}"##,
-            ##"{"event_id":"t3","user_id":"u1","type":"tracker_created","occurred_at":"2026-11-23T08:03:00Z","payload":{"tracker_id":"gym","name":"Gym","schedule":["mon"]}}"##,
+            ##"{"event_id":"t2","user_id":"u1","type":"tracker_created","occurred_at":"2026-11-23T08:02:00Z","payload":{"tracker_id":"read","name":"Read","schedule":["mon"],"category":"dog","emoji":"📖","color":"#112233"}}"##,
+            ##"{"event_id":"c2","user_id":"u1","type":"category_created","occurred_at":"2026-11-23T08:02:30Z","payload":{"category_id":"sport","name":"Sport"}}"##,
+            ##"{"event_id":"t3","user_id":"u1","type":"tracker_created","occurred_at":"2026-11-23T08:03:00Z","payload":{"tracker_id":"gym","name":"Gym","schedule":["mon"],"category":"sport","emoji":"🏋","color":"#445566"}}"##,
             ##"{"event_id":"k1","user_id":"u1","type":"habit_checked","occurred_at":"2026-11-23T20:00:00Z","payload":{"tracker_id":"walk"}}"##,
             ##"{"event_id":"k2","user_id":"u1","type":"habit_checked","occurred_at":"2026-11-23T20:01:00Z","payload":{"tracker_id":"gym"}}"##,
             ##"{"event_id":"d1","user_id":"u1","type":"tracker_deleted","occurred_at":"2026-11-24T08:00:00Z","payload":{"tracker_id":"gym"}}"##,
