@@ -94,7 +94,15 @@ public struct ChallengeDocumentKind: DocumentKind {
             ok = false
         }
         var completionID: String?
-        if let expression = file.expression(fields, "completion") {
+        if kind == .community, let node = fields.values["completion"] {
+            // Decided per participant in time order; a group's total is everyone's, so a rule on
+            // it would be decided in the order events arrive.
+            file.error(
+                "invalid_value",
+                "a community goal completes when the group's total reaches `target_value`; a `completion` rule is for solo, recurring and head-to-head challenges",
+                at: file.location(node))
+            ok = false
+        } else if let expression = file.expression(fields, "completion") {
             let ruleID = "challenge.\(id).completion"
             completionID = ruleID
             rules.append(

@@ -172,3 +172,35 @@ extension ChallengesFeature {
         ]
     }
 }
+
+/// The ledger's kept inputs of check-ins whose habit facts a late check-in made again (their
+/// streak is longer in time order): a custom completion rule reads them as they are now.
+public struct ChallengeInputsRevisedEffect: FeatureEffect, Equatable {
+    /// The new habit facts, by `event_id`.
+    public var habitFacts: [String: JSON]
+
+    public var typeName: String { "challenge_inputs_revised" }
+    public var label: String { "challenge_inputs_revised(\(habitFacts.count))" }
+    public var members: JSONObject { ["event_ids": .array(habitFacts.keys.sorted().map(JSON.string))] }
+
+    public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
+        for (key, facts) in habitFacts.sorted(by: { $0.key < $1.key }) {
+            var inputs: [(String, JSON)] = []
+            try store.query(
+                "SELECT challenge_id, input FROM challenge_contributions WHERE user_id = ? AND event_key = ? AND input IS NOT NULL",
+                [.text(event.userID), .text(key)]
+            ) { row in
+                guard let challenge = row.text(0), let text = row.text(1) else { return }
+                inputs.append((challenge, try JSONParser().parse(text)))
+            }
+            for (challenge, input) in inputs {
+                _ = try store.run(
+                    "UPDATE challenge_contributions SET input = ? WHERE challenge_id = ? AND user_id = ? AND event_key = ?",
+                    [
+                        .text(ChallengesConsumer.with(habitFacts: facts, input).compactText), .text(challenge),
+                        .text(event.userID), .text(key),
+                    ])
+            }
+        }
+    }
+}

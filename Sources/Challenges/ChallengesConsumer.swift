@@ -42,6 +42,15 @@ public struct ChallengesConsumer: EventConsumer {
         if event.type == Self.joinEventType { return try join(event, context: context) }
         // No metric counts this type: no need to look up the user's participations.
         if let countedTypes, !countedTypes.contains(event.type) { return [] }
+        // A late check-in lengthened later check-ins' streaks: the ledger's inputs follow.
+        let revised = context.revisedFacts(of: "habits")
+        let revision: [Effect] =
+            revised.isEmpty ? [] : [ChallengeInputsRevisedEffect(habitFacts: revised).effect]
+        return revision + (try counted(event, context: context))
+    }
+
+    /// What `event` (not a join) counts toward each challenge the user joined.
+    private func counted(_ event: Event, context: ConsumerContext) throws -> [Effect] {
         // The event as the rules see it, built once for every challenge it counts toward.
         let eventJSON = eventWithFacts(event, context: context)
         if Self.checksADayAgain(eventJSON?["facts"]?["habits"]) { return [] }
@@ -83,7 +92,8 @@ public struct ChallengesConsumer: EventConsumer {
         var contributions: [ChallengeContribution] = []
         for event in events where !Self.checksADayAgain(event.habitFacts) {
             // As the metric saw it when it arrived: with the facts other features established.
-            let json = event.habitFacts.map { Self.with(habitFacts: $0, event.json(user: user)) } ?? event.json(user: user)
+            let json =
+                event.habitFacts.map { Self.with(habitFacts: $0, event.json(user: user)) } ?? event.json(user: user)
             let result = try context.evaluator.evaluate(
                 rule, input: JV(json), options: EvaluationOptions(now: event.occurredAt))
             guard let delta = result.value?.numberValue, delta > 0 else { continue }
@@ -110,6 +120,20 @@ public struct ChallengesConsumer: EventConsumer {
             if case .analyticsEvent("habit_checked", let properties) = effect { habits = .object(properties) }
         }
         return habits.map { Self.with(habitFacts: $0, event.json) }
+    }
+
+    /// `contributions` whose event's habit facts were made again during this event (a late
+    /// check-in lengthened their streak), with those facts.
+    static func revising(_ contributions: [ChallengeContribution], with facts: [String: JSON])
+        -> [ChallengeContribution]
+    {
+        guard !facts.isEmpty else { return contributions }
+        return contributions.map { contribution in
+            guard let habits = facts[contribution.eventKey], let input = contribution.input else { return contribution }
+            var revised = contribution
+            revised.input = with(habitFacts: habits, input)
+            return revised
+        }
     }
 
     /// `event` (as rules see it) with `facts.habits`.
@@ -181,12 +205,31 @@ public struct ChallengesConsumer: EventConsumer {
             challengeID: instance.id, userID: event.userID, team: team, value: existing?.value ?? 0,
             joinedAt: event.occurredAt, completedAt: existing?.completedAt,
             updatedAt: max(existing?.updatedAt ?? event.occurredAt, event.occurredAt))
+        var consequences = try consequences(
+            of: contributions, for: joined, in: instance, event: event, context: context)
+        if let team, existing?.completedAt == nil,
+            !consequences.contains(where: { $0.feature(ChallengeCompletedEffect.self) != nil }),
+            let reached = try sideReached(instance, team: team, context: context), reached >= event.occurredAt
+        {
+            // A side that reached the target after this join (whose event arrived later)
+            // completed every member then, this one too.
+            consequences += completion(instance, event: event, at: reached, first: true)
+        }
         return [
             .challengeJoined(challengeID: instance.id, team: team, contributions: contributions),
             .analyticsEvent(
                 name: "challenge_joined",
                 properties: ["challenge_id": .string(instance.id), "type": .string(instance.kind.rawValue)]),
-        ] + (try consequences(of: contributions, for: joined, in: instance, event: event, context: context))
+        ] + consequences
+    }
+
+    /// When a head-to-head side reached the target in time order (its members' contributions
+    /// stored so far); nil when it has not, or when a completion rule decides instead.
+    private func sideReached(_ instance: ChallengeInstance, team: String, context: ConsumerContext) throws -> Double? {
+        guard instance.kind == .headToHead, instance.challenge.completionRuleID == nil else { return nil }
+        return try context.store.challengeCrossing(
+            challenge: instance.id, team: team, threshold: Challenge.reachThreshold(of: instance.challenge.target)
+        )?.occurredAt
     }
 
     // MARK: Progress
@@ -279,7 +322,7 @@ public struct ChallengesConsumer: EventConsumer {
         {
             return nil
         }
-        let previous = try stored()
+        let previous = Self.revising(try stored(), with: context.revisedFacts(of: "habits"))
         // Kept before the ledger existed: what is stored does not add up, so time order cannot be replayed.
         guard abs(previous.reduce(0) { $0 + $1.delta } - value) < 1e-6 * max(1, abs(value)) else {
             let reached = try completes(
@@ -326,7 +369,9 @@ public struct ChallengesConsumer: EventConsumer {
     /// analytics event while they are not yet sent.
     private func completion(_ instance: ChallengeInstance, event: Event, at: Double, first: Bool) -> [Effect] {
         let celebration = catalog.celebration(of: instance, for: event.userID, at: at)
-        guard first else { return [.challengeCompleted(challengeID: instance.id, at: at, movedCelebration: celebration)] }
+        guard first else {
+            return [.challengeCompleted(challengeID: instance.id, at: at, movedCelebration: celebration)]
+        }
         var effects: [Effect] = [
             .challengeCompleted(challengeID: instance.id, at: at == event.occurredAt ? nil : at, movedCelebration: nil)
         ]

@@ -32,8 +32,11 @@ public struct CheckContext: Sendable {
     /// The local date-time of the answer in the dog's time zone, `YYYY-MM-DDTHH:MM`.
     public var localTime: String
     /// The records this block's checks kept before, oldest first: `{kind, recorded_at,
-    /// payload}` (a predict check's guess, before its measurement).
+    /// payload}` (a predict check's guess, before its measurement); the newest
+    /// ``recordWindow`` of them.
     public var earlierRecords: [JSON]
+    /// The `check_answer` kind's window: a rule sees at most this many earlier records.
+    public static let recordWindow = 100
 
     public init(
         dog: DogProfile, blockID: String, occurredAt: Double, occurredAtText: String, localTime: String,

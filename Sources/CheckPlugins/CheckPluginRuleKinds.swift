@@ -20,7 +20,8 @@ extension RuleKind {
     public static let checkAnswer = RuleKind(
         name: "check_answer",
         summary: "Turns a user's answer to a check into dated records (a plugin's answer rule).",
-        inputDescription: "{content, answer, dog, block, now_local, records: the block's earlier records [{kind, recorded_at, payload}]}",
+        inputDescription:
+            "{content, answer, dog, block, now_local, records: the block's newest 100 earlier records, oldest first [{kind, recorded_at, payload}]}",
         requiredMembers: [Member("content", .object), Member("answer", .object)], inputIsObject: true,
         outputDescription:
             "{records: [{kind, payload}], complete: boolean, interpretation?, reminder?, analytics?}",

@@ -71,3 +71,9 @@ public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code.rawValue): \(message)" }
 }
+
+extension Event {
+    /// Whose input the event's rules evaluate, as the views key it: its dog, else its user. A
+    /// rule that runs away on it is quarantined for that key only.
+    public var quarantineKey: String { dogID.map { "dog:" + $0 } ?? "user:" + userID }
+}

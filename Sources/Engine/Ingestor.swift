@@ -335,6 +335,11 @@ public final class Ingestor {
         }
         let context = ConsumerContext(
             event: event, dog: dog?.profile, dogInput: dog?.input, store: store, evaluator: evaluator)
+        // An event's rule inputs are its dog's (else its user's), as the views key them: a rule
+        // that runs away on them is quarantined for that dog or user only.
+        let requestKey = evaluator.inputKey
+        evaluator.inputKey = event.quarantineKey
+        defer { evaluator.inputKey = requestKey }
         var effects: [Effect] = []
         var origins: [String] = []
         for (index, consumer) in consumers.enumerated() {

@@ -84,6 +84,9 @@ final class Precomputer {
                 let context = ConsumerContext(
                     event: event, dog: dog, dogInput: dog.map(slot.dogInput), store: NoStore.shared,
                     evaluator: slot.evaluator)
+                let requestKey = slot.evaluator.inputKey
+                slot.evaluator.inputKey = event.quarantineKey
+                defer { slot.evaluator.inputKey = requestKey }
                 var results: [Int: Result<ConsumerOutput, Rejection>] = [:]
                 for (consumerIndex, consumer) in consumers {
                     do {
@@ -131,9 +134,20 @@ final class Precomputer {
     /// Whether work can be handed to other threads.
     var hasWorkers: Bool { !workers.isEmpty }
 
+    /// The workers' evaluators set aside what the caller's does (the service's quarantine, for
+    /// everyone and per input); call it while they are idle.
+    private func shareQuarantine() {
+        let caller = callerSlot.evaluator
+        for slot in workerSlots {
+            slot.evaluator.quarantined = caller.quarantined
+            slot.evaluator.quarantinedInputs = caller.quarantinedInputs
+        }
+    }
+
     /// Outcomes for one batch, computed by the caller and the workers together.
     func compute(_ events: [Event?], dogs: [DogContext]) -> [Outcome?] {
         for worker in workers { worker.wait() }  // a warm-up may still run
+        shareQuarantine()
         let job = Job(events: events, dogs: dogs, consumers: consumers)
         let stride = workers.count + 1
         for (offset, worker) in workers.enumerated() {
@@ -149,6 +163,7 @@ final class Precomputer {
     func start(_ events: [Event?], dogs: [DogContext]) {
         precondition(pending == nil && hasWorkers, "finish the previous batch first")
         for worker in workers { worker.wait() }  // a warm-up may still run
+        shareQuarantine()
         let job = Job(events: events, dogs: dogs, consumers: consumers)
         pending = job
         let stride = workers.count

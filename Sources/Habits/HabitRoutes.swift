@@ -87,9 +87,8 @@ enum HabitRoutes {
     {
         let user = try p.require("user")
         do {
+            // A failing statistic rule answers with its fallback or null (`degraded`), never 500.
             return .json(try HabitStatistics.json(user: user, store: service.store, evaluator: service.evaluator))
-        } catch let error as RuleError {
-            throw APIError(500, "rule_failed", error.message)
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }

@@ -36,9 +36,21 @@ public enum HabitStatistics {
             return .object(object)
         }
         let input = JV(facts)
+        var degraded: [Degradation] = []
         for rule in rules {
-            object[name(of: rule)] = try evaluator.evaluate(rule, input: input).value ?? .null
+            // A statistic whose rule fails answers with its fallback, or null; `degraded` says
+            // which (the statistics never fail as a whole).
+            do {
+                let result = try evaluator.evaluate(
+                    rule, input: input, options: EvaluationOptions(fallbackOnError: true))
+                object[name(of: rule)] = result.value ?? .null
+                if let degradation = Degradation.of(result) { degraded.append(degradation) }
+            } catch {
+                object[name(of: rule)] = .null
+                degraded.append(Degradation(rule: rule.id, error: error.code.rawValue, usedFallback: false))
+            }
         }
+        if !degraded.isEmpty { object["degraded"] = .array(degraded.map(\.json)) }
         return .object(object)
     }
 }

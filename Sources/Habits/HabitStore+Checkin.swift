@@ -1,3 +1,4 @@
+import Core
 import Store
 
 /// What one check-in reads: one tracker, one day's row, and the tracker's check-ins just
@@ -40,18 +41,67 @@ extension StoreReader {
         return state
     }
 
-    /// Up to `limit` dates before `date` the tracker is checked on, newest first.
-    public func habitCheckinDates(user: String, tracker: String, before date: String, limit: Int) throws -> [String] {
+    /// When the tracker's check-in of `date` was made; nil when it has none.
+    public func habitCheckedAt(user: String, tracker: String, date: String) throws -> Double? {
+        try first(
+            "SELECT checked_at FROM habit_checkins WHERE user_id = ? AND tracker_id = ? AND date = ?",
+            [.text(user), .text(tracker), .text(date)]
+        ) { $0.real(0) }
+    }
+
+    /// Up to `limit` dates before `date` the tracker was checked on at `time` (checked then
+    /// or before, and not unchecked by then), newest first.
+    public func habitCheckinDates(
+        user: String, tracker: String, before date: String, asOf time: Double, limit: Int
+    ) throws -> [String] {
         var dates: [String] = []
         try query(
             """
             SELECT date FROM habit_checkins
-            WHERE user_id = ? AND tracker_id = ? AND date < ? AND unchecked_at IS NULL
+            WHERE user_id = ? AND tracker_id = ? AND date < ? AND checked_at <= ?
+            AND (unchecked_at IS NULL OR unchecked_at > ?)
             ORDER BY date DESC LIMIT ?
-            """, [.text(user), .text(tracker), .text(date), .integer(Int64(limit))]
+            """, [.text(user), .text(tracker), .text(date), .real(time), .real(time), .integer(Int64(limit))]
         ) { row in dates.append(row.text(0) ?? "") }
         return dates
     }
+
+    /// The check-ins of the tracker after `date` through `last` made at `time` or later (in
+    /// date order), with their facts as kept in their `habit_checked` analytics: those
+    /// whose streak a check-in of `date` that arrived late may lengthen.
+    public func habitCheckinsAfter(
+        user: String, tracker: String, date: String, through last: String, from time: Double
+    ) throws -> [LaterHabitCheckin] {
+        var checkins: [LaterHabitCheckin] = []
+        try query(
+            """
+            SELECT c.date, c.checked_at, c.event, e.event_id,
+                (SELECT a.properties FROM analytics_outbox a WHERE a.event = c.event AND a.name = 'habit_checked' LIMIT 1)
+            FROM habit_checkins c JOIN events e ON e.id = c.event
+            WHERE c.user_id = ? AND c.tracker_id = ? AND c.date > ? AND c.date <= ? AND c.checked_at >= ?
+            AND c.unchecked_at IS NULL
+            ORDER BY c.date
+            """, [.text(user), .text(tracker), .text(date), .text(last), .real(time)]
+        ) { row in
+            guard let date = row.text(0), let eventID = row.text(3) else { return }
+            checkins.append(
+                LaterHabitCheckin(
+                    date: date, checkedAt: row.real(1), eventRow: row.integer(2), eventID: eventID,
+                    facts: try row.text(4).map { try JSONParser().parse($0) }?.objectValue))
+        }
+        return checkins
+    }
+}
+
+/// A check-in made after another one's time, for a later date (see
+/// ``StoreReader/habitCheckinsAfter(user:tracker:date:through:from:)``).
+public struct LaterHabitCheckin: Sendable, Equatable {
+    public var date: String
+    public var checkedAt: Double
+    public var eventRow: Int64
+    public var eventID: String
+    /// Its `habit_checked` facts (`streak_days`…), nil when none are kept.
+    public var facts: JSONObject?
 }
 
 /// A tracker's day as the store has it.

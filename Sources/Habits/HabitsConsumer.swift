@@ -123,7 +123,16 @@ public struct HabitsConsumer: EventConsumer {
         let checkin = HabitCheckin(trackerID: id, date: date.description)
         let state = try store.habitCheckinState(user: user, tracker: id, date: checkin.date)
         guard event.type == "habit_checked" else {
-            guard state == .checked else {
+            if state == .never {
+                // The check-in it takes back may not have arrived yet: refused, so that the
+                // phone sends it again (in time order it takes that check-in back).
+                throw Rejection("not_checked", "tracker `\(id)` is not checked on \(date): nothing to uncheck")
+            }
+            guard state == .checked,
+                let checkedAt = try store.habitCheckedAt(user: user, tracker: id, date: checkin.date),
+                checkedAt <= event.occurredAt
+            else {
+                // Unchecked already, or checked only after this (that check-in arrived first).
                 throw AlreadyRecorded("not_checked", "tracker `\(id)` is not checked on \(date): nothing to uncheck")
             }
             return [.habitChanged(.unchecked(checkin))]
@@ -131,22 +140,60 @@ public struct HabitsConsumer: EventConsumer {
         if state == .checked {
             throw AlreadyRecorded("already_checked", "tracker `\(id)` is already checked on \(date); it counts once")
         }
-        let streak = try HabitStreak.ending(on: date, of: tracker) { before, limit in
-            try store.habitCheckinDates(user: user, tracker: id, before: before.description, limit: limit)
-                .compactMap { CivilDate($0) }
-        }
+        let streak = try Self.streak(on: date, of: tracker, user: user, asOf: event.occurredAt, store: store)
         var facts: JSONObject = [
             "tracker_id": .string(id), "kind": .string(tracker.kind.rawValue), "date": .string(checkin.date),
             "streak_days": .number(Double(streak)),
         ]
         // Checked, unchecked, and checked again: challenges counted the day the first time.
         if state == .uncheckedAgain { facts["checked_before"] = true }
+        let revised = try Self.streaksLengthened(by: date, at: event.occurredAt, of: tracker, user: user, store: store)
         return [
             .habitChanged(.checked(checkin)),
             // Facts other rules read (a challenge's streak metric): the analytics event
             // carries the tracker's streak ending on the checked date.
             .analyticsEvent(name: "habit_checked", properties: facts),
-        ]
+        ] + (revised.isEmpty ? [] : [HabitStreaksRevisedEffect(trackerID: id, revisions: revised).effect])
+    }
+
+    /// The tracker's streak ending on `day` as it was at `time`, in time order (the check-ins
+    /// made by then), `including` a day checked that is not stored yet.
+    static func streak(
+        on day: CivilDate, of tracker: HabitTracker, user: String, asOf time: Double, including extra: CivilDate? = nil,
+        store: any StoreReader
+    ) throws -> Int {
+        try HabitStreak.ending(on: day, of: tracker) { before, limit in
+            var dates = try store.habitCheckinDates(
+                user: user, tracker: tracker.id, before: before.description, asOf: time, limit: limit
+            ).compactMap { CivilDate($0) }
+            if let extra, extra < before, !dates.contains(extra) {
+                dates.append(extra)
+                dates.sort { $1 < $0 }
+                if dates.count > limit { dates.removeLast() }
+            }
+            return dates
+        }
+    }
+
+    /// A check-in of `day` made at `time` that arrived after check-ins made later for later
+    /// days: the streaks it lengthens (in time order they counted it), for the facts kept.
+    /// Reads at most a year of days after `day`; nothing when events arrive in time order.
+    static func streaksLengthened(
+        by day: CivilDate, at time: Double, of tracker: HabitTracker, user: String, store: any StoreReader
+    ) throws -> [HabitStreakRevision] {
+        let later = try store.habitCheckinsAfter(
+            user: user, tracker: tracker.id, date: day.description,
+            through: day.adding(days: HabitStreak.limit).description, from: time)
+        var revisions: [HabitStreakRevision] = []
+        for checkin in later {
+            guard let date = CivilDate(checkin.date), var facts = checkin.facts else { continue }
+            let streak = try streak(
+                on: date, of: tracker, user: user, asOf: checkin.checkedAt, including: day, store: store)
+            guard facts["streak_days"]?.numberValue != Double(streak) else { continue }
+            facts["streak_days"] = .number(Double(streak))
+            revisions.append(HabitStreakRevision(eventRow: checkin.eventRow, eventID: checkin.eventID, facts: facts))
+        }
+        return revisions
     }
 
     private func trackerCreated(

@@ -18,10 +18,14 @@ struct BlockFlow {
     let earlierEffects: [Effect]
     /// When each step kept was done (`block/step`).
     let keptStepTimes: [String: Double]
+    /// The steps kept, as they were before this event.
+    let keptSteps: [BlockStep]
     private var effects: [Effect] = []
     private var newSteps: [BlockStep] = []
     /// Blocks whose start moved back to an earlier time (by block id).
     private var movedStarts: [String: Double] = [:]
+    /// Steps kept that this event moved back to an earlier time (`block/step`).
+    private var movedSteps: [String: Double] = [:]
 
     init(
         event: Event, state: JourneyState, plugins: CheckPluginRegistry, evaluator: RuleEvaluator,
@@ -29,6 +33,7 @@ struct BlockFlow {
     ) {
         self.event = event
         self.earlierEffects = earlierEffects
+        self.keptSteps = keptSteps
         keptStepTimes = Dictionary(keptSteps.map { ("\($0.blockID)/\($0.step)", $0.completedAt) }) { a, _ in a }
         self.state = state
         self.plugins = plugins
@@ -81,13 +86,15 @@ struct BlockFlow {
                 .invalid,
                 "no plugin for check type `\(checkType)`; types: \(plugins.types.joined(separator: ", "))")
         }
-        let earlier = try store.records(dog: dog.id, block: block.id, source: "journey").filter {
-            $0.recordedAt <= event.occurredAt
-        }
+        // The kind's window: the block's newest earlier records, whatever its history.
+        let earlier = try store.earlierRecords(
+            dog: dog.id, block: block.id, source: "journey", at: event.occurredAt, limit: CheckContext.recordWindow)
         let context = CheckContext(
             dog: dog, blockID: block.id, occurredAt: event.occurredAt, occurredAtText: event.occurredAtText,
             localTime: LocalTime.text(event.occurredAt, timezone: dog.timezone),
-            earlierRecords: earlier.map { ["kind": .string($0.kind), "recorded_at": .string($0.recordedAtText), "payload": $0.payload] })
+            earlierRecords: earlier.map {
+                ["kind": .string($0.kind), "recorded_at": .string($0.recordedAtText), "payload": $0.payload]
+            })
         let outcome = try plugin.outcome(of: .object(answer), content: check, context: context, evaluator: evaluator)
         complete("started", of: block)
         // A hands_on check on a health topic: its result and its records say it does not replace a vet.
@@ -110,11 +117,15 @@ struct BlockFlow {
             let due =
                 request.localTime.flatMap { LocalTime.next($0, after: event.occurredAt, timezone: dog.timezone) }
                 ?? event.occurredAt + (request.after?.seconds ?? 3 * 3600)
+            // The check was done after this answer (that event arrived first): in time order
+            // this reminder was cancelled when the check was done.
+            let doneLater = keptStepTimes["\(block.id)/check"].map { $0 > event.occurredAt } ?? false
             effects.append(
                 .reminderScheduled(
                     Reminder(
                         userID: event.userID, dogID: dog.id, kind: request.kind, dueAt: due,
-                        payload: ["text": .string(request.text), "block_id": .string(block.id)])))
+                        payload: ["text": .string(request.text), "block_id": .string(block.id)],
+                        status: doneLater ? "cancelled" : "pending")))
         }
         var properties: JSONObject = ["block_id": .string(block.id), "type": .string(checkType)]
         if isFallback { properties["fallback"] = true }
@@ -125,7 +136,7 @@ struct BlockFlow {
             // A "remind me later" of this check must not fire once it is done.
             let returnKind = block.content["reminder"]?["kind"]?.stringValue ?? "return"
             let pending = try store.pendingReminders(
-                user: event.userID, dog: dog.id, block: block.id, except: returnKind)
+                user: event.userID, dog: dog.id, block: block.id, except: returnKind, before: event.occurredAt)
             if !pending.isEmpty {
                 effects.append(.feature(RemindersCancelledEffect(dogID: dog.id, blockID: block.id, ids: pending)))
             }
@@ -182,17 +193,15 @@ struct BlockFlow {
                 if let started = keptStepTimes["\(block.id)/started"], started <= event.occurredAt,
                     action != "start_course" || event.payload["course_id"]?.stringValue == block.courseID
                 {
-                    complete("action", of: block)
+                    completeAction(of: block, extra: [:])
                 }
                 continue
             }
-            guard state.isInProgress(block.id) else { continue }
-            if action == "start_course" {
-                guard event.payload["course_id"]?.stringValue == block.courseID else { continue }
-                analytics(
-                    "course_started_from_journey",
-                    ["block_id": .string(block.id), "course_id": .string(block.courseID ?? "")])
-            }
+            // In progress then: started by this event's time (a start that happened later
+            // but arrived first counts the app events after it, see `catchUpAction`).
+            guard state.isInProgress(block.id), (time(of: "started", in: block.id) ?? .infinity) <= event.occurredAt
+            else { continue }
+            if action == "start_course", event.payload["course_id"]?.stringValue != block.courseID { continue }
             completeAction(of: block, extra: [:])
         }
     }
@@ -209,31 +218,78 @@ struct BlockFlow {
         }
         guard let done, done.eventID != event.eventID, done.occurredAt < (now ?? kept ?? .infinity) else { return }
         if kept != nil {
-            complete("action", of: block, at: done.occurredAt)  // done sooner than kept: it moves back
+            completeAction(of: block, extra: [:], at: done.occurredAt)  // done sooner than kept: it moves back
         } else if let index = newSteps.firstIndex(where: { $0.blockID == block.id && $0.step == "action" }) {
-            // Done by this event, but an app event stored before did it sooner.
+            // Done by this event, but an app event stored before did it sooner: that one did it.
             newSteps[index].completedAt = done.occurredAt
             effects.append(.blockStepCompleted(dogID: dog.id, blockID: block.id, step: "action", at: done.occurredAt))
+            effects.removeAll { $0.isAnalytics("action_completed", block: block.id) }
+            analytics(
+                "action_completed", actionProperties(of: block, extra: [:], at: done.occurredAt), at: done.occurredAt)
         } else {
             completeAction(of: block, extra: [:], at: done.occurredAt)
         }
     }
 
+    /// Completes `block`'s action at `time` (default: the event's); an action kept as done
+    /// later (by an event that arrived first) moves back, and its analytics say who did it.
     private mutating func completeAction(of block: JourneyMap.Block, extra: JSONObject, at time: Double? = nil) {
-        guard !(state.steps[block.id] ?? []).contains("action") else { return }
+        let at = time ?? event.occurredAt
+        var properties = actionProperties(of: block, extra: extra, at: at)
+        if (state.steps[block.id] ?? []).contains("action") {
+            guard let kept = keptStepTimes["\(block.id)/action"], at < kept else { return }
+            complete("action", of: block, at: time)
+            properties["dog_id"] = .string(dog.id)
+            effects.append(
+                JourneyAnalyticsRevisedEffect(
+                    dogID: dog.id, blockID: block.id, name: "action_completed", at: at, properties: properties,
+                    replacing: true
+                ).effect)
+            if block.actionType == "start_course", extra["auto_complete"] == nil {
+                effects.append(
+                    JourneyAnalyticsRevisedEffect(
+                        dogID: dog.id, blockID: block.id, name: "course_started_from_journey", at: at, properties: [:],
+                        replacing: false
+                    ).effect)
+            }
+        } else {
+            complete("action", of: block, at: time)
+            if block.actionType == "start_course", extra["auto_complete"] == nil {
+                analytics(
+                    "course_started_from_journey",
+                    ["block_id": .string(block.id), "course_id": .string(block.courseID ?? "")], at: time)
+            }
+            analytics("action_completed", properties, at: time)
+        }
+        guard properties["first_time"] == .bool(true) else { return }
+        // Another block's action of this type, kept as the first, was done after this one.
+        for other in state.map.blocks where other.id != block.id && other.actionType == block.actionType {
+            guard let kept = keptStepTimes["\(other.id)/action"], kept > at else { continue }
+            effects.append(
+                JourneyAnalyticsRevisedEffect(
+                    dogID: dog.id, blockID: other.id, name: "action_completed", at: nil,
+                    properties: ["first_time": false], replacing: false
+                ).effect)
+        }
+    }
+
+    /// `action_completed`'s properties for `block`'s action done at `at`: `first_time` when no
+    /// block's action of this type was done before (in time order, whatever arrived first).
+    private func actionProperties(of block: JourneyMap.Block, extra: JSONObject, at: Double) -> JSONObject {
         let before = state.map.blocks.contains { other in
-            other.actionType == block.actionType && (state.steps[other.id] ?? []).contains("action")
+            other.id != block.id && other.actionType == block.actionType
+                && (keptStepTimes["\(other.id)/action"].map { $0 < at } ?? false)
         }
         let earlierInThisEvent = newSteps.contains { step in
-            step.step == "action" && state.map.block(step.blockID)?.actionType == block.actionType
+            step.step == "action" && step.blockID != block.id
+                && state.map.block(step.blockID)?.actionType == block.actionType && step.completedAt <= at
         }
-        complete("action", of: block, at: time)
         var properties: JSONObject = [
             "block_id": .string(block.id), "type": .string(block.actionType),
             "first_time": .bool(!before && !earlierInThisEvent),
         ]
         for (key, value) in extra { properties[key] = value }
-        analytics("action_completed", properties, at: time)
+        return properties
     }
 
     // MARK: Finishing
@@ -244,9 +300,12 @@ struct BlockFlow {
         let done = state.steps[block.id] ?? []
         if done.contains(step) {
             // Done already, but later than this (an event that arrived late): it moves back.
-            if let kept = keptStepTimes["\(block.id)/\(step)"], at < kept {
+            if let kept = keptStepTimes["\(block.id)/\(step)"],
+                at < min(kept, movedSteps["\(block.id)/\(step)"] ?? kept)
+            {
                 effects.append(
                     .blockStepCompleted(dogID: dog.id, blockID: block.id, step: step, at: time == nil ? nil : at))
+                movedSteps["\(block.id)/\(step)"] = at
                 if step == "started" { movedStarts[block.id] = at }
             }
             return
@@ -259,7 +318,9 @@ struct BlockFlow {
     private mutating func analytics(_ name: String, _ properties: JSONObject, at time: Double? = nil) {
         var properties = properties
         properties["dog_id"] = .string(dog.id)
-        effects.append(Effect.analyticsEvent(name: name, properties: properties).dated(time ?? event.occurredAt, eventTime: event.occurredAt))
+        effects.append(
+            Effect.analyticsEvent(name: name, properties: properties).dated(
+                time ?? event.occurredAt, eventTime: event.occurredAt))
     }
 
     /// The effects, with each block this event completed: what changed, the one next block
@@ -269,13 +330,22 @@ struct BlockFlow {
         for (blockID, startedAt) in starts + movedStarts.map({ ($0.key, $0.value) }) {
             if let block = state.map.block(blockID) { try catchUpAction(of: block, startedAt: startedAt) }
         }
-        guard !newSteps.isEmpty else { return effects }
+        var changed = try moveCompletions()
+        guard !newSteps.isEmpty else {
+            try reviseLaterCompletions(than: changed)
+            return effects
+        }
         let after = try state.adding(newSteps, evaluator: evaluator, now: event.occurredAt)
         for blockID in Set(newSteps.map(\.blockID)).sorted()
         where !state.isCompleted(blockID) && after.isCompleted(blockID) {
             guard let block = state.map.block(blockID) else { continue }
-            let next = BlockResult.next(after: block, before: state, after: after)
-            let reminder = returnReminder(of: block)
+            // Completed when its last step was done, in time order (this event may have
+            // arrived after a later one).
+            let completedAt = completionTime(of: blockID) ?? event.occurredAt
+            changed[blockID] = completedAt
+            let (then, thenAfter) = try states(around: completedAt, completing: blockID, before: state, after: after)
+            let next = BlockResult.next(after: block, before: then, after: thenAfter)
+            let reminder = returnReminder(of: block, completedAt: completedAt)
             var completed = BlockCompletedEffect(
                 dogID: dog.id, blockID: blockID, nextBlock: next?.id, nextReason: next?.reason)
             completed.changes = BlockResult.changes(
@@ -290,10 +360,101 @@ struct BlockFlow {
             }
             effects.append(.blockCompleted(completed))
             analytics(
-                "block_completed", ["block_id": .string(blockID), "next_block": next.map { .string($0.id) } ?? .null])
+                "block_completed", ["block_id": .string(blockID), "next_block": next.map { .string($0.id) } ?? .null],
+                at: completedAt)
             if let reminder { effects.append(.reminderScheduled(reminder)) }
         }
+        try reviseLaterCompletions(than: changed)
         return effects
+    }
+
+    /// Blocks completed after one this event completed (or completed sooner) whose events
+    /// arrived first: the block offered next, in their analytics, is the one of time order.
+    private mutating func reviseLaterCompletions(than changed: [String: Double]) throws {
+        guard let earliest = changed.values.min() else { return }
+        for blockID in state.steps.keys.sorted() where state.isCompleted(blockID) && changed[blockID] == nil {
+            guard let block = state.map.block(blockID), let completedAt = completionTime(of: blockID),
+                completedAt > earliest
+            else { continue }
+            try reviseCompletionAnalytics(of: block, completedAt: completedAt, moved: false)
+        }
+    }
+
+    /// `block`'s `block_completed` analytics (not yet sent) as of its completion at `time`
+    /// (`moved` there): the block offered next then.
+    private mutating func reviseCompletionAnalytics(
+        of block: JourneyMap.Block, completedAt time: Double, moved: Bool
+    ) throws {
+        let (then, thenAfter) = try states(around: time, completing: block.id)
+        let next = BlockResult.next(after: block, before: then, after: thenAfter)
+        effects.append(
+            JourneyAnalyticsRevisedEffect(
+                dogID: dog.id, blockID: block.id, name: "block_completed", at: moved ? time : nil,
+                properties: ["next_block": next.map { .string($0.id) } ?? .null], replacing: false
+            ).effect)
+    }
+
+    /// The journey just before and just after `blockID` was completed at `time`: `before` and
+    /// `after` this event, unless steps kept were done after that time (their events arrived
+    /// first), which are then left out: the block offered next is the one it was in time order.
+    private func states(
+        around time: Double, completing blockID: String, before: JourneyState? = nil, after: JourneyState? = nil
+    ) throws -> (JourneyState, JourneyState) {
+        let all = (keptSteps + newSteps).map { step in
+            var step = step
+            step.completedAt = self.time(of: step.step, in: step.blockID) ?? step.completedAt
+            return step
+        }
+        if let before, let after, !all.contains(where: { $0.completedAt > time }) { return (before, after) }
+        let then = try JourneyState(
+            map: state.map,
+            steps: all.filter { $0.completedAt < time || ($0.completedAt == time && $0.blockID != blockID) },
+            evaluator: evaluator, now: time)
+        let thenAfter = try JourneyState(
+            map: state.map, steps: all.filter { $0.completedAt <= time }, evaluator: evaluator, now: time)
+        return (then, thenAfter)
+    }
+
+    /// When `step` of `blockID` is done, as far as this event knows.
+    private func time(of step: String, in blockID: String) -> Double? {
+        let key = "\(blockID)/\(step)"
+        let new = newSteps.first { $0.blockID == blockID && $0.step == step }?.completedAt
+        return [movedSteps[key], new, keptStepTimes[key]].compactMap { $0 }.min()
+    }
+
+    /// When the last of `blockID`'s completing steps was done (nil: not completed).
+    private func completionTime(of blockID: String, keptOnly: Bool = false) -> Double? {
+        var latest = -Double.infinity
+        for step in JourneyState.completingSteps {
+            guard let at = keptOnly ? keptStepTimes["\(blockID)/\(step)"] : time(of: step, in: blockID) else {
+                return nil
+            }
+            latest = max(latest, at)
+        }
+        return latest
+    }
+
+    /// Blocks completed before this event whose steps it moved back: completed sooner, their
+    /// analytics and return reminder move with them.
+    private mutating func moveCompletions() throws -> [String: Double] {
+        var moved: [String: Double] = [:]
+        for blockID in Set(movedSteps.keys.compactMap { $0.split(separator: "/").first.map(String.init) }).sorted()
+        where state.isCompleted(blockID) {
+            guard let block = state.map.block(blockID), let kept = completionTime(of: blockID, keptOnly: true),
+                let now = completionTime(of: blockID), now < kept
+            else { continue }
+            moved[blockID] = now
+            try reviseCompletionAnalytics(of: block, completedAt: now, moved: true)
+            if let earlier = returnReminder(of: block, completedAt: kept),
+                let sooner = returnReminder(of: block, completedAt: now)
+            {
+                effects.append(
+                    ReturnReminderMovedEffect(
+                        dogID: dog.id, blockID: blockID, kind: sooner.kind, from: earlier.dueAt, to: sooner.dueAt
+                    ).effect)
+            }
+        }
+        return moved
     }
 
     /// The records `block` added: stored by its earlier steps, added by this event's check,
@@ -309,7 +470,7 @@ struct BlockFlow {
     }
 
     /// The reminder a completed block schedules for the return ("weigh Q again in 2 weeks").
-    private func returnReminder(of block: JourneyMap.Block) -> Reminder? {
+    private func returnReminder(of block: JourneyMap.Block, completedAt: Double) -> Reminder? {
         guard case .object(let reminder)? = block.content["reminder"],
             let delay = reminder["after"]?.stringValue.flatMap(DurationText.parse)
         else { return nil }
@@ -319,6 +480,6 @@ struct BlockFlow {
         if let target = reminder["block"]?.stringValue { payload["leads_to"] = .string(target) }
         return Reminder(
             userID: event.userID, dogID: dog.id, kind: reminder["kind"]?.stringValue ?? "return",
-            dueAt: event.occurredAt + delay.seconds, payload: .object(payload))
+            dueAt: completedAt + delay.seconds, payload: .object(payload))
     }
 }

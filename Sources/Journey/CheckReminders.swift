@@ -6,12 +6,19 @@ import Store
 /// completed before the evening push must not bring that push.
 extension StoreReader {
     /// The ids of `user`'s pending reminders for `dog` that lead back to `block` (their
-    /// `payload.block_id`), leaving out the block's own return reminder (`returnKind`).
-    func pendingReminders(user: String, dog: String, block: String, except returnKind: String?) throws -> [Int64] {
+    /// `payload.block_id`), leaving out the block's own return reminder (`returnKind`), asked
+    /// for by events that happened before `time` (one asked for after the check was done,
+    /// arriving first, stays).
+    func pendingReminders(
+        user: String, dog: String, block: String, except returnKind: String?, before time: Double
+    ) throws -> [Int64] {
         var ids: [Int64] = []
         try query(
-            "SELECT id, kind, payload FROM reminders WHERE user_id = ? AND status = 'pending' AND dog_id = ?",
-            [.text(user), .text(dog)]
+            """
+            SELECT r.id, r.kind, r.payload FROM reminders r LEFT JOIN events e ON e.id = r.event
+            WHERE r.user_id = ? AND r.status = 'pending' AND r.dog_id = ? AND (e.occurred_at IS NULL OR e.occurred_at <= ?)
+            """,
+            [.text(user), .text(dog), .real(time)]
         ) { row in
             guard row.text(1) != returnKind, let text = row.text(2),
                 (try? JSONParser().parse(text))?["block_id"]?.stringValue == block

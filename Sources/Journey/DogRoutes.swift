@@ -127,6 +127,10 @@ enum DogRoutes {
             let view = try compute(views)
             guard case .object(var object) = view else { return HTTPResponse.json(view) }
             object["decision"] = log.json(revision: service.ruleSet.revision)
+            // A rule that failed or is quarantined never fails the view: its fallback (or
+            // nothing) answered, and the view says so.
+            let degraded = Degradation.of(log.entries)
+            if !degraded.isEmpty { object["degraded"] = .array(degraded.map(\.json)) }
             if explain {
                 object["explain"] = Explanation.evaluations(
                     log.entries.map { Explanation.Step($0, evaluator: service.evaluator, now: service.now()) },

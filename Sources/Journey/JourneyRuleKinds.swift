@@ -22,7 +22,8 @@ extension RuleKind {
     public static let autoComplete = RuleKind(
         name: "auto_complete",
         summary: "Finds evidence that a block's action is already done; non-empty means credit.",
-        inputDescription: "{dog, block, records, events}",
+        inputDescription:
+            "{dog, block, records, events}: the dog's newest 100 records of each kind (oldest first) and its newest 200 events (newest first)",
         requiredMembers: [
             Member("dog", .object), Member("block", .object), Member("records", .array),
             Member("events", .array),

@@ -54,8 +54,8 @@ public struct JourneyState: Sendable {
     /// The recommendation: the manifest's `recommended_block_id` (chosen once, at registration)
     /// while that block is still open (not completed, not locked); after it, the recommendation
     /// rule (its fallback if it fails) on the state. A result naming a block this journey lacks
-    /// is a failure answered by the fallback; when no fallback answers, nothing is recommended.
-    /// Either way ``recommendationProblem`` says so.
+    /// is a failure answered by the fallback; when no fallback answers (whatever the failure),
+    /// nothing is recommended. Either way ``recommendationProblem`` says so.
     public mutating func recommend(evaluator: RuleEvaluator, now: Double) throws {
         let map = self.map
         recommendationProblem = nil
@@ -72,7 +72,8 @@ public struct JourneyState: Sendable {
             result = try evaluator.evaluate(
                 JourneyRules.recommendation, input: JV(recommendationInput), options: options)
         } catch {
-            guard error.code == .unknownReference else { throw error }
+            // Neither the rule nor its fallback answered (a failure, a quarantine without a
+            // fallback): nothing is recommended, and the problem says why.
             recommendationProblem = RecommendationProblem(dogID: map.dog.id, error: error, usedFallback: false)
             recommended = nil
             return

@@ -216,11 +216,19 @@ public struct JourneyViews {
         return ["theory", "check", "action"].first { !done.contains($0) } ?? "done"
     }
 
-    /// "Found 2 weight records — count them", when the action is not done and its rule finds evidence.
+    /// "Found 2 weight records — count them", when the action is not done and its rule finds
+    /// evidence. A rule that fails with no fallback to answer makes no offer (the view's
+    /// `degraded` says so), never a failed view.
     func offer(for block: JourneyMap.Block, state: JourneyState) throws -> String? {
         guard let rule = block.autoCompleteRule, !(state.steps[block.id] ?? []).contains("action") else { return nil }
-        let evidence = try AutoComplete.evidence(
-            for: block, rule: rule, dog: state.map.dog, store: store, evaluator: evaluator, now: now)
+        let evidence: [JSON]
+        do {
+            evidence = try AutoComplete.evidence(
+                for: block, rule: rule, dog: state.map.dog, store: store, evaluator: evaluator, now: now)
+        } catch let error as RuleError {
+            log("dog \(state.map.dog.id): no offer for block `\(block.id)`: \(error.message)")
+            return nil
+        }
         return evidence.isEmpty ? nil : AutoComplete.offer(evidence, action: block.actionType)
     }
 }

@@ -15,10 +15,13 @@ enum ServeCommand: Command {
         discussion: """
             A supervisor process owns the listening socket and starts --workers worker processes
             that serve requests; a worker that crashes or is ended (an evaluation that cannot be
-            stopped) is restarted at once, and the rule it was evaluating is quarantined: it
-            answers with its fallback until it changes. Rules and plugins are watched and
-            reloaded on change, on SIGHUP and on POST /v1/rules/reload; a change whose rules do
-            not load or whose tests fail is refused and the last good rules keep serving.
+            stopped) is restarted at once, and the rule it was evaluating is quarantined for
+            everyone: it answers with its fallback until it changes. A rule that runs past its
+            budget is halted and quarantined for that input only (the dog or user): the others
+            keep the rule. A view never fails for a rule: it lists it under `degraded`.
+            Rules and plugins are watched and reloaded on change, on SIGHUP and on
+            POST /v1/rules/reload; a change whose rules do not load or whose tests fail is
+            refused and the last good rules keep serving.
             Once a revision is published in the store ('journey publish'), every worker serves the
             active revision instead and follows each activation (see --rules-from).
             Admin endpoints need JOURNEY_ADMIN_TOKEN (or --admin-token-file): one token, named

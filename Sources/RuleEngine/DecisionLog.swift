@@ -14,6 +14,8 @@ public final class DecisionLog {
         public var experiment: String?
         /// The error's code when the evaluation failed.
         public var error: String?
+        /// When the fallback answered because the variant failed or is quarantined: that code.
+        public var fallbackReason: String?
         /// With ``detailed``: what the rule was given, gave, and printed (`debug`, `stderr`),
         /// the error's message, and for whom and when it ran.
         public var input: JSON?
@@ -41,7 +43,8 @@ public final class DecisionLog {
         options: EvaluationOptions
     ) {
         var entry = Entry(
-            rule: rule.id, variant: variant ?? "-", experiment: rule.experiment, error: error.map { $0.code.rawValue })
+            rule: rule.id, variant: variant ?? "-", experiment: rule.experiment, error: error.map { $0.code.rawValue },
+            fallbackReason: result?.primaryError?.code.rawValue)
         if detailed {
             if keepsInputs { entry.input = try? input.json() }
             entry.outputs = result?.outputs ?? []

@@ -117,6 +117,12 @@ public final class RuleEvaluator {
     /// Rules answered by their fallback without being evaluated (they ran away before), by id.
     /// A quarantined rule without a fallback fails with `quarantined`.
     public var quarantined: Set<String> = []
+    /// Rules set aside for some inputs only: rule id → the quarantine keys of those inputs (see
+    /// ``quarantineKey(of:)``). For any other input the rule is evaluated as usual.
+    public var quarantinedInputs: [String: Set<String>] = [:]
+    /// Whose input the evaluations are for now (`dog:<id>`, `user:<id>`), set by the service for
+    /// the span of one request; nil: each input is keyed by its own digest.
+    public var inputKey: String?
     /// Told about every evaluation (not retained).
     public weak var observer: (any EvaluationObserver)?
     /// Chooses the variant of rules with an experiment, for evaluations that name a subject.
@@ -171,11 +177,11 @@ public final class RuleEvaluator {
         if options.useFallback {
             return try evaluateFallback(rule, compiledRule, input: input, options: options, because: nil)
         }
-        if !quarantined.isEmpty, quarantined.contains(rule.id) {
+        if let scope = quarantineScope(of: rule, input: input) {
             let subject = RuleError.subject(rule: rule.id, variant: nil)
             let error = RuleError(
                 .quarantined,
-                "\(subject) is quarantined (it ran past its budget); it answers with its fallback until it changes",
+                "\(subject) is quarantined \(scope) (it ran away before); it answers with its fallback until it changes or an admin lifts it",
                 rule: rule.id)
             guard rule.fallback != nil else { throw error }
             return try evaluateFallback(rule, compiledRule, input: input, options: options, because: error)
@@ -204,6 +210,21 @@ public final class RuleEvaluator {
             guard options.fallbackOnError, rule.fallback != nil, error.code != .inputContract else { throw error }
             return try evaluateFallback(rule, compiledRule, input: input, options: options, because: error)
         }
+    }
+
+    /// The key a quarantine of `input` is recorded under: ``inputKey``, else the input's SHA-256.
+    public func quarantineKey(of input: JV) -> String {
+        if let inputKey { return inputKey }
+        return "sha256:" + SHA256.hex((try? input.json())?.compactText ?? "")
+    }
+
+    /// Whether `rule` is quarantined for everyone or for `input`: "for everyone", "for
+    /// input `dog:x`", or nil when it is not. Keys an input by digest only when it has to.
+    public func quarantineScope(of rule: RuleDefinition, input: JV) -> String? {
+        if !quarantined.isEmpty, quarantined.contains(rule.id) { return "for everyone" }
+        guard !quarantinedInputs.isEmpty, let keys = quarantinedInputs[rule.id] else { return nil }
+        let key = quarantineKey(of: input)
+        return keys.contains(key) ? "for input `\(key)`" : nil
     }
 
     /// Takes over the compiled programs of `previous` for every rule whose digest did not change,

@@ -88,6 +88,7 @@ public final class JourneyService {
         refreshQuarantine()
         currentRequest = "\(request.method) \(request.path)"
         principal = nil
+        generation.evaluator.inputKey = nil
         slot.beginRequest(currentRequest, digest: Self.requestDigest(request))
         let (route, response) = Self.router.handle(request, in: self)
         // A rule set aside while answering is recorded now, outside any transaction, before the
@@ -173,10 +174,26 @@ public final class JourneyService {
         let ruleSet = generation.ruleSet
         // A record applies while the rule is what ran away: same id, same digest.
         quarantine = records.filter { ruleSet.digest(of: $0.ruleID) == $0.ruleDigest }
-        generation.evaluator.quarantined = Set(quarantine.map(\.ruleID)).union(quarantineOutbox.pendingRules(ruleSet))
+        applyQuarantine(quarantine + quarantineOutbox.pending.filter { ruleSet.digest(of: $0.ruleID) == $0.ruleDigest })
         status.quarantined(
             quarantine + quarantineOutbox.pending.filter { ruleSet.digest(of: $0.ruleID) == $0.ruleDigest })
         viewCache.removeAll()
+    }
+
+    /// Sets the evaluator's quarantine to `records` (all of the rule set served): a record with
+    /// an input key sets the rule aside for that input only.
+    func applyQuarantine(_ records: [QuarantineRecord]) {
+        var everyone: Set<String> = []
+        var inputs: [String: Set<String>] = [:]
+        for record in records {
+            if let key = record.inputKey {
+                inputs[record.ruleID, default: []].insert(key)
+            } else {
+                everyone.insert(record.ruleID)
+            }
+        }
+        generation.evaluator.quarantined = everyone
+        generation.evaluator.quarantinedInputs = inputs
     }
 
     /// Stores the quarantine records made on this thread and tells the other workers.
@@ -186,7 +203,8 @@ public final class JourneyService {
         for record in records {
             do {
                 try database.quarantine(record)
-                logLine("journey serve: \(workerName): quarantined rule `\(record.ruleID)`: \(record.detail)")
+                logLine(
+                    "journey serve: \(workerName): quarantined rule `\(record.ruleID)`\(record.scopeText): \(record.detail)")
             } catch {
                 failed.append(record)
             }
@@ -242,18 +260,21 @@ extension JourneyService: EvaluationObserver {
             rule: rule.id,
             nanoseconds: UInt64(max(seconds, 0)) * 1_000_000_000 + UInt64(max(attoseconds, 0) / 1_000_000_000),
             failed: error != nil, timedOut: error?.code == .timeout, fallback: variant == RuleError.fallbackName)
+        let evaluator = generation.evaluator
         guard error?.code == .timeout, variant != RuleError.fallbackName,
-            !generation.evaluator.quarantined.contains(rule.id)
+            evaluator.quarantineScope(of: rule, input: input) == nil
         else { return }
-        // It ran past its budget and was halted: set it aside until it changes.
+        // It ran past its budget on this input and was halted: set it aside for this input (the
+        // request's dog or user) until it changes; everyone else keeps the rule.
         let text = (try? input.json())?.compactText ?? ""
+        let key = evaluator.quarantineKey(of: input)
         let record = QuarantineRecord(
             ruleID: rule.id, ruleDigest: generation.ruleSet.digest(of: rule.id) ?? "", reason: "timeout",
-            inputDigest: "sha256:" + SHA256.hex(text),
+            inputDigest: "sha256:" + SHA256.hex(text), inputKey: key,
             detail:
-                "ran past its \(DurationText.format(rule.budget)) budget (variant \(variant)) answering \(currentRequest)",
+                "ran past its \(DurationText.format(rule.budget)) budget (variant \(variant)) on input `\(key)` answering \(currentRequest)",
             quarantinedAt: configuration.clock())
-        generation.evaluator.quarantined.insert(rule.id)
+        evaluator.quarantinedInputs[rule.id, default: []].insert(key)
         quarantineOutbox.add(record)
         status.quarantined(
             quarantine + quarantineOutbox.pending.filter { generation.ruleSet.digest(of: $0.ruleID) == $0.ruleDigest })
@@ -286,10 +307,6 @@ final class QuarantineOutbox: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return records
-    }
-
-    func pendingRules(_ ruleSet: RuleSet) -> Set<String> {
-        Set(pending.filter { ruleSet.digest(of: $0.ruleID) == $0.ruleDigest }.map(\.ruleID))
     }
 
     /// Takes the records out to store them.

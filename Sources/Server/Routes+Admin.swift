@@ -83,25 +83,30 @@ enum AdminRoutes {
         throws(APIError) -> HTTPResponse
     {
         let rule = try p.require("rule")
+        // `?input=dog:x` lifts the quarantine for that input only; without it, every record.
+        let input = request.query("input")
+        if let input, input.isEmpty { throw APIError(400, "invalid_query", "input must name a quarantined input") }
         let lifted: Int
         do {
-            lifted = try service.store.liftQuarantine(rule: rule)
+            lifted = try service.store.liftQuarantine(rule: rule, input: input)
             if lifted > 0 {
                 try service.store.appendAudit(
                     AuditEntry(
                         at: service.now(), actor: service.adminName(of: request), action: "lift_quarantine", subject: rule,
                         message: request.query("reason") ?? "lifted through the admin API",
-                        detail: ["records": .number(Double(lifted))]))
+                        detail: ["records": .number(Double(lifted)), "input": input.map(JSON.string) ?? .null]))
             }
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
         guard lifted > 0 else {
-            throw APIError.notFound("not_quarantined", "rule `\(rule)` is not quarantined")
+            throw APIError.notFound(
+                "not_quarantined", "rule `\(rule)` is not quarantined\(input.map { " for input `\($0)`" } ?? "")")
         }
         service.control.quarantineChanged()
         service.refreshQuarantine()
-        return .json(["rule": .string(rule), "lifted": .number(Double(lifted))])
+        return .json(
+            ["rule": .string(rule), "input": input.map(JSON.string) ?? .null, "lifted": .number(Double(lifted))])
     }
 
     /// `POST /v1/eval`: an ad-hoc expression in the rules' sandbox (no `$ENV`, no input, imports

@@ -61,10 +61,18 @@ enum Operations {
                 "journey_rules_quarantined", help: "Rules answering with their fallback after running away.",
                 value: Double(Set(state.quarantine.map(\.ruleID)).count)))
         for rule in Set(state.quarantine.map(\.ruleID)).sorted() {
+            let records = state.quarantine.filter { $0.ruleID == rule }
             extra.append(
                 PrometheusSample(
-                    "journey_rule_quarantined", help: "1 for each quarantined rule.", labels: [("rule", rule)], value: 1
-                ))
+                    "journey_rule_quarantined", help: "1 for each quarantined rule (for everyone or for some inputs).",
+                    labels: [("rule", rule)], value: 1))
+            extra.append(
+                PrometheusSample(
+                    "journey_rule_quarantined_inputs",
+                    help: "The inputs (dogs, users) a rule is quarantined for; 0 when it is for everyone.",
+                    labels: [("rule", rule)],
+                    value: records.contains { $0.inputKey == nil }
+                        ? 0 : Double(Set(records.compactMap(\.inputKey)).count)))
         }
         extra.append(
             PrometheusSample(

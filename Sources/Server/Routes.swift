@@ -19,6 +19,7 @@ extension JourneyService {
                 case .failure(let refusal): return refusal.response
                 case .success(let principal):
                     service.principal = principal
+                    service.evaluator.inputKey = QuarantineKey.of(parameters: parameters, principal: principal)
                     if let refusal = service.rateLimits.admit(
                         request, access: access, principal: principal, parameters: parameters)
                     {
@@ -63,10 +64,14 @@ extension JourneyService {
 }
 
 extension QuarantineRecord {
+    /// " for input `dog:x`", or "" for a service-wide record (for log lines).
+    var scopeText: String { inputKey.map { " for input `\($0)`" } ?? "" }
+
     var json: JSON {
         [
             "rule": .string(ruleID), "rule_digest": .string(ruleDigest), "reason": .string(reason),
-            "input_digest": inputDigest.map(JSON.string) ?? .null, "detail": .string(detail),
+            "input_digest": inputDigest.map(JSON.string) ?? .null, "input": inputKey.map(JSON.string) ?? .null,
+            "detail": .string(detail),
             "quarantined_at": .string(Timestamp.format(quarantinedAt)),
         ]
     }

@@ -15,7 +15,8 @@ import Store
 ///
 /// When a worker dies while its slot says it was evaluating a rule (ended by the watchdog
 /// because the evaluation could not be halted, or killed by the kernel — out of memory makes
-/// libjq abort), the rule is quarantined: it answers with its fallback until it changes. When
+/// libjq abort), the rule is quarantined for everyone (a budget overrun, halted in the worker,
+/// is quarantined for its input only): it answers with its fallback until it changes. When
 /// a candidate rule set's load or tests crash workers twice in a row (a crash signal, or an
 /// evaluation that could not be stopped), that revision is marked poisoned; a worker killed
 /// from outside while testing (SIGKILL, SIGTERM) is not held against the revision. A worker

@@ -1,4 +1,5 @@
 import CSupport
+import Core
 import Features
 import Foundation
 import HTTP
@@ -261,8 +262,12 @@ public enum Worker {
                         at: record.quarantinedAt, actor: "service (\(worker))", action: "quarantine",
                         subject: record.ruleID,
                         message: record.reason,
-                        detail: ["detail": .string(record.detail), "rule_digest": .string(record.ruleDigest)]))
-                logLine("journey serve: \(worker): quarantined rule `\(record.ruleID)`: \(record.detail)")
+                        detail: [
+                            "detail": .string(record.detail), "rule_digest": .string(record.ruleDigest),
+                            "input": record.inputKey.map(JSON.string) ?? .null,
+                        ]))
+                logLine(
+                    "journey serve: \(worker): quarantined rule `\(record.ruleID)`\(record.scopeText): \(record.detail)")
             } catch {
                 failed.append(record)
             }

@@ -35,27 +35,7 @@ extension PostgresStore {
     }
 
     public func scheduleReminder(_ reminder: Reminder, event: Int64?) throws {
-        // One pending reminder per user, dog and kind: the later due time wins, whatever the
-        // order the events arrive in.
-        let changed = try run(
-            """
-            UPDATE reminders
-            SET payload = CASE WHEN ?1 >= due_at THEN ?2 ELSE payload END,
-                event = CASE WHEN ?1 >= due_at THEN ?3 ELSE event END,
-                due_at = CASE WHEN ?1 > due_at THEN ?1 ELSE due_at END
-            WHERE user_id = ?4 AND dog_id IS NOT DISTINCT FROM ?5 AND kind = ?6 AND status = 'pending'
-            """,
-            [
-                .real(reminder.dueAt), .text(reminder.payload.compactText), .optional(event),
-                .text(reminder.userID), .optional(reminder.dogID), .text(reminder.kind),
-            ])
-        guard changed == 0 else { return }
-        try run(
-            "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(reminder.userID), .optional(reminder.dogID), .text(reminder.kind), .real(reminder.dueAt),
-                .text(reminder.payload.compactText), .text(reminder.status), .optional(event),
-            ])
+        try mergeReminder(reminder, event: event)
     }
 
     public func appendAnalytics(_ analytics: AnalyticsEvent, event: Int64?) throws {
@@ -102,34 +82,5 @@ extension PostgresStore {
             }
             return marked
         }
-    }
-
-    public func quarantine(_ record: QuarantineRecord) throws {
-        try run(
-            """
-            INSERT INTO rule_quarantine (rule_id, rule_digest, reason, input_digest, detail, quarantined_at)
-            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (rule_id, rule_digest) DO NOTHING
-            """,
-            [
-                .text(record.ruleID), .text(record.ruleDigest), .text(record.reason), .optional(record.inputDigest),
-                .text(record.detail), .real(record.quarantinedAt),
-            ])
-    }
-
-    public func quarantineRecords() throws -> [QuarantineRecord] {
-        try rows(
-            """
-            SELECT rule_id, rule_digest, reason, input_digest, detail, quarantined_at FROM rule_quarantine
-            ORDER BY quarantined_at DESC, rule_id
-            """
-        ) { row in
-            QuarantineRecord(
-                ruleID: row.text(0) ?? "", ruleDigest: row.text(1) ?? "", reason: row.text(2) ?? "",
-                inputDigest: row.text(3), detail: row.text(4) ?? "", quarantinedAt: row.real(5))
-        }
-    }
-
-    public func liftQuarantine(rule: String) throws -> Int {
-        try run("DELETE FROM rule_quarantine WHERE rule_id = ?", [.text(rule)])
     }
 }

@@ -27,3 +27,49 @@ extension StoreReader {
         ) { try ProfileRecord(row: $0, dog: dog) }
     }
 }
+
+extension StoreReader {
+    /// The newest `perKind` records of each kind of `dog`, oldest first (ties by id): the window
+    /// a rule sees. Its cost follows the window, not the dog's history: the kinds are found by
+    /// skipping through the `(dog_id, kind, recorded_at)` index, then each kind's newest rows
+    /// are read from its end. (Kinds are named by rules and the catalog, not by users.)
+    public func newestRecords(dog: String, perKind: Int) throws -> [ProfileRecord] {
+        let kinds = try rows(
+            """
+            WITH RECURSIVE kinds (kind) AS (
+                SELECT min(kind) FROM profile_records WHERE dog_id = ?
+                UNION ALL
+                SELECT (SELECT min(next.kind) FROM profile_records AS next WHERE next.dog_id = ? AND next.kind > kinds.kind)
+                FROM kinds WHERE kinds.kind IS NOT NULL
+            )
+            SELECT kind FROM kinds WHERE kind IS NOT NULL
+            """, [.text(dog), .text(dog)]
+        ) { $0.text(0) ?? "" }
+        var records: [ProfileRecord] = []
+        for kind in kinds {
+            records += try rows(
+                """
+                SELECT \(ProfileRecord.columns) FROM profile_records
+                WHERE dog_id = ? AND kind = ? ORDER BY recorded_at DESC, id DESC LIMIT ?
+                """, [.text(dog), .text(kind), .integer(Int64(max(perKind, 0)))]
+            ) { try ProfileRecord(row: $0, dog: dog) }
+        }
+        return records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
+    }
+}
+
+extension StoreReader {
+    /// The newest `limit` records block `block` of `dog` kept (of `source`) recorded at or before
+    /// `at`, oldest first: a check's earlier records, bounded whatever the block's history.
+    public func earlierRecords(dog: String, block: String, source: String, at: Double, limit: Int) throws
+        -> [ProfileRecord]
+    {
+        try rows(
+            """
+            SELECT \(ProfileRecord.columns) FROM profile_records
+            WHERE dog_id = ? AND block_id = ? AND source = ? AND recorded_at <= ?
+            ORDER BY recorded_at DESC, id DESC LIMIT ?
+            """, [.text(dog), .text(block), .text(source), .real(at), .integer(Int64(max(limit, 0)))]
+        ) { try ProfileRecord(row: $0, dog: dog) }.reversed()
+    }
+}

@@ -127,7 +127,8 @@ public struct Reminder: Sendable, Equatable {
     public var kind: String
     public var dueAt: Double
     public var payload: JSON
-    /// `pending` or `sent`.
+    /// `pending`, `sent`, `cancelled`, or `superseded` (the runner-up to the pending one of its
+    /// kind, see ``Store/mergeReminder(_:event:)``).
     public var status: String
 
     public init(
@@ -218,7 +219,8 @@ public struct BlockStep: Sendable, Equatable {
     }
 }
 
-/// A rule set aside after it ran away: until its digest changes, it answers with its fallback.
+/// A rule set aside after it ran away: until its digest changes (or an admin lifts it), it
+/// answers with its fallback — for one input (``inputKey``), or for everyone.
 public struct QuarantineRecord: Sendable, Equatable {
     public var ruleID: String
     /// The rule's digest when it ran away (see `RuleSet.digest(of:)`).
@@ -228,14 +230,19 @@ public struct QuarantineRecord: Sendable, Equatable {
     public var reason: String
     /// SHA-256 of the input it ran away on, when known.
     public var inputDigest: String?
+    /// Whose input it ran away on (`dog:<id>`, `user:<id>`, or `sha256:<input digest>`): it is
+    /// set aside for that input only. Nil: for everyone (a worker crashed or got stuck on it).
+    public var inputKey: String?
     /// For people: the budget, the request, what was seen.
     public var detail: String
     public var quarantinedAt: Double
 
     public init(
-        ruleID: String, ruleDigest: String, reason: String, inputDigest: String?, detail: String, quarantinedAt: Double
+        ruleID: String, ruleDigest: String, reason: String, inputDigest: String?, inputKey: String? = nil,
+        detail: String, quarantinedAt: Double
     ) {
         self.ruleID = ruleID
+        self.inputKey = inputKey
         self.ruleDigest = ruleDigest
         self.reason = reason
         self.inputDigest = inputDigest

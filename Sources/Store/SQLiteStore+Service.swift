@@ -38,39 +38,6 @@ extension SQLiteStore {
             return marked
         }
     }
-
-    public func quarantine(_ record: QuarantineRecord) throws {
-        try connection.run(
-            """
-            INSERT INTO rule_quarantine (rule_id, rule_digest, reason, input_digest, detail, quarantined_at)
-            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (rule_id, rule_digest) DO NOTHING
-            """,
-            [
-                .text(record.ruleID), .text(record.ruleDigest), .text(record.reason), .optional(record.inputDigest),
-                .text(record.detail), .real(record.quarantinedAt),
-            ])
-    }
-
-    public func quarantineRecords() throws -> [QuarantineRecord] {
-        var records: [QuarantineRecord] = []
-        try connection.prepare(
-            """
-            SELECT rule_id, rule_digest, reason, input_digest, detail, quarantined_at FROM rule_quarantine
-            ORDER BY quarantined_at DESC, rule_id
-            """
-        ).query { row in
-            records.append(
-                QuarantineRecord(
-                    ruleID: row.text(0) ?? "", ruleDigest: row.text(1) ?? "", reason: row.text(2) ?? "",
-                    inputDigest: row.text(3), detail: row.text(4) ?? "", quarantinedAt: row.real(5)))
-        }
-        return records
-    }
-
-    public func liftQuarantine(rule: String) throws -> Int {
-        try connection.run("DELETE FROM rule_quarantine WHERE rule_id = ?", [.text(rule)])
-        return connection.changes
-    }
 }
 
 extension SQLiteStore: StoreAdministration, ChangeSignal {

@@ -224,27 +224,7 @@ public final class SQLiteStore: Store {
     }
 
     public func scheduleReminder(_ reminder: Reminder, event: Int64?) throws {
-        // One pending reminder per user, dog and kind: the later due time wins, whatever the
-        // order the events arrive in.
-        try connection.run(
-            """
-            UPDATE reminders
-            SET payload = CASE WHEN ?1 >= due_at THEN ?2 ELSE payload END,
-                event = CASE WHEN ?1 >= due_at THEN ?3 ELSE event END,
-                due_at = max(due_at, ?1)
-            WHERE user_id = ?4 AND dog_id IS ?5 AND kind = ?6 AND status = 'pending'
-            """,
-            [
-                .real(reminder.dueAt), .text(reminder.payload.compactText), event.map(SQLiteValue.integer) ?? .null,
-                .text(reminder.userID), .optional(reminder.dogID), .text(reminder.kind),
-            ])
-        guard connection.changes == 0 else { return }
-        try connection.run(
-            "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(reminder.userID), .optional(reminder.dogID), .text(reminder.kind), .real(reminder.dueAt),
-                .text(reminder.payload.compactText), .text(reminder.status), event.map(SQLiteValue.integer) ?? .null,
-            ])
+        try mergeReminder(reminder, event: event)
     }
 
     public func appendAnalytics(_ analytics: AnalyticsEvent, event: Int64?) throws {

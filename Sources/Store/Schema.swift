@@ -309,5 +309,20 @@ enum Schema {
             sql: """
                 ALTER TABLE habit_checkins ADD COLUMN unchecked_at REAL;
                 """),
+        // Renumber freely when main adds a migration first: nothing refers to the number.
+        Migration(
+            version: 11, name: "per-input rule quarantine (a rule set aside for one dog's or user's input only)",
+            sql: """
+                CREATE TABLE rule_input_quarantine (
+                    rule_id        TEXT NOT NULL,
+                    rule_digest    TEXT NOT NULL,
+                    input_key      TEXT NOT NULL,
+                    reason         TEXT NOT NULL,
+                    input_digest   TEXT,
+                    detail         TEXT NOT NULL DEFAULT '',
+                    quarantined_at REAL NOT NULL,
+                    PRIMARY KEY (rule_id, rule_digest, input_key)
+                );
+                """),
     ]
 }

@@ -59,8 +59,9 @@ public protocol Store: StoreReader, SQLWriting {
     func quarantine(_ record: QuarantineRecord) throws
     /// Every quarantine ever recorded, newest first.
     func quarantineRecords() throws -> [QuarantineRecord]
-    /// Lifts the quarantine of `rule` (every digest); returns how many records went.
-    func liftQuarantine(rule: String) throws -> Int
+    /// Lifts the quarantine of `rule` (every digest): for input `input` only, or every record
+    /// (service-wide and per input) when nil; returns how many records went.
+    func liftQuarantine(rule: String, input: String?) throws -> Int
 }
 
 /// What consumers may read while they compute an event's effects (they never write: the

@@ -1,6 +1,7 @@
 import Challenges
 import Core
 import Engine
+import Features
 import Foundation
 import JQ
 import RuleEngine
@@ -104,22 +105,68 @@ struct ChallengeTests {
     func aSideReachingTheTargetCompletesEveryMember(reversed: Bool) throws {
         let harness = try ChallengeHarness(Definitions.all)
         for (user, team) in [("ann", "red"), ("ada", "red"), ("ben", "blue")] {
-            harness.send(user, "challenge_joined", ["challenge_id": "duel", "team": .string(team)], at: "2026-08-01T08:00:00Z")
+            harness.send(
+                user, "challenge_joined", ["challenge_id": "duel", "team": .string(team)], at: "2026-08-01T08:00:00Z")
         }
         let steps: [(String, String, Double)] = [
-            ("ada", "2026-08-02T10:00:00Z", 40), ("ann", "2026-08-03T10:00:00Z", 70), ("ada", "2026-08-04T10:00:00Z", 10),
+            ("ada", "2026-08-02T10:00:00Z", 40), ("ann", "2026-08-03T10:00:00Z", 70),
+            ("ada", "2026-08-04T10:00:00Z", 10),
         ]
         for (user, at, count) in reversed ? steps.reversed() : steps {
             harness.send(user, "steps_logged", ["steps": .number(count)], at: at)
         }
         let reached = Timestamp.parse("2026-08-03T10:00:00Z")
         for user in ["ann", "ada"] {
-            #expect(try harness.store.challengeParticipation(challenge: "duel", user: user)?.completedAt == reached, "\(user)")
+            #expect(
+                try harness.store.challengeParticipation(challenge: "duel", user: user)?.completedAt == reached,
+                "\(user)")
         }
         #expect(try harness.store.challengeParticipation(challenge: "duel", user: "ben")?.completedAt == nil)
         #expect(
-            try harness.count("SELECT count(*) FROM challenge_feed WHERE challenge_id = 'duel' AND action = 'completed'")
+            try harness.count(
+                "SELECT count(*) FROM challenge_feed WHERE challenge_id = 'duel' AND action = 'completed'")
                 == 2)
+    }
+
+    /// A member who joined before the side reached the target, whose join arrives after it
+    /// did, completes at that moment as if the join had come first; one who joined after it
+    /// does not.
+    @Test func aLateJoinOfAMemberBeforeTheSideReachedItCompletesThen() throws {
+        let harness = try ChallengeHarness(Definitions.all)
+        harness.send("ann", "challenge_joined", ["challenge_id": "duel", "team": "red"], at: "2026-08-01T08:00:00Z")
+        harness.send("ben", "challenge_joined", ["challenge_id": "duel", "team": "blue"], at: "2026-08-01T08:00:00Z")
+        harness.send("ann", "steps_logged", ["steps": 120], at: "2026-08-03T10:00:00Z")
+        harness.send("ada", "challenge_joined", ["challenge_id": "duel", "team": "red"], at: "2026-08-02T08:00:00Z")
+        harness.send("cy", "challenge_joined", ["challenge_id": "duel", "team": "red"], at: "2026-08-04T08:00:00Z")
+        let reached = Timestamp.parse("2026-08-03T10:00:00Z")
+        #expect(try harness.store.challengeParticipation(challenge: "duel", user: "ada")?.completedAt == reached)
+        #expect(try harness.store.challengeParticipation(challenge: "duel", user: "cy")?.completedAt == nil)
+        #expect(
+            try harness.count(
+                "SELECT count(*) FROM challenge_feed WHERE challenge_id = 'duel' AND action = 'completed'")
+                == 2)
+    }
+
+    /// A community goal completes at its target: a custom completion rule on the group's
+    /// total would depend on the order events arrive in, so it does not load.
+    @Test func aCommunityGoalTakesNoCompletionRule() throws {
+        let folder = try TemporaryDirectory([
+            "pack.yaml": """
+            challenge: pack
+            title: Pack
+            type: community
+            metric: {events: [walk_completed], expr: .payload.km}
+            completion: .value >= .target and .event.payload.km >= 2
+            target_value: 100
+            starts_at: 2026-08-01T00:00:00+02:00
+            ends_at: 2026-08-31T23:59:59+02:00
+            """
+        ])
+        let loaded = Features.all.loader(rulesDirectory: folder.path, pluginsDirectory: nil).load()
+        #expect(loaded.evaluator == nil)
+        let diagnostic = loaded.diagnostics.first { $0.code == "invalid_value" }
+        #expect(diagnostic?.message.contains("a community goal completes when the group's total reaches") == true)
+        #expect(diagnostic?.description.contains("pack.yaml:5:") == true, "\(loaded.diagnostics)")
     }
 
     @Test func headToHeadOvertaking() throws {

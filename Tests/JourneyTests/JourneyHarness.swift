@@ -17,6 +17,8 @@ final class JourneyHarness {
     let ingestor: Ingestor
     var clock: Double
     private var counter = 0
+    /// The events accepted so far, in the order they were sent (their time order).
+    private(set) var accepted: [JSON] = []
 
     init(rules: String = Repository.rules, plugins: String = Repository.plugins, now: String)
         throws
@@ -49,12 +51,14 @@ final class JourneyHarness {
             "event_id": .string("ev-\(counter)"), "user_id": .string(user), "type": .string(type),
             "occurred_at": .string(Timestamp.format(clock)), "dog_id": .string(dog), "payload": .object(payload),
         ]
-        return ingestor.ingest([event])[0]
+        return ingest(event)
     }
 
     func ingest(_ event: JSON) -> IngestResult {
         box.now = clock + 1
-        return ingestor.ingest([event])[0]
+        let result = ingestor.ingest([event])[0]
+        if result.status == .accepted { accepted.append(event) }
+        return result
     }
 
     var views: JourneyViews { JourneyViews(store: store, evaluator: evaluator, now: clock) }

@@ -121,6 +121,64 @@ import Testing
         #expect(try store.quarantineRecords().isEmpty)
     }
 
+    /// A quarantine for one input is kept beside the service-wide one, once per input, and
+    /// lifted alone or with the rest of the rule.
+    @Test(arguments: TestStore.names)
+    func perInputQuarantineRoundTrip(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        let everyone = QuarantineRecord(
+            ruleID: "r", ruleDigest: "x", reason: "crashed", inputDigest: nil, detail: "", quarantinedAt: 1)
+        var bigdog = everyone
+        (bigdog.reason, bigdog.inputKey, bigdog.inputDigest, bigdog.quarantinedAt) = ("timeout", "dog:big", "sha256:a", 2)
+        var other = bigdog
+        (other.inputKey, other.quarantinedAt) = ("dog:other", 3)
+        for record in [everyone, bigdog, bigdog, other] { try store.quarantine(record) }
+        #expect(try store.quarantineRecords() == [other, bigdog, everyone])
+        #expect(try store.liftQuarantine(rule: "r", input: "dog:big") == 1)
+        #expect(try store.liftQuarantine(rule: "r", input: "dog:big") == 0)
+        #expect(try store.quarantineRecords() == [other, everyone])
+        #expect(try store.liftQuarantine(rule: "r") == 2)
+        #expect(try store.quarantineRecords().isEmpty)
+    }
+
+    /// The window of records a rule sees: the newest of each kind, oldest first.
+    @Test(arguments: TestStore.names)
+    func newestRecordsPerKind(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        for (kind, at) in [("weight", 1.0), ("vaccine", 2), ("weight", 3), ("weight", 4), ("note", 5), ("weight", 4)] {
+            try store.insertRecord(
+                ProfileRecord(
+                    dogID: "d1", kind: kind, recordedAt: at, recordedAtText: "\(at)", payload: ["at": .number(at)],
+                    source: "app"),
+                event: nil)
+        }
+        let window = try store.newestRecords(dog: "d1", perKind: 2)
+        #expect(window.map(\.kind) == ["vaccine", "weight", "weight", "note"])
+        #expect(window.map(\.recordedAt) == [2, 4, 4, 5])
+        #expect(try store.newestRecords(dog: "d1", perKind: 10).count == 6)
+        #expect(try store.newestRecords(dog: "nobody", perKind: 2).isEmpty)
+    }
+
+    /// A check's earlier records: the block's newest of one source up to a time, oldest first.
+    @Test(arguments: TestStore.names)
+    func earlierRecordsOfABlock(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        for (block, source, at) in [("b", "journey", 1.0), ("b", "journey", 2), ("b", "app", 3), ("c", "journey", 4), ("b", "journey", 5), ("b", "journey", 9)] {
+            try store.insertRecord(
+                ProfileRecord(
+                    dogID: "d1", kind: "k", recordedAt: at, recordedAtText: "\(at)", payload: [:], source: source,
+                    blockID: block),
+                event: nil)
+        }
+        #expect(try store.earlierRecords(dog: "d1", block: "b", source: "journey", at: 5, limit: 2).map(\.recordedAt) == [2, 5])
+        #expect(try store.earlierRecords(dog: "d1", block: "b", source: "journey", at: 8, limit: 10).map(\.recordedAt) == [1, 2, 5])
+    }
+
     /// The analytics outbox drains in order, each event marked sent once.
     @Test(arguments: TestStore.names)
     func theAnalyticsOutboxDrainsOnce(backend name: String) throws {

@@ -46,7 +46,16 @@
         JC.show("rules-revision", "Active revision ", JC.el("code", {}, active.id.slice(0, 12)), " — " + detail.author + ", " + JC.time(detail.created_at) + ": ", JC.el("q", {}, detail.message), " (" + detail.gates.summary + ")");
       }
       const changes = active.id ? await lastChanges(active.revisions) : {};
-      const quarantined = new Map(rules.quarantined.map((q) => [q.rule, q]));
+      // A rule's quarantine records: for everyone (input null), or for some dogs or users only.
+      const quarantined = new Map();
+      for (const q of rules.quarantined) quarantined.set(q.rule, (quarantined.get(q.rule) || []).concat([q]));
+      const quarantineTag = (records) => {
+        const everyone = records.find((q) => q.input == null);
+        if (everyone) return JC.el("span", { class: "tag bad", title: everyone.detail }, "quarantined: " + everyone.reason);
+        const inputs = records.map((q) => q.input);
+        return JC.el("span", { class: "tag", title: inputs.join("\n") },
+          "serving; quarantined for " + inputs.length + (inputs.length === 1 ? " input" : " inputs"));
+      };
       const ruleRows = rules.rules.map((rule) => {
         const q = quarantined.get(rule.id);
         return [
@@ -55,7 +64,7 @@
           rule.file + ":" + rule.line,
           rule.experiment ? rule.experiment + " (" + rule.variants.join(", ") + ")" : "—",
           { text: String(rule.tests), class: "number" },
-          q ? JC.el("span", { class: "tag bad", title: q.detail }, "quarantined: " + q.reason) : JC.el("span", { class: "tag good" }, "serving"),
+          q ? quarantineTag(q) : JC.el("span", { class: "tag good" }, "serving"),
           change(changes[rule.file]),
         ];
       });
