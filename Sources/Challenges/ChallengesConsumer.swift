@@ -269,6 +269,10 @@ public struct ChallengesConsumer: EventConsumer {
                 other.value > 0, mine <= other.value, mine + delta > other.value
             {
                 effects += try overtaking(instance, leader: team, other: other.team, event: event, context: context)
+            } else if delta > 0, let other = totals.first(where: { !$0.team.isEmpty && $0.team != team }) {
+                effects += try opponentProgress(
+                    instance, side: team, value: mine + delta, opponent: other.team, opponentValue: other.value,
+                    event: event, context: context)
             }
             let side = { try context.store.challengeContributions(challenge: instance.id, team: team) }
             if let at = try completion(
@@ -382,6 +386,30 @@ public struct ChallengesConsumer: EventConsumer {
             Effect.analyticsEvent(name: "challenge_completed", properties: instance.completedAnalytics)
                 .dated(at, eventTime: event.occurredAt))
         return effects
+    }
+
+    /// The opponent's progress, told to the other side's members ("red is at 8 of 20 in Duel —
+    /// you're at 7"): one pending notification per member, the latest replacing the one not
+    /// sent yet, so a busy opponent is not a stream of pushes.
+    private func opponentProgress(
+        _ instance: ChallengeInstance, side: String, value: Double, opponent: String, opponentValue: Double,
+        event: Event, context: ConsumerContext
+    ) throws -> [Effect] {
+        let title = instance.challenge.title
+        let target = JSON.format(number: instance.challenge.target)
+        let text =
+            "\(side) is at \(JSON.format(number: value)) of \(target) in \(title) — you're at \(JSON.format(number: opponentValue))"
+        return try context.store.challengeRanking(challenge: instance.id, team: opponent, limit: 100).map { member in
+            .reminderScheduled(
+                Reminder(
+                    userID: member.userID, dogID: nil, kind: "challenge_opponent_progress:\(instance.id)",
+                    dueAt: event.occurredAt,
+                    payload: .object([
+                        "challenge_id": .string(instance.id), "opponent": .string(side),
+                        "opponent_value": .number(value), "value": .number(opponentValue),
+                        "target": .number(instance.challenge.target), "text": .string(text),
+                    ])))
+        }
     }
 
     /// Notifications when `leader`'s side overtakes `other`'s.

@@ -67,7 +67,8 @@ enum HabitDayCommand: Command {
             OptionSpec(long: "user", valueName: "id", help: "The user's id."),
             OptionSpec(long: "date", valueName: "yyyy-mm-dd", help: "The local date (default: today, UTC)."),
             OptionSpec(
-                long: "filter", valueName: "filter", help: "Which trackers.", defaultValue: "today",
+                long: "filter", valueName: "filter",
+                help: "Which trackers (today: the current date's, whatever --date says).", defaultValue: "all",
                 allowedValues: HabitDay.Filter.allCases.map(\.rawValue)),
             OptionSpec(long: "search", valueName: "text", help: "Only trackers whose name contains this."),
             CommonOptions.database, CommonOptions.format,
@@ -78,14 +79,15 @@ enum HabitDayCommand: Command {
     {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let user = try CommonOptions.required("user", arguments, spec: spec)
-        var date = CivilDate(utc: Date().timeIntervalSince1970)
+        var selected: CivilDate?
         if let text = arguments.values["date"]?.last {
             guard let parsed = CivilDate(text) else {
                 throw UsageError(message: "The value '\(text)' for '--date <yyyy-mm-dd>' is not a date", command: spec)
             }
-            date = parsed
+            selected = parsed
         }
-        let filter = HabitDay.Filter(rawValue: arguments.value("filter", spec: spec) ?? "today") ?? .today
+        let filter = HabitDay.Filter(rawValue: arguments.value("filter", spec: spec) ?? "all") ?? .all
+        let date = HabitDay.date(for: filter, selected: selected, today: CivilDate(utc: Date().timeIntervalSince1970))
         return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
             try HabitDay.json(
                 user: user, date: date, filter: filter, search: arguments.values["search"]?.last, store: store)

@@ -3,24 +3,34 @@ import JQ
 import Store
 
 /// One day of a user's trackers: which are scheduled (habits by weekday, irregular events
-/// every day), which are done, filtered and searched as the app's day screen does.
+/// every day, from the day each was created), which are done, filtered and searched as the
+/// app's day screen does.
 public enum HabitDay {
+    /// The day screen's filters, as the habit document names them.
     public enum Filter: String, Sendable, CaseIterable {
-        /// Every tracker, scheduled that day or not.
+        /// "All trackers": every tracker of the selected day (scheduled that day).
         case all
-        /// The trackers scheduled that day.
+        /// "Trackers for today": sets the user's current date, then every tracker of that day.
         case today
-        /// Done that day.
+        /// "Completed": done on the selected day.
         case completed
-        /// Scheduled that day and not done.
+        /// "Not completed": scheduled on the selected day and not done.
         case notCompleted = "not_completed"
     }
 
-    /// `{date, weekday, filter, trackers: [{id, name, kind, category, emoji, color, pinned,
-    /// schedule, schedule_text, scheduled, done, tracked_days}]}`, pinned trackers first;
-    /// `tracked_days` counts the days the tracker was checked, up to and including `date`.
+    /// The date `filter` shows: `today` sets the user's current date; the others show the
+    /// selected date (without one, today).
+    public static func date(for filter: Filter, selected: CivilDate?, today: CivilDate) -> CivilDate {
+        filter == .today ? today : selected ?? today
+    }
+
+    /// `{date, weekday, filter, filters_available, trackers: [{id, name, kind, category, emoji,
+    /// color, pinned, schedule, schedule_text, scheduled, done, tracked_days}], groups}`, pinned
+    /// trackers first; `tracked_days` counts the days the tracker was checked, up to and
+    /// including `date`; `filters_available` is false when no tracker is scheduled that day (the
+    /// app hides its Filter button). `date` is the one to show (see ``date(for:selected:today:)``).
     public static func json(
-        user: String, date: CivilDate, filter: Filter = .today, search: String? = nil, store: any StoreReader
+        user: String, date: CivilDate, filter: Filter = .all, search: String? = nil, store: any StoreReader
     ) throws -> JSON {
         let text = date.description
         let trackers = try store.habitTrackers(user: user)
@@ -31,18 +41,21 @@ public enum HabitDay {
             try store.habitCategories(user: user).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let needle = search?.lowercased().trimmingSpaces ?? ""
         var rows: [(pinned: Bool, json: JSON)] = []
+        var anyScheduled = false
         for tracker in trackers {
             let schedule = tracker.schedule(on: text)
+            // A tracker is on the days from the one it was created (check-ins start there too).
+            let exists = CivilDate(tracker.createdOn).map { $0 <= date } ?? true
             let scheduled: Bool =
                 switch tracker.kind {
-                case .irregular: true
-                case .habit: schedule?.days.contains(date.weekday) == true
+                case .irregular: exists
+                case .habit: exists && schedule?.days.contains(date.weekday) == true
                 }
+            anyScheduled = anyScheduled || scheduled
             let isDone = done.contains(tracker.id)
             let keep: Bool =
                 switch filter {
-                case .all: true
-                case .today: scheduled
+                case .all, .today: scheduled
                 case .completed: isDone
                 case .notCompleted: scheduled && !isDone
                 }
@@ -85,7 +98,8 @@ public enum HabitDay {
         }
         return .object([
             "user_id": .string(user), "date": .string(text), "weekday": .string(date.weekday),
-            "filter": .string(filter.rawValue), "search": search.map(JSON.string) ?? .null,
+            "filter": .string(filter.rawValue), "filters_available": .bool(anyScheduled),
+            "search": search.map(JSON.string) ?? .null,
             "trackers": .array(ordered.map(\.json)),
             "groups": .array(
                 sections.map { section in

@@ -50,17 +50,16 @@ enum HabitRoutes {
     {
         let zone = try UserTimeZone.resolve(
             user: try p.require("user"), requested: request.query("timezone"), store: service.store)
-        // The user's today, in their time zone.
-        var date = zone.date(service.now())
+        var selected: CivilDate?
         if let text = request.query("date") {
             guard let parsed = CivilDate(text) else {
                 throw APIError(
                     422, "invalid_request", "date must be a date written YYYY-MM-DD (got \(text.prefix(40)))",
                     errors: [["field": "date", "message": "not a date written YYYY-MM-DD"]])
             }
-            date = parsed
+            selected = parsed
         }
-        var filter = HabitDay.Filter.today
+        var filter = HabitDay.Filter.all
         if let text = request.query("filter") {
             guard let parsed = HabitDay.Filter(rawValue: text) else {
                 let allowed = HabitDay.Filter.allCases.map(\.rawValue).joined(separator: ", ")
@@ -70,6 +69,8 @@ enum HabitRoutes {
             }
             filter = parsed
         }
+        // The user's today, in their time zone.
+        let date = HabitDay.date(for: filter, selected: selected, today: zone.date(service.now()))
         let user = try p.require("user")
         do {
             return .json(

@@ -97,9 +97,11 @@ extension Store {
                 """,
                 [.text(user), .text(id), .text(schedule.fromDate), .text(schedule.days.joined(separator: ","))])
         case .trackerDeleted(let id):
-            // Its schedules and check-ins go with it (ON DELETE CASCADE).
+            // Its schedules and check-ins go with it (ON DELETE CASCADE); its name, emoji and
+            // colour leave the event log, its unsent analytics are withdrawn.
             try run(
                 "DELETE FROM habit_trackers WHERE user_id = ? AND tracker_id = ?", [.text(user), .text(id)])
+            try eraseTrackerTraces(user: user, tracker: id, at: at)
         case .categoryCreated(let category):
             try run(
                 "INSERT INTO habit_categories (user_id, category_id, name, created_at) VALUES (?, ?, ?, ?)",
@@ -111,6 +113,7 @@ extension Store {
         case .categoryDeleted(let id):
             try run(
                 "DELETE FROM habit_categories WHERE user_id = ? AND category_id = ?", [.text(user), .text(id)])
+            try eraseCategoryTraces(user: user, category: id)
         case .checked(let checkin):
             // A day checked before and unchecked since is checked again in its row.
             try run(

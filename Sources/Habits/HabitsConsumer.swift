@@ -7,9 +7,9 @@ import Store
 /// this consumer checks each against the user's trackers and decides the change.
 ///
 /// Refusals name the field: a name of 1–38 characters, weekdays `mon`…`sun`, a category
-/// that exists (and is not deleted while trackers use it), no check-in for a date that has
-/// not begun for the user (the offset of `occurred_at` decides the local date) or that is
-/// before the tracker was created.
+/// that exists, no check-in for a date that has not begun for the user (the offset of
+/// `occurred_at` decides the local date) or that is before the tracker was created. Deleting a
+/// tracker deletes all of its data; deleting a category deletes its trackers too.
 public struct HabitsConsumer: EventConsumer {
     public var name: String { "habits" }
 
@@ -65,17 +65,16 @@ public struct HabitsConsumer: EventConsumer {
             let id = try payload.identifier("category_id")
             try payload.finish()
             let categories = try context.store.habitCategories(user: user)
-            guard let category = categories.first(where: { $0.id == id }) else {
-                throw Self.unknownCategory(id, categories)
-            }
-            let users = try context.store.habitTrackers(user: user).filter { $0.categoryID == id }
-            guard users.isEmpty else {
-                throw Rejection(
-                    "category_in_use",
-                    "category `\(category.name)` is used by \(users.count) tracker\(users.count == 1 ? "" : "s") (\(users.map(\.name).joined(separator: ", "))); move them to another category or delete them first"
-                )
-            }
-            effects = [.habitChanged(.categoryDeleted(categoryID: id))]
+            guard categories.contains(where: { $0.id == id }) else { throw Self.unknownCategory(id, categories) }
+            // "All its data is deleted": its trackers go with it, each with all of its data.
+            let trackers = try context.store.habitTrackers(user: user).filter { $0.categoryID == id }
+            effects =
+                trackers.flatMap { tracker in
+                    [
+                        Effect.habitChanged(.trackerDeleted(trackerID: tracker.id)),
+                        .analyticsEvent(name: "tracker_deleted", properties: ["kind": .string(tracker.kind.rawValue)]),
+                    ]
+                } + [.habitChanged(.categoryDeleted(categoryID: id))]
         default:  // habit_checked, habit_unchecked
             let id = try payload.identifier("tracker_id")
             let dateText = try payload.optionalString("date")
@@ -207,9 +206,9 @@ public struct HabitsConsumer: EventConsumer {
             throw Rejection(.invalid, "`payload.kind` must be habit or irregular, got \"\(kindText.prefix(40))\"")
         }
         let schedule = try payload.strings("schedule")
-        let category = try payload.optionalString("category")
-        let emoji = try Self.emoji(&payload)
-        let color = try Self.color(&payload)
+        let givenCategory = try payload.optionalString("category")
+        let givenEmoji = try Self.emoji(&payload)
+        let givenColor = try Self.color(&payload)
         let pinned = try payload.bool("pinned") ?? false
         try payload.finish()
         var schedules: [HabitSchedule] = []
@@ -226,13 +225,14 @@ public struct HabitsConsumer: EventConsumer {
         case (.irregular, _):
             break
         }
+        // "Create" is enabled only once every section is filled: the schedule (above), the
+        // category, the emoji and the colour.
+        let (category, emoji, color) = try Self.requireSections(givenCategory, givenEmoji, givenColor, kind: kind)
         let trackers = try store.habitTrackers(user: user)
         if trackers.contains(where: { $0.id == id }) { throw Rejection(.conflict, "tracker `\(id)` already exists") }
-        if let category {
-            let categories = try store.habitCategories(user: user)
-            guard categories.contains(where: { $0.id == category }) else {
-                throw Self.unknownCategory(category, categories)
-            }
+        let categories = try store.habitCategories(user: user)
+        guard categories.contains(where: { $0.id == category }) else {
+            throw Self.unknownCategory(category, categories)
         }
         let tracker = HabitTracker(
             id: id, name: name, kind: kind, categoryID: category, emoji: emoji, color: color, pinned: pinned,
@@ -243,9 +243,20 @@ public struct HabitsConsumer: EventConsumer {
                 name: "tracker_created",
                 properties: [
                     "kind": .string(kind.rawValue), "days": .number(Double(schedules.first?.days.count ?? 0)),
-                    "category": category.map(JSON.string) ?? .null,
+                    "category": .string(category),
                 ]),
         ]
+    }
+
+    /// Every section of the creation form, or a refusal naming the first one missing.
+    static func requireSections(_ category: String?, _ emoji: String?, _ color: String?, kind: HabitTracker.Kind)
+        throws -> (String, String, String)
+    {
+        let sections = "a \(kind == .habit ? "habit" : "irregular event") is created with every section filled: `category`, `emoji` and `color`\(kind == .habit ? " (and `schedule`)" : "")"
+        guard let category else { throw Rejection(.invalid, "`payload.category` is required for tracker_created: \(sections)") }
+        guard let emoji else { throw Rejection(.invalid, "`payload.emoji` is required for tracker_created: \(sections)") }
+        guard let color else { throw Rejection(.invalid, "`payload.color` is required for tracker_created: \(sections)") }
+        return (category, emoji, color)
     }
 
     private func trackerUpdated(
@@ -266,6 +277,11 @@ public struct HabitsConsumer: EventConsumer {
             throw Rejection(.invalid, "`payload.kind` cannot change: create a new tracker instead")
         }
         try payload.finish()
+        for (field, given, value) in [
+            ("category", categoryGiven, category), ("emoji", emojiGiven, emoji), ("color", colorGiven, color),
+        ] where given && value == nil {
+            throw Rejection(.invalid, "`payload.\(field)` cannot be removed: a tracker keeps every section; choose another")
+        }
         let tracker = try existingTracker(id, user: user, store: store)
         if let category {
             let categories = try store.habitCategories(user: user)

@@ -14,7 +14,7 @@ public struct HabitsFeature: Feature {
     public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] { [HabitsConsumer()] }
 
     public var rejectionStatuses: [String: Int] {
-        ["unknown_tracker": 404, "unknown_category": 404, "category_in_use": 409]
+        ["unknown_tracker": 404, "unknown_category": 404]
     }
 
     /// Its routes' part of the OpenAPI document, bundled as `openapi.json`.

@@ -28,9 +28,15 @@ extension JourneyViews {
             "start": .string("Start · \(block.minutes) min"),
         ]
         view["theory"] = .array((block.content["theory"]?.arrayValue ?? []).map(map.render))
+        var fallback = ManifestDocument.fallback(map, block)
+        if case .object(var object) = fallback, let check = block.fallbackCheck, let type = block.fallbackCheckType {
+            object["content"] = checkContent(check, type: type, of: block, map: map)
+            fallback = .object(object)
+        }
         view["check"] = [
-            "type": .string(block.checkType), "content": checkContent(block, map: map),
-            "fallback": ManifestDocument.fallback(map, block),
+            "type": .string(block.checkType),
+            "content": checkContent(block.content["check"] ?? [:], type: block.checkType, of: block, map: map),
+            "fallback": fallback,
         ]
         var action = ManifestDocument.action(map, block).objectValue ?? [:]
         let offer = state.status(of: blockID) == .locked ? nil : try offer(for: block, state: state)
@@ -47,14 +53,14 @@ extension JourneyViews {
         ]
     }
 
-    /// The check as written, rendered with the dog's name and without its record settings, with
-    /// what its type adds: self_screen's caption; hands_on's honest "not near — remind me later"
-    /// (and in the health branch the vet caption); predict's reference for this dog's breed,
-    /// revealed after the guess.
-    func checkContent(_ block: JourneyMap.Block, map: JourneyMap) -> JSON {
-        guard case .object(var content) = map.render(block.content["check"] ?? [:]) else { return [:] }
+    /// A check of `block` (its own, or its fallback check) as written, rendered with the dog's
+    /// name and without its record settings, with what its `type` adds: self_screen's caption;
+    /// hands_on's honest "not near — remind me later" (and in the health branch the vet
+    /// caption); predict's reference for this dog's breed, revealed after the guess.
+    func checkContent(_ check: JSON, type: String, of block: JourneyMap.Block, map: JourneyMap) -> JSON {
+        guard case .object(var content) = map.render(check) else { return [:] }
         for key in ["type", "record", "fallback"] { content[key] = nil }
-        switch block.checkType {
+        switch type {
         case "self_screen":
             if content["question"] == nil { content["question"] = .string("What does \(map.dog.name) look like now?") }
             content["options"] = .array(
@@ -73,7 +79,7 @@ extension JourneyViews {
                 })
             content["later"] = [
                 "id": "later", "label": .string("\(map.dog.name) isn't nearby — remind me later"),
-                "remind_at": block.content["check"]?["fallback"]?["remind_at"] ?? "19:00",
+                "remind_at": check["fallback"]?["remind_at"] ?? "19:00",
             ]
             if block.branch == "health" { content["caption"] = .string(Self.vetCaption) }
         case "predict":

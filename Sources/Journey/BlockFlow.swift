@@ -76,14 +76,15 @@ struct BlockFlow {
     }
 
     private mutating func answerCheck(of block: JourneyMap.Block) throws {
+        let (checkType, check, isFallback) = try answeredCheck(of: block)
         guard case .object(let answer)? = event.payload["answer"] else {
             throw Rejection(
-                .invalid, "check_answered needs `payload.answer`, an object with the \(block.checkType) answer")
+                .invalid, "check_answered needs `payload.answer`, an object with the \(checkType) answer")
         }
-        guard let plugin = plugins.plugin(block.checkType) else {
+        guard let plugin = plugins.plugin(checkType) else {
             throw Rejection(
                 .invalid,
-                "no plugin for check type `\(block.checkType)`; types: \(plugins.types.joined(separator: ", "))")
+                "no plugin for check type `\(checkType)`; types: \(plugins.types.joined(separator: ", "))")
         }
         // The kind's window: the block's newest earlier records, whatever its history.
         let earlier = try store.earlierRecords(
@@ -94,22 +95,24 @@ struct BlockFlow {
             earlierRecords: earlier.map {
                 ["kind": .string($0.kind), "recorded_at": .string($0.recordedAtText), "payload": $0.payload]
             })
-        let outcome = try plugin.outcome(
-            of: .object(answer), content: block.content["check"] ?? [:], context: context, evaluator: evaluator
-        )
+        let outcome = try plugin.outcome(of: .object(answer), content: check, context: context, evaluator: evaluator)
         complete("started", of: block)
+        // A hands_on check on a health topic: its result and its records say it does not replace a vet.
+        let vetCaption = checkType == "hands_on" && block.branch == "health" ? JourneyViews.vetCaption : nil
         for record in outcome.records {
+            var payload = record.payload
+            if let vetCaption, payload["note"] == nil { payload["note"] = .string(vetCaption) }
             effects.append(
                 .recordAdded(
                     ProfileRecord(
                         dogID: dog.id, kind: record.kind, recordedAt: event.occurredAt,
-                        recordedAtText: event.occurredAtText, payload: .object(record.payload), source: "journey",
+                        recordedAtText: event.occurredAtText, payload: .object(payload), source: "journey",
                         ruleRevision: evaluator.ruleSet.revision, blockID: block.id)))
         }
         effects.append(
             .checkAnswered(
-                dogID: dog.id, blockID: block.id, checkType: block.checkType, interpretation: outcome.interpretation,
-                complete: outcome.completesCheck))
+                dogID: dog.id, blockID: block.id, checkType: checkType, interpretation: outcome.interpretation,
+                complete: outcome.completesCheck, caption: outcome.completesCheck ? vetCaption : nil))
         if let request = outcome.reminder {
             let due =
                 request.localTime.flatMap { LocalTime.next($0, after: event.occurredAt, timezone: dog.timezone) }
@@ -124,7 +127,8 @@ struct BlockFlow {
                         payload: ["text": .string(request.text), "block_id": .string(block.id)],
                         status: doneLater ? "cancelled" : "pending")))
         }
-        var properties: JSONObject = ["block_id": .string(block.id), "type": .string(block.checkType)]
+        var properties: JSONObject = ["block_id": .string(block.id), "type": .string(checkType)]
+        if isFallback { properties["fallback"] = true }
         for (key, value) in outcome.analytics where key != "type" { properties[key] = value }
         if outcome.completesCheck {
             complete("check", of: block)
@@ -141,6 +145,24 @@ struct BlockFlow {
             analytics(
                 "profile_records_added",
                 ["block_id": .string(block.id), "count": .number(Double(outcome.records.count))])
+        }
+    }
+
+    /// The check an answer is for: the block's own, or with `payload.fallback: true` its
+    /// fallback check (type, content as written, whether it is the fallback).
+    private func answeredCheck(of block: JourneyMap.Block) throws -> (String, JSON, Bool) {
+        switch event.payload["fallback"] {
+        case nil, .null, .bool(false):
+            return (block.checkType, block.content["check"] ?? [:], false)
+        case .bool(true):
+            guard let check = block.fallbackCheck, let type = block.fallbackCheckType else {
+                throw Rejection(
+                    .invalid,
+                    "block `\(block.id)` has no fallback check (its check is \(block.checkType)); answer it without `payload.fallback`")
+            }
+            return (type, check, true)
+        default:
+            throw Rejection(.invalid, "`payload.fallback` must be true or false (true: the block's fallback check)")
         }
     }
 

@@ -94,6 +94,43 @@ struct CatalogChecks {
             error(
                 "invalid_check", "block `\(block.id)`'s \(block.checkType) check: \(problem)", at: block.checkLocation)
         }
+        checkFallbackCheck(block)
+    }
+
+    /// A fallback check (`check.fallback.check`) is a check of another type, with the line that
+    /// offers it and no fallback of its own; its plugin checks its content.
+    private func checkFallbackCheck(_ block: Catalog.Block) {
+        guard let fallback = block.check["fallback"], fallback["check"] != nil else { return }
+        let place = "block `\(block.id)`'s fallback check"
+        guard let check = FallbackCheck.content(of: block.check), let type = FallbackCheck.type(of: block.check) else {
+            error("invalid_check", "\(place) must be a check with a `type` (its plugin)", at: block.checkLocation)
+            return
+        }
+        if fallback["text"]?.stringValue?.isEmpty != false {
+            error(
+                "invalid_check", "\(place) needs `fallback.text`, the line that offers it (\"Not nearby? …\")",
+                at: block.checkLocation)
+        }
+        if type == block.checkType {
+            error(
+                "invalid_check",
+                "\(place) is a \(type) check like the block's own; a fallback is a check of another type",
+                at: block.checkLocation)
+            return
+        }
+        if check["fallback"] != nil {
+            error("invalid_check", "\(place) has a fallback of its own; a fallback ends there", at: block.checkLocation)
+        }
+        guard let plugin = registry.plugin(type) else {
+            error(
+                "unknown_check_type",
+                "\(place) is of type `\(type)`, which no plugin provides; types: \(registry.types.joined(separator: ", "))\(suggestion(type, in: registry.types))",
+                at: block.checkLocation)
+            return
+        }
+        for problem in plugin.problems(in: check, evaluator: context.evaluator) {
+            error("invalid_check", "\(place) (\(type)): \(problem)", at: block.checkLocation)
+        }
     }
 
     private func checkAction(_ block: Catalog.Block) {

@@ -138,6 +138,17 @@ public struct CatalogDocumentKind: DocumentKind {
             if cards.count < 3 || cards.count > 5 || cards.contains(where: { $0.scalar == nil }) {
                 file.error("invalid_value", "`theory` must list 3 to 5 cards of text", at: file.location(node))
             }
+            let range = TheoryCard.sentences
+            for (index, card) in cards.enumerated() {
+                guard let text = card.scalar?.value else { continue }
+                let count = TheoryCard.sentenceCount(text)
+                if !range.contains(count) {
+                    file.error(
+                        "invalid_value",
+                        "block `\(id)`: theory card \(index + 1) has \(count) sentence\(count == 1 ? "" : "s"); a card holds \(range.lowerBound) to \(range.upperBound), one idea (split a longer one into two cards)",
+                        at: file.location(card))
+                }
+            }
         }
         if let node = fields.values["preview"],
             let preview = file.fields(node, what: "preview", allowed: ["learn", "why"])

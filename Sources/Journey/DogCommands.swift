@@ -147,7 +147,7 @@ enum DogMapCommand: DogViewCommand {
     static func json(_ views: JourneyViews, dog: String, target: String?) throws -> JSON { try views.map(dog) }
 
     static func text(_ view: JSON) -> String {
-        var text = ""
+        var text = "\(view["caption"]?.stringValue ?? "")\n"
         for line in view["lines"]?.arrayValue ?? [] {
             text += "\(line["title"]?.stringValue ?? "")\n"
             for node in line["nodes"]?.arrayValue ?? [] {

@@ -167,6 +167,7 @@ enum DogRoutes {
         case .check:
             type = "check_answered"
             if let answer = fields.object("answer", required: true) { payload["answer"] = .object(answer) }
+            if let fallback = fields.bool("fallback") { payload["fallback"] = .bool(fallback) }
         case .accept:
             type = "auto_complete_accepted"
         case .action:

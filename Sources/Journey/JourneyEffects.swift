@@ -70,14 +70,19 @@ public struct CheckAnsweredEffect: FeatureEffect, Equatable {
     public var checkType: String
     public var interpretation: String?
     public var complete: Bool
+    /// The line the result carries with the interpretation: a hands_on check on a health
+    /// topic says "This check does not replace a vet."
+    public var caption: String? = nil
 
     public var typeName: String { "check_answered" }
     public var label: String { "check_answered(\(blockID)/\(checkType)\(complete ? "" : ", open"))" }
     public var members: JSONObject {
-        [
+        var members: JSONObject = [
             "dog_id": .string(dogID), "block_id": .string(blockID), "check_type": .string(checkType),
             "interpretation": interpretation.map(JSON.string) ?? .null, "complete": .bool(complete),
         ]
+        if let caption { members["caption"] = .string(caption) }
+        return members
     }
 
     /// What the user is told; the block's status comes from its steps.
@@ -118,12 +123,14 @@ extension Effect {
         ManifestCreatedEffect(manifest: manifest, catalogHash: catalogHash, catalogText: catalogText).effect
     }
     static func checkAnswered(
-        dogID: String, blockID: String, checkType: String, interpretation: String?, complete: Bool
+        dogID: String, blockID: String, checkType: String, interpretation: String?, complete: Bool,
+        caption: String? = nil
     )
         -> Effect
     {
         CheckAnsweredEffect(
-            dogID: dogID, blockID: blockID, checkType: checkType, interpretation: interpretation, complete: complete
+            dogID: dogID, blockID: blockID, checkType: checkType, interpretation: interpretation, complete: complete,
+            caption: caption
         ).effect
     }
     static func blockCompleted(_ completed: BlockCompletedEffect) -> Effect {

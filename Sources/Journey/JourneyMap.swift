@@ -123,8 +123,12 @@ public struct JourneyMap: Sendable {
     /// The insight cards kept with the dog.
     public var insights: [JSON] { manifest.manifest["insights"]?.arrayValue ?? [] }
 
-    /// The block recommended first at registration.
-    public var recommendedFirst: String? { manifest.manifest["recommended_first"]?.stringValue }
+    /// The block recommended at registration (`recommended_block_id`; `recommended_first` in
+    /// manifests stored before it), if the journey has it.
+    public var recommendedBlockID: String? {
+        let stored = manifest.manifest["recommended_block_id"] ?? manifest.manifest["recommended_first"]
+        return stored?.stringValue.flatMap { block($0) == nil ? nil : $0 }
+    }
 }
 
 extension String {

@@ -10,7 +10,7 @@ public enum BlockStatus: String, Sendable {
     case completed
     /// Some block it needs is not completed.
     case locked
-    /// The block the recommendation rule picks now.
+    /// The manifest's `recommended_block_id` while it is open, after it the rule's pick.
     case recommended
     case available
 }
@@ -22,7 +22,7 @@ public struct JourneyState: Sendable {
     public let steps: [String: Set<String>]
     /// When each block was started (for "Continue").
     public let startedAt: [String: Double]
-    /// The recommended block, if any is available.
+    /// The recommended block, if any is available: the manifest's while it is open, then the rule's.
     public private(set) var recommended: String?
     /// Set when the recommendation rule named a block this journey lacks, and what answered.
     public private(set) var recommendationProblem: RecommendationProblem?
@@ -51,17 +51,22 @@ public struct JourneyState: Sendable {
         self.recommendationProblem = nil
     }
 
-    /// Evaluates the recommendation rule (its fallback if it fails) on the state. A result naming
-    /// a block this journey lacks is a failure answered by the fallback; when no fallback
-    /// answers (whatever the failure), nothing is recommended. Either way ``recommendationProblem``
-    /// says so.
+    /// The recommendation: the manifest's `recommended_block_id` (chosen once, at registration)
+    /// while that block is still open (not completed, not locked); after it, the recommendation
+    /// rule (its fallback if it fails) on the state. A result naming a block this journey lacks
+    /// is a failure answered by the fallback; when no fallback answers (whatever the failure),
+    /// nothing is recommended. Either way ``recommendationProblem`` says so.
     public mutating func recommend(evaluator: RuleEvaluator, now: Double) throws {
         let map = self.map
+        recommendationProblem = nil
+        if let stored = map.recommendedBlockID, baseStatus(of: stored) == .available {
+            recommended = stored
+            return
+        }
         let options = EvaluationOptions(
             variant: nil, now: now, fallbackOnError: true,
             subject: ExperimentSubject(userID: map.dog.userID, dogID: map.dog.id),
             outputCheck: { output in Self.unknownBlock(output, in: map) })
-        recommendationProblem = nil
         let result: RuleResult
         do {
             result = try evaluator.evaluate(

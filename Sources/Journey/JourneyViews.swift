@@ -165,7 +165,8 @@ public struct JourneyViews {
 
     // MARK: Map
 
-    /// Every node with coordinates along three lines (one per branch), read only.
+    /// Every node with coordinates along three lines (one per branch), read only, with the
+    /// caption's numbers: "6 of 21 completed".
     public func map(_ dogID: String) throws -> JSON {
         let state = try state(dogID)
         let lines: [JSON] = state.map.branches.map { branch in
@@ -180,7 +181,13 @@ public struct JourneyViews {
             }
             return ["branch": .string(branch.id), "title": .string(branch.title), "nodes": .array(nodes)]
         }
-        return ["dog": .string(state.map.dog.id), "lines": .array(lines)]
+        let completed = state.map.blocks.filter { state.isCompleted($0.id) }.count
+        let total = state.map.blocks.count
+        return [
+            "dog": .string(state.map.dog.id), "completed": .number(Double(completed)),
+            "total": .number(Double(total)), "caption": .string("\(completed) of \(total) completed"),
+            "lines": .array(lines),
+        ]
     }
 
     // MARK: Pieces

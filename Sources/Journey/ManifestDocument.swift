@@ -64,14 +64,20 @@ enum ManifestDocument {
         return .object(action)
     }
 
-    /// What the check offers when the dog is not at hand: a hands_on check asks for a reminder
-    /// (`remind_later`, at `remind_at` in the dog's time zone); the others give a tip to try instead.
+    /// What the check offers when the dog is not at hand: a fallback check of another type
+    /// (`type` is its check type, `content` where the block route serves it); else a hands_on
+    /// check asks for a reminder (`remind_later`, at `remind_at` in the dog's time zone) and the
+    /// others give a tip to try instead.
     static func fallback(_ map: JourneyMap, _ block: JourneyMap.Block) -> JSON {
         let written = block.content["check"]?["fallback"]
         guard let text = written?["text"]?.stringValue else { return .null }
         var fallback: JSONObject = [
             "type": .string(block.checkType == "hands_on" ? "remind_later" : "tip"), "text": .string(map.render(text)),
         ]
+        if let type = block.fallbackCheckType {
+            fallback["type"] = .string(type)
+            fallback["content"] = .string(reference(map.dog.id, block.id, "fallback"))
+        }
         if let time = written?["remind_at"]?.stringValue { fallback["remind_at"] = .string(time) }
         return .object(fallback)
     }

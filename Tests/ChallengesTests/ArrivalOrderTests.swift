@@ -186,14 +186,17 @@ final class ArrivalOrderWorld {
 
     /// Every table but what records arrival: row ids and references to them, arrival times,
     /// each event's own outcome (what its answer showed), and the notifications that follow
-    /// the order of arrival by nature (overtaking: who led when the event came).
+    /// the order of arrival by nature (overtaking: who led when the event came; the opponent's
+    /// progress: where each side stood when the event came).
     static func canonicalDump(_ store: any StoreConnection, backend: String) throws -> StoreDump {
         var dump = try StoreDump(
             store, backend: backend,
             excluding: ["id", "event", "received_at", "outcome", "provenance", "rule_revision", "first_seen_at"])
         for (table, column) in [("reminders", "kind"), ("analytics_outbox", "name")] {
             guard var rows = dump.tables[table], let index = rows.columns.firstIndex(of: column) else { continue }
-            rows.rows = rows.rows.filter { !$0[index].hasPrefix("challenge_overtaken") }
+            rows.rows = rows.rows.filter {
+                !$0[index].hasPrefix("challenge_overtaken") && !$0[index].hasPrefix("challenge_opponent_progress")
+            }
             dump.tables[table] = rows
         }
         return dump

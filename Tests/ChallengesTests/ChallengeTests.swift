@@ -177,22 +177,40 @@ struct ChallengeTests {
         let third = harness.send(
             "cy", "challenge_joined", ["challenge_id": "duel", "team": "green"], at: "2026-08-01T08:00:00Z")
         #expect(third.code == "challenge_full")
+        func notices(_ result: IngestResult, _ kind: String) -> [String] {
+            result.effects.filter {
+                $0["type"] == "reminder_scheduled" && $0["kind"]?.stringValue?.hasPrefix(kind) == true
+            }.compactMap { $0["payload"]?["text"]?.stringValue }
+        }
+        var progress: [String] = []
         func overtakes(_ result: IngestResult) -> [String] {
-            result.effects.filter { $0["type"] == "reminder_scheduled" }.compactMap {
-                $0["payload"]?["text"]?.stringValue
-            }
+            progress = notices(result, "challenge_opponent_progress:duel")
+            return notices(result, "challenge_overtaken:duel")
         }
         #expect(
             overtakes(harness.send("ann", "steps_logged", ["steps": 5], at: "2026-08-02T08:00:00Z")).isEmpty,
             "the first step of all is not overtaking")
+        // CH-03: the other side hears of the opponent's progress.
+        #expect(progress == ["red is at 5 of 100 in Duel — you're at 0"])
         let benAhead = overtakes(harness.send("ben", "steps_logged", ["steps": 7], at: "2026-08-02T09:00:00Z"))
         #expect(
             benAhead.sorted() == [
                 "You took the lead in Duel", "blue overtook you in Duel", "blue overtook you in Duel",
             ])
+        #expect(progress.isEmpty, "overtaking says it instead")
         #expect(
             overtakes(harness.send("ada", "steps_logged", ["steps": 2], at: "2026-08-02T10:00:00Z")).isEmpty,
             "level is not ahead")
+        #expect(progress == ["red is at 7 of 100 in Duel — you're at 7"])
+        // One pending notice per member: the latest replaced the one not sent yet.
+        #expect(
+            try harness.count(
+                "SELECT count(*) FROM reminders WHERE user_id = 'ben' AND kind = 'challenge_opponent_progress:duel' AND status = 'pending'"
+            ) == 1)
+        #expect(
+            try harness.count(
+                "SELECT count(*) FROM reminders WHERE user_id = 'ben' AND kind = 'challenge_opponent_progress:duel' AND payload LIKE '%at 7 of 100%'"
+            ) == 1)
         let redAhead = overtakes(harness.send("ada", "steps_logged", ["steps": 1], at: "2026-08-02T11:00:00Z"))
         #expect(
             redAhead.sorted() == ["You took the lead in Duel", "You took the lead in Duel", "red overtook you in Duel"])
@@ -340,8 +358,10 @@ extension ChallengeTests {
         let harness = try ChallengeHarness(Definitions.all)
         let joined = harness.send("u1", "challenge_joined", ["challenge_id": "streak"], at: "2026-08-01T08:00:00Z")
         #expect(joined.status == .accepted, "\(joined.json)")
+        harness.send("u1", "category_created", ["category_id": "sport", "name": "Sport"], at: "2026-08-01T08:00:00Z")
         harness.send(
-            "u1", "tracker_created", ["tracker_id": "gym", "name": "Gym", "schedule": ["mon", "wed", "fri"]],
+            "u1", "tracker_created",
+            ["tracker_id": "gym", "name": "Gym", "schedule": ["mon", "wed", "fri"], "category": "sport", "emoji": "⭐", "color": "#3366FF"],
             at: "2026-08-01T08:00:00Z")
         // Mon 3, Wed 5, then Fri 7 is missed: the run restarts on Mon 10 and reaches seven
         // scheduled days on Mon 24 (weekends and Tuesdays/Thursdays do not break it).
@@ -415,8 +435,10 @@ extension ChallengeTests {
                 "u1", "challenge_joined", ["challenge_id": "streak"], at: "2026-08-04T21:00:00+02:00")
             #expect(joined.status == .accepted, "\(joined.json)")
         }
+        harness.send("u1", "category_created", ["category_id": "dog", "name": "Dog"], at: "2026-08-01T08:00:00Z")
         harness.send(
-            "u1", "tracker_created", ["tracker_id": "walk", "name": "Walk", "schedule": ["mon", "tue", "wed"]],
+            "u1", "tracker_created",
+            ["tracker_id": "walk", "name": "Walk", "schedule": ["mon", "tue", "wed"], "category": "dog", "emoji": "⭐", "color": "#3366FF"],
             at: "2026-08-01T08:00:00Z")
         if joinedFirst { join() }
         for (index, step) in sequence.steps.enumerated() {

@@ -14,8 +14,10 @@ struct CheckinTests {
     /// Refusals and repeats name the tracker, the date and the bound.
     @Test func refusalsAndRepeatsNameTheTrackerAndTheDate() throws {
         let harness = try HabitsHarness()
+        harness.send("u1", "category_created", ["category_id": "general", "name": "General"], at: "2026-11-29T08:00:00Z")
         harness.send(
-            "u1", "tracker_created", ["tracker_id": "walk", "name": "Walk", "schedule": ["mon"]],
+            "u1", "tracker_created",
+            ["tracker_id": "walk", "name": "Walk", "schedule": ["mon"], "category": "general", "emoji": "⭐", "color": "#3366FF"],
             at: "2026-11-29T08:00:00Z")
         let ancient = harness.send(
             "u1", "habit_checked", ["tracker_id": "walk", "date": "1900-01-01"], at: "2026-11-30T08:00:00Z")
@@ -28,8 +30,8 @@ struct CheckinTests {
         let again = harness.send("u1", "habit_checked", ["tracker_id": "walk"], at: "2026-11-30T08:00:05Z")
         #expect(again.status == .duplicate && again.code == "already_checked")
         #expect(again.message == "tracker `walk` is already checked on 2026-11-30; it counts once")
-        // The repeat is not stored: only the tracker and the first check-in are events.
-        #expect(try harness.store.connection.scalar("SELECT count(*) FROM events") == 2)
+        // The repeat is not stored: only the category, the tracker and the first check-in are events.
+        #expect(try harness.store.connection.scalar("SELECT count(*) FROM events") == 3)
     }
 
     /// Histories of random days (seeded) on random schedules, with schedule changes: the streak

@@ -161,10 +161,10 @@ import Testing
     }
 
     /// What still follows the order of arrival, left out of the comparison: the head-to-head's
-    /// "overtook you" notifications (by nature: who led when the event came). (table, column,
-    /// value prefixes; no column: the whole table.)
+    /// "overtook you" and opponent's progress notifications (by nature: where the sides stood
+    /// when the event came). (table, column, value prefixes; no column: the whole table.)
     static let stillInArrivalOrder: [(String, String?, [String])] = [
-        ("reminders", "kind", ["challenge_overtaken"]),
+        ("reminders", "kind", ["challenge_overtaken", "challenge_opponent_progress"]),
         ("analytics_outbox", "name", ["challenge_overtaken"]),
     ]
 }

@@ -18,13 +18,16 @@ import Testing
     }
 
     static func ingest(_ example: String, on backend: TestStore) throws -> Ingested {
+        let lines = try String(contentsOfFile: Repository.examples + "/" + example, encoding: .utf8)
+        return try ingest(events: try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }, on: backend)
+    }
+
+    static func ingest(events: [JSON], on backend: TestStore) throws -> Ingested {
         let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
         let now = Timestamp.parse("2026-11-29T12:00:00Z")!
         let ingestor = Features.all.makeIngestor(
             store: backend.store, evaluator: evaluator, policy: IngestPolicy(clock: { now }), cores: 1)
-        let lines = try String(contentsOfFile: Repository.examples + "/" + example, encoding: .utf8)
-        let events = try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }
         let results = ingestor.ingest(events) + ingestor.ingest(events)
         let dump = try StoreDump(backend.store, backend: backend.name)
         return Ingested(results: results, tables: dump.tables.mapValues { ($0.columns, $0.rows) })
@@ -45,6 +48,34 @@ import Testing
             #expect(found?.rows == expected.rows, "\(table)")
         }
         #expect(sqlite.tables["events"]?.rows.isEmpty == false)
+    }
+
+    /// HB-18, HB-20: deleting a tracker and a category erases their names from the stored
+    /// events and their unsent analytics alike on both backends.
+    @Test func deletedTrackersAndCategoriesAreErasedAlike() throws {
+        let lines = [
+            ##"{"event_id":"c1","user_id":"u1","type":"category_created","occurred_at":"2026-11-23T08:00:00Z","payload":{"category_id":"dog","name":"Dog things"}}"##,
+            ##"{"event_id":"t1","user_id":"u1","type":"tracker_created","occurred_at":"2026-11-23T08:01:00Z","payload":{"tracker_id":"walk","name":"Walk Rex","schedule":["mon"],"category":"dog","emoji":"🐕","color":"#FF8800"}}"##,
+            ##"{"event_id":"t2","user_id":"u1","type":"tracker_created","occurred_at":"2026-11-23T08:02:00Z","payload":{"tracker_id":"read","name":"Read","schedule":["mon"],"category":"dog","emoji":"📖","color":"#112233"}}"##,
+            ##"{"event_id":"c2","user_id":"u1","type":"category_created","occurred_at":"2026-11-23T08:02:30Z","payload":{"category_id":"sport","name":"Sport"}}"##,
+            ##"{"event_id":"t3","user_id":"u1","type":"tracker_created","occurred_at":"2026-11-23T08:03:00Z","payload":{"tracker_id":"gym","name":"Gym","schedule":["mon"],"category":"sport","emoji":"🏋","color":"#445566"}}"##,
+            ##"{"event_id":"k1","user_id":"u1","type":"habit_checked","occurred_at":"2026-11-23T20:00:00Z","payload":{"tracker_id":"walk"}}"##,
+            ##"{"event_id":"k2","user_id":"u1","type":"habit_checked","occurred_at":"2026-11-23T20:01:00Z","payload":{"tracker_id":"gym"}}"##,
+            ##"{"event_id":"d1","user_id":"u1","type":"tracker_deleted","occurred_at":"2026-11-24T08:00:00Z","payload":{"tracker_id":"gym"}}"##,
+            ##"{"event_id":"d2","user_id":"u1","type":"category_deleted","occurred_at":"2026-11-24T08:01:00Z","payload":{"category_id":"dog"}}"##,
+        ]
+        let events = try lines.map { try JSONParser().parse($0) }
+        let sqlite = try Self.ingest(events: events, on: TestStore("sqlite"))
+        let postgres = try Self.ingest(events: events, on: TestStore("postgres"))
+        #expect(postgres.results == sqlite.results)
+        #expect(sqlite.results.prefix(lines.count).allSatisfy { $0.status == .accepted })
+        for (table, expected) in sqlite.tables {
+            #expect(postgres.tables[table]?.rows == expected.rows, "\(table)")
+        }
+        let stored = (postgres.tables["events"]?.rows ?? []).flatMap { $0 }.joined(separator: " ")
+        for text in ["Walk Rex", "Dog things", "🐕", "#FF8800"] { #expect(!stored.contains(text), "\(text)") }
+        #expect(postgres.tables["events"]?.rows.count == lines.count)
+        #expect(postgres.tables["habit_trackers"]?.rows.isEmpty == true)
     }
 
     /// Two instances (two connections, two threads) ingesting the same events at once: each

@@ -30,6 +30,11 @@ import Testing
     @Test func theFallbackAnswersAndTheFailureIsCountedAndLogged() throws {
         let (journey, folder) = try Self.journey(#".blocks[0].id + "s""#, fallback: Self.fallback)
         defer { withExtendedLifetime(folder) {} }
+        // Registration stored the fallback's answer (weight-baseline) as the recommendation;
+        // Today evaluates the rule once that block is completed (DJ-08).
+        #expect(try journey.store.manifest(dog: "miso")?.manifest["recommended_block_id"] == "weight-baseline")
+        try BlockResultTests.prepare(journey, "weight-baseline")
+        journey.send("weight_saved", ["kg": 7.4])
         let observer = EvaluationLog()
         journey.evaluator.observer = observer
         let lines = LockedText()
@@ -37,7 +42,7 @@ import Testing
             store: journey.store, evaluator: journey.evaluator, now: journey.clock, log: { lines.append($0 + "\n") })
 
         let today = try views.today("miso")
-        #expect(today["recommended"]?["block_id"] == "weight-baseline")
+        #expect(today["recommended"]?["block_id"] == "vaccination-record")
         #expect(
             observer.entries.filter { $0.hasPrefix("recommendation ") } == [
                 "recommendation default unknown_reference", "recommendation fallback -",
@@ -45,7 +50,7 @@ import Testing
             "the service counts the failure and the fallback through its observer")
         #expect(
             lines.text
-                == "dog miso: rule `recommendation` returned block id `weight-baselines`, which is not a block of Miso's journey; did you mean `weight-baseline`? [unknown_reference]; answered with its fallback (`weight-baseline`)\n"
+                == "dog miso: rule `recommendation` returned block id `weight-baselines`, which is not a block of Miso's journey; did you mean `weight-baseline`? [unknown_reference]; answered with its fallback (`vaccination-record`)\n"
         )
     }
 

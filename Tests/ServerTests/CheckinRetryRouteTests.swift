@@ -7,13 +7,18 @@ import Testing
 struct CheckinRetryRouteTests {
     @Test func fiveRetriedCheckinsCountOnceInTheRanking() throws {
         let harness = try ServiceHarness(seed: false)
+        let category: JSON = [
+            "event_id": "c1", "user_id": "bu5", "type": "category_created", "occurred_at": "2026-11-29T08:00:00Z",
+            "payload": ["category_id": "dog", "name": "Dog"],
+        ]
         let tracker: JSON = [
             "event_id": "t1", "user_id": "bu5", "type": "tracker_created", "occurred_at": "2026-11-29T08:00:00Z",
             "payload": [
                 "tracker_id": "walk", "name": "Walk", "schedule": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"],
+                "category": "dog", "emoji": "🐕", "color": "#3366FF",
             ],
         ]
-        #expect(harness.send("POST", "/v1/events", json: ["events": [tracker]]).status == 200)
+        #expect(harness.send("POST", "/v1/events", json: ["events": [category, tracker]]).status == 200)
         let joined = harness.send("POST", "/v1/challenges/habit-streak/join", json: ["user_id": "bu5"])
         #expect(joined.status == 201, "\(joined.text)")
         var statuses: [String] = []

@@ -39,6 +39,9 @@ import Testing
             for text in expect["contains"]?.arrayValue ?? [] {
                 #expect(response.text.contains(text.stringValue ?? "\u{0}"), "\(place): contains \(text)")
             }
+            for text in expect["lacks"]?.arrayValue ?? [] {
+                #expect(!response.text.contains(text.stringValue ?? ""), "\(place): lacks \(text)")
+            }
         }
     }
 

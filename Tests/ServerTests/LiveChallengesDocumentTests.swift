@@ -1,0 +1,92 @@
+import Core
+import Foundation
+import HTTP
+import TestSupport
+import Testing
+
+/// The challenges document (seed 003) through the API alone, with users' bearer tokens, on a
+/// running `journey serve` (its solo and head-to-head challenges opened around now): the list
+/// of challenges, joining, progress from events (a resend counts once), the challenge screen
+/// with its feed and ranking, the share card, completion with XP, badge and "join the next
+/// one", and the head-to-head's notices of the opponent's progress and of overtaking.
+@Suite struct LiveChallengesDocumentTests {
+    static func service() throws -> LiveService {
+        try LiveService(
+            workers: 1, arguments: ["--jwt-secret-file", "jwt.secret", "--admin-token-file", "credentials"], seed: false
+        ) { folder in
+            try AuthFixture.secretText.write(toFile: folder + "/jwt.secret", atomically: true, encoding: .utf8)
+            try AuthFixture.credentials.write(toFile: folder + "/credentials", atomically: true, encoding: .utf8)
+            // Open whatever the date the test runs on.
+            for name in ["walk-50k", "steps-duel"] {
+                let path = folder + "/Rules/challenges/\(name).yaml"
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                    .replacing(#/starts_at: .*/#, with: "starts_at: 2020-01-01T00:00:00Z")
+                    .replacing(#/ends_at: .*/#, with: "ends_at: 2099-12-31T23:59:59Z")
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+            }
+        }
+    }
+
+    @Test func everyScreenOfAChallenge() throws {
+        let service = try Self.service()
+        defer { service.stop() }
+        let ann = App(service: service, token: AuthFixture.token("ann"))
+        let ben = App(service: service, token: AuthFixture.token("ben"))
+        let now = Timestamp.format(Date().timeIntervalSince1970.rounded(.down) - 60)
+        func event(_ id: String, _ user: String, _ type: String, _ payload: JSON) -> JSON {
+            ["event_id": .string(id), "user_id": .string(user), "type": .string(type), "occurred_at": .string(now), "payload": payload]
+        }
+
+        // The list: cards with progress, deadline and participants.
+        let (listed, list) = try ann.json("GET", "/v1/challenges?user=ann")
+        #expect(listed == 200, "\(list)")
+        #expect(list.compactText.contains("walk-50k") && list.compactText.contains("steps-duel"))
+
+        // Joining, then progress from events; a resend is a duplicate and counts once.
+        #expect(try ann.json("POST", "/v1/challenges/walk-50k/join", ["user_id": "ann"]).0 == 201)
+        let walk = event("ann-walk-1", "ann", "walk_completed", ["distance_km": 20])
+        #expect(try ann.json("POST", "/v1/events", ["events": [walk]]).1["accepted"] == 1)
+        #expect(try ann.json("POST", "/v1/events", ["events": [walk]]).1["duplicates"] == 1)
+        let (_, screen) = try ann.json("GET", "/v1/challenges/walk-50k?user=ann")
+        #expect(screen["me"]?["current_value"] == 20, "\(screen)")
+        #expect(screen["participants"] == 1)
+        let (_, feed) = try ann.json("GET", "/v1/challenges/walk-50k/feed?limit=5")
+        #expect(feed["feed"]?.arrayValue?.contains { $0["action"] == "progress" && $0["value"] == 20 } == true)
+        let (_, share) = try ann.json("GET", "/v1/challenges/walk-50k/share?user=ann")
+        #expect(share["title"] == "Walk 50 km with your dog" && share["value"] == 20 && share["percent"] == 40)
+        #expect(share["rank"] == 1 && share["deadline"] == "2099-12-31T23:59:59Z")
+
+        // Completion: the celebration with the next challenge, XP and the badge.
+        let (_, done) = try ann.json(
+            "POST", "/v1/events", ["events": [event("ann-walk-2", "ann", "walk_completed", ["distance_km": 30])]])
+        let effects = done["results"]?[0]?["effects"]?.arrayValue ?? []
+        #expect(effects.contains { $0["type"] == "challenge_completed" }, "\(done)")
+        let celebration = effects.first { $0["type"] == "reminder_scheduled" && $0["kind"] == "challenge_completed:walk-50k" }
+        #expect(celebration?["payload"]?["text"] == "You did it: Walk 50 km with your dog!", "\(effects)")
+        #expect(celebration?["payload"]?["next_challenge"]?["text"]?.stringValue?.hasPrefix("Join the next one: ") == true)
+        let (_, rewards) = try ann.json("GET", "/v1/users/ann/rewards")
+        #expect(rewards["xp"] == 150, "\(rewards)")
+        #expect(rewards["badges"]?[0]?["badge_id"] == "walker-50k" && rewards["badges"]?[0]?["challenge_id"] == "walk-50k")
+
+        // Head-to-head: two sides; the other side hears of the opponent's progress, then of overtaking.
+        #expect(try ann.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ann", "team": "red"]).0 == 201)
+        #expect(try ben.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ben", "team": "blue"]).0 == 201)
+        _ = try ann.json("POST", "/v1/events", ["events": [event("ann-steps", "ann", "steps_logged", ["steps": 5000])]])
+        let pusher = App(service: service, token: AuthFixture.pusherToken)
+        func notices(_ user: String) throws -> [String] {
+            let (_, due) = try pusher.json("GET", "/v1/reminders/due?before=2100-01-01T00:00:00Z&limit=100")
+            return (due["reminders"]?.arrayValue ?? []).filter { $0["user_id"] == .string(user) }
+                .compactMap { $0["payload"]?["text"]?.stringValue }
+        }
+        let benHears = try notices("ben")
+        #expect(benHears.contains("red is at 5000 of 150000 in Steps duel — you're at 0"), "\(benHears)")
+        _ = try ben.json("POST", "/v1/events", ["events": [event("ben-steps", "ben", "steps_logged", ["steps": 6000])]])
+        let annHears = try notices("ann")
+        #expect(annHears.contains { $0.hasPrefix("blue overtook you") }, "\(annHears)")
+        let (_, ranking) = try ben.json("GET", "/v1/challenges/steps-duel/ranking")
+        #expect(ranking["ranking"]?[0]?["team"] == "blue", "\(ranking)")
+
+        // Another user's events are not ben's to send.
+        #expect(try ben.json("POST", "/v1/events", ["events": [event("x", "ann", "walk_completed", ["distance_km": 1])]]).0 == 403)
+    }
+}

@@ -1,0 +1,103 @@
+import Core
+import Foundation
+import HTTP
+import TestSupport
+import Testing
+
+/// The Dog Journey document (seed 000) through the API alone, with the owner's bearer token, on
+/// a running `journey serve`: registration and the AI interpretation, Today, the Journey
+/// overview, a branch's path, the preview, the manifest and the block content it refers to, the
+/// three checks ("find it on yours", "check it now" with its fallback, "predict, then check"),
+/// the action and its result, the dog's records, the overview map, and another user's 404.
+@Suite struct LiveDogJourneyDocumentTests {
+    @Test func everyScreenOfTheDogJourney() throws {
+        let service = try LiveService.withTokens()
+        defer { service.stop() }
+        let owner = App(service: service, token: AuthFixture.token("quinn"))
+        let registration: JSON = [
+            "dog_id": "q-9", "user_id": "quinn", "name": "Q", "age_range": "4-8m", "breed": "border_collie",
+            "timezone": "UTC", "metrics": ["impulse_control": 22, "bond": 55, "body_condition": 60, "recall": 40],
+        ]
+        let (registered, answer) = try owner.json("POST", "/v1/dogs", registration)
+        #expect(registered == 201, "\(answer)")
+        let (_, dogs) = try owner.json("GET", "/v1/users/quinn/dogs")
+        #expect(dogs["dogs"]?[0]?["links"]?["today"] == "/v1/dogs/q-9/today", "\(dogs)")
+
+        // The AI interpretation: insight cards, then "Recommended first".
+        let (_, journey) = try owner.json("GET", "/v1/dogs/q-9/journey")
+        let insights = journey["insights"]?.arrayValue ?? []
+        #expect(insights.last?["label"] == "Recommended first", "\(journey)")
+        #expect(journey["label"] == "0 of 21" && journey["branches"]?.arrayValue?.count == 3)
+
+        // Today: one card, the manifest's recommendation with its personal line.
+        let (_, manifest) = try owner.json("GET", "/v1/dogs/q-9/manifest")
+        let recommended = try #require(manifest["recommended_block_id"]?.stringValue)
+        let (_, today) = try owner.json("GET", "/v1/dogs/q-9/today")
+        #expect(today["recommended"]?["block_id"] == .string(recommended))
+        let blocks = (manifest["branches"]?.arrayValue ?? []).flatMap { $0["blocks"]?.arrayValue ?? [] }
+        #expect(today["recommended"]?["why"] == blocks.first { $0["id"] == .string(recommended) }?["personal_note"])
+
+        // A branch's path with its Now node, and a locked block's preview.
+        let (_, path) = try owner.json("GET", "/v1/dogs/q-9/branches/mind")
+        #expect(path["nodes"]?.arrayValue?.count ?? 0 >= 5 && path["now"] != nil, "\(path)")
+        let (_, locked) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics/preview")
+        #expect(locked["lines"]?.arrayValue?.count == 3)
+        #expect(locked["lines"]?[1] == "Impulse control 22 — Q's weakest metric")
+        #expect(locked["finish_first"]?[0]?["id"] == "bond-building-games")
+
+        func step(_ block: String, _ name: String, _ body: JSON = [:]) throws -> JSON {
+            let (status, json) = try owner.json("POST", "/v1/dogs/q-9/blocks/\(block)/\(name)", body)
+            #expect(status == 200 && json["status"] == "accepted", "\(block)/\(name): \(json)")
+            return json
+        }
+
+        // "Find it on yours": self_screen with its reference cards and caption.
+        let (_, bond) = try owner.json("GET", "/v1/dogs/q-9/blocks/bond-building-games")
+        #expect(bond["check"]?["content"]?["caption"] == "This is an observation, not a diagnosis.")
+        let option = try #require(bond["check"]?["content"]?["options"]?[0]?["id"])
+        _ = try step("bond-building-games", "start")
+        _ = try step("bond-building-games", "theory")
+        _ = try step("bond-building-games", "check", ["answer": ["option": option]])
+        let (_, bondDone) = try owner.json(
+            "POST", "/v1/dogs/q-9/blocks/bond-building-games/action",
+            ["type": "observation_recorded", "payload": ["field": "play", "value": "tug"]])
+        let result = try #require(bondDone["effects"]?.arrayValue?.first { $0["type"] == "block_completed" }, "\(bondDone)")
+        #expect(result["next_block"] != nil && result["changed"]?.arrayValue?.isEmpty == false)
+
+        // "Predict, then check": the guess alone reveals the reference; the measurement completes the pair.
+        let (_, impulse) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics")
+        #expect(impulse["check"]?["content"]?["reference"]?["revealed"] == "after_guess")
+        _ = try step("impulse-control-basics", "start")
+        _ = try step("impulse-control-basics", "theory")
+        let guessed = try step("impulse-control-basics", "check", ["answer": ["guess": 10]])
+        #expect(guessed.compactText.contains("Your guess: 10 seconds"), "\(guessed)")
+        let measured = try step("impulse-control-basics", "check", ["answer": ["measured": 30]])
+        #expect(measured.compactText.contains("\"measured\":30"), "\(measured)")
+
+        // "Check it now", with its fallback check when Q isn't nearby; then the action's result.
+        _ = try step("weight-baseline", "start")
+        _ = try step("weight-baseline", "theory")
+        let weighed = try step("weight-baseline", "check", ["answer": ["outcome": "weighed"]])
+        #expect(weighed.compactText.contains("This check does not replace a vet."), "DJ-31: \(weighed)")
+        let saved = try step("weight-baseline", "action", ["type": "weight_saved", "payload": ["kg": 9.5]])
+        let weightDone = try #require(saved["effects"]?.arrayValue?.first { $0["type"] == "block_completed" })
+        #expect(weightDone["return_reminder"]?["leads_to"] == "growth-check")
+        let (_, bcs) = try owner.json("GET", "/v1/dogs/q-9/blocks/body-condition-score")
+        #expect(bcs["check"]?["fallback"]?["type"] == "self_screen")
+        let silhouette = try #require(bcs["check"]?["fallback"]?["content"]?["options"]?[0]?["id"])
+        _ = try step("body-condition-score", "start")
+        _ = try step("body-condition-score", "check", ["answer": ["option": silhouette], "fallback": true])
+
+        // The profile's dated records, and the map's caption.
+        let (_, records) = try owner.json("GET", "/v1/dogs/q-9/records")
+        let kinds = Set((records["records"]?.arrayValue ?? []).compactMap { $0["kind"]?.stringValue })
+        #expect(kinds.isSuperset(of: ["observation", "prediction", "weight"]), "\(kinds)")
+        let (_, map) = try owner.json("GET", "/v1/dogs/q-9/map")
+        // Bond games and the weight baseline; the impulse block waits for its course.
+        #expect(map["caption"] == "2 of 21 completed", "\(map["caption"] ?? .null)")
+
+        // Another user sees nothing of Q.
+        let (status, _) = try App(service: service, token: AuthFixture.token("rosa")).json("GET", "/v1/dogs/q-9/today")
+        #expect(status == 404)
+    }
+}

@@ -1,0 +1,121 @@
+import Core
+import Foundation
+import HTTP
+import TestSupport
+import Testing
+
+/// The habit tracker document (seed 002) through the API alone, with a user's bearer token, on
+/// a running `journey serve`: categories, creating trackers (only with every section filled),
+/// the main screen's day with its filters, search, sections and tracked days, pinning, the
+/// statistics, and deleting a tracker and a category with their data.
+@Suite struct LiveHabitsDocumentTests {
+    @Test func everyScreenOfTheHabitTracker() throws {
+        let service = try LiveService.withTokens()
+        defer { service.stop() }
+        let app = App(service: service, token: AuthFixture.token("hana"))
+        let now = Date().timeIntervalSince1970
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+        let today = weekdays[utc.component(.weekday, from: Date(timeIntervalSince1970: now)) - 1]
+        let otherDay = weekdays.first { $0 != today }!
+        var counter = 0
+        func event(_ type: String, _ payload: JSON) -> JSON {
+            counter += 1
+            return [
+                "event_id": .string("hana-\(counter)"), "user_id": "hana", "type": .string(type),
+                "occurred_at": .string(Timestamp.format(now.rounded(.down))), "payload": payload,
+            ]
+        }
+        func send(_ events: [JSON]) throws -> JSON {
+            let (status, body) = try app.json("POST", "/v1/events", ["events": .array(events)])
+            #expect(status == 200, "\(body)")
+            return body
+        }
+
+        // Categories, then "Create" only once every section is filled.
+        let categories = try send([
+            event("category_created", ["category_id": "home", "name": "Home"]),
+            event("category_created", ["category_id": "sport", "name": "Sport"]),
+        ])
+        #expect(categories["accepted"] == 2)
+        let unfinished = try send([
+            event("tracker_created", ["tracker_id": "tea", "name": "Tea", "schedule": ["mon"], "category": "home", "color": "#3366FF"])
+        ])
+        #expect(unfinished["results"]?[0]?["message"]?.stringValue?.hasPrefix("`payload.emoji` is required") == true)
+        let created = try send([
+            event(
+                "tracker_created",
+                [
+                    "tracker_id": "run", "name": "Run", "schedule": .array(weekdays.map(JSON.string)),
+                    "category": "sport", "emoji": "🏃", "color": "#FF8800",
+                ]),
+            event(
+                "tracker_created",
+                ["tracker_id": "vet", "name": "Vet visit", "kind": "irregular", "category": "home", "emoji": "🩺", "color": "#3366FF"]),
+            event(
+                "tracker_created",
+                [
+                    "tracker_id": "yoga", "name": "Yoga", "schedule": [.string(otherDay)], "category": "sport",
+                    "emoji": "🧘", "color": "#33AA55",
+                ]),
+        ])
+        #expect(created["accepted"] == 3, "\(created)")
+        let (_, trackers) = try app.json("GET", "/v1/users/hana/habits/trackers")
+        #expect(trackers["trackers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["run", "vet", "yoga"])
+        #expect(trackers["categories"]?.arrayValue?.count == 2)
+
+        // The main screen: checking a tracker, the day with its filters and sections.
+        let (checked, _) = try app.json("POST", "/v1/users/hana/habits/checkins", ["tracker_id": "run"])
+        #expect(checked == 200)
+        func ids(_ query: String) throws -> [String] {
+            let (status, day) = try app.json("GET", "/v1/users/hana/habits/day\(query)")
+            #expect(status == 200, "\(day)")
+            return day["trackers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        }
+        #expect(try ids("") == ["run", "vet"], "all: the day's trackers, not yoga on \(otherDay)")
+        #expect(try ids("?filter=completed") == ["run"])
+        #expect(try ids("?filter=not_completed") == ["vet"])
+        #expect(try ids("?filter=today&date=2020-01-01") == ["run", "vet"], "today sets the current date")
+        #expect(try ids("?q=VET") == ["vet"])
+        let (_, day) = try app.json("GET", "/v1/users/hana/habits/day")
+        #expect(day["filters_available"] == true)
+        #expect(day["trackers"]?[0]?["tracked_days"] == 1)
+        #expect(day["trackers"]?[0]?["emoji"] == "🏃")
+
+        // Pinning puts the card in "Pinned" on top.
+        #expect(try send([event("tracker_updated", ["tracker_id": "vet", "pinned": true])])["accepted"] == 1)
+        let (_, pinned) = try app.json("GET", "/v1/users/hana/habits/day")
+        #expect(pinned["groups"]?[0] == ["pinned": true, "category": .null, "trackers": ["vet"]])
+        #expect(pinned["groups"]?[1]?["category"] == "Sport")
+
+        // Statistics.
+        let (_, stats) = try app.json("GET", "/v1/users/hana/habits/stats")
+        #expect(stats["has_data"] == true && stats["trackers_completed"] == 1, "\(stats)")
+
+        // Deleting a tracker, then a category: their data goes.
+        #expect(try send([event("tracker_deleted", ["tracker_id": "run"])])["accepted"] == 1)
+        #expect(try app.json("GET", "/v1/users/hana/habits/stats").1["has_data"] == false)
+        #expect(try send([event("category_deleted", ["category_id": "home"])])["accepted"] == 1)
+        let (_, left) = try app.json("GET", "/v1/users/hana/habits/trackers")
+        #expect(left["trackers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["yoga"])
+
+        // Another user's token reads nothing of it.
+        let (status, _) = try App(service: service, token: AuthFixture.token("ivo")).json(
+            "GET", "/v1/users/hana/habits/trackers")
+        #expect(status == 403)
+    }
+}
+
+/// The app: requests with a user's bearer token.
+struct App {
+    let service: LiveService
+    let token: String
+
+    func json(_ method: String, _ target: String, _ body: JSON? = nil) throws -> (Int, JSON) {
+        let response = try service.client().send(
+            method, target, headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
+            body: body.map { Array($0.compactText.utf8) })
+        return (response.status, (try? JSONParser().parse(response.body)) ?? .null)
+    }
+}
