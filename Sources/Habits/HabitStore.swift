@@ -112,6 +112,9 @@ extension Store {
                 [.text(category.name), .text(user), .text(category.id)])
         case .categoryDeleted(let id):
             try run(
+                "UPDATE habit_trackers SET category_id = NULL WHERE user_id = ? AND category_id = ?",
+                [.text(user), .text(id)])
+            try run(
                 "DELETE FROM habit_categories WHERE user_id = ? AND category_id = ?", [.text(user), .text(id)])
             try eraseCategoryTraces(user: user, category: id)
         case .checked(let checkin):

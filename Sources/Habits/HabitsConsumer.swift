@@ -66,15 +66,9 @@ public struct HabitsConsumer: EventConsumer {
             try payload.finish()
             let categories = try context.store.habitCategories(user: user)
             guard categories.contains(where: { $0.id == id }) else { throw Self.unknownCategory(id, categories) }
-            // "All its data is deleted": its trackers go with it, each with all of its data.
-            let trackers = try context.store.habitTrackers(user: user).filter { $0.categoryID == id }
-            effects =
-                trackers.flatMap { tracker in
-                    [
-                        Effect.habitChanged(.trackerDeleted(trackerID: tracker.id)),
-                        .analyticsEvent(name: "tracker_deleted", properties: ["kind": .string(tracker.kind.rawValue)]),
-                    ]
-                } + [.habitChanged(.categoryDeleted(categoryID: id))]
+            // "All its data is deleted": the category and its name go; its trackers (data of
+            // their own, with their history) stay, without a category, until the user picks one.
+            effects = [.habitChanged(.categoryDeleted(categoryID: id))]
         default:  // habit_checked, habit_unchecked
             let id = try payload.identifier("tracker_id")
             let dateText = try payload.optionalString("date")

@@ -93,12 +93,13 @@ import Testing
         let (_, stats) = try app.json("GET", "/v1/users/hana/habits/stats")
         #expect(stats["has_data"] == true && stats["trackers_completed"] == 1, "\(stats)")
 
-        // Deleting a tracker, then a category: their data goes.
+        // Deleting a tracker: its data goes. Deleting a category: its name goes, its trackers stay.
         #expect(try send([event("tracker_deleted", ["tracker_id": "run"])])["accepted"] == 1)
         #expect(try app.json("GET", "/v1/users/hana/habits/stats").1["has_data"] == false)
         #expect(try send([event("category_deleted", ["category_id": "home"])])["accepted"] == 1)
         let (_, left) = try app.json("GET", "/v1/users/hana/habits/trackers")
-        #expect(left["trackers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["yoga"])
+        #expect(left["trackers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["vet", "yoga"])
+        #expect(left["trackers"]?[0]?["category_id"] == .null)
 
         // Another user's token reads nothing of it.
         let (status, _) = try App(service: service, token: AuthFixture.token("ivo")).json(
