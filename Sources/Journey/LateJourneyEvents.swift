@@ -53,8 +53,8 @@ public struct JourneyAnalyticsRevisedEffect: FeatureEffect, Equatable {
     }
 }
 
-/// A late event completed a block sooner: its return reminder ("weigh Q again in two weeks"),
-/// pending or superseded by another of its kind, is due that much sooner.
+/// A late event completed a block sooner: its pending return reminder ("weigh Q again in two
+/// weeks") is due that much sooner, or gives way to the runner-up of its kind.
 public struct ReturnReminderMovedEffect: FeatureEffect, Equatable {
     public var dogID: String
     public var blockID: String
@@ -74,10 +74,7 @@ public struct ReturnReminderMovedEffect: FeatureEffect, Equatable {
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
         var ids: [Int64] = []
         try store.query(
-            """
-            SELECT id, payload FROM reminders
-            WHERE user_id = ? AND dog_id = ? AND kind = ? AND status IN ('pending', 'superseded') AND due_at = ?
-            """,
+            "SELECT id, payload FROM reminders WHERE user_id = ? AND dog_id = ? AND kind = ? AND status = 'pending' AND due_at = ?",
             [.text(event.userID), .text(dogID), .text(kind), .real(from)]
         ) { row in
             guard let text = row.text(1), (try? JSONParser().parse(text))?["block_id"]?.stringValue == blockID else {
@@ -85,9 +82,22 @@ public struct ReturnReminderMovedEffect: FeatureEffect, Equatable {
             }
             ids.append(row.integer(0))
         }
-        for id in ids { _ = try store.run("UPDATE reminders SET due_at = ? WHERE id = ?", [.real(to), .integer(id)]) }
-        // Sooner, it may give way to another reminder of its kind (one a rule asked for).
-        if !ids.isEmpty { try store.reelectReminder(user: event.userID, dog: dogID, kind: kind) }
+        // Sooner, it may give way to the runner-up of its kind (one a rule asked for).
+        for id in ids { try store.movePendingReminder(id, to: to) }
+        // Kept as the runner-up of another, it is that one's runner-up sooner.
+        var runnerIDs: [Int64] = []
+        try store.query(
+            "SELECT id, runner_payload FROM reminders WHERE user_id = ? AND dog_id = ? AND kind = ? AND status = 'pending' AND runner_due = ?",
+            [.text(event.userID), .text(dogID), .text(kind), .real(from)]
+        ) { row in
+            guard let text = row.text(1), (try? JSONParser().parse(text))?["block_id"]?.stringValue == blockID else {
+                return
+            }
+            runnerIDs.append(row.integer(0))
+        }
+        for id in runnerIDs {
+            _ = try store.run("UPDATE reminders SET runner_due = ? WHERE id = ?", [.real(to), .integer(id)])
+        }
     }
 }
 

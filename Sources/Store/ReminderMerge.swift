@@ -1,98 +1,62 @@
 import Core
 
 /// One pending reminder per user, dog and kind: the later due time wins (at the same time,
-/// the greater payload), whatever order the events arrive in. The best of the others is kept
-/// as `superseded`, so that a winner that moves sooner (a late event completed its block
-/// sooner) gives way to it as in time order. Both backends schedule reminders through this.
+/// the greater payload), whatever order the events arrive in. The row also keeps the best of
+/// the others (`runner_due`, `runner_payload`), so that a winner that moves sooner (a late
+/// event completed its block sooner) gives way to it as in time order. One statement, on both
+/// backends.
 extension Store {
     /// Schedules `reminder` (asked for by the event in row `event`) against the pending one of
     /// its kind. One made `cancelled` (its reason passed before it arrived) is kept as it is.
     public func mergeReminder(_ reminder: Reminder, event: Int64?) throws {
-        guard reminder.status == "pending" else {
-            return try insertReminder(reminder, status: reminder.status, event: event)
+        let payload = reminder.payload.compactText
+        if reminder.status == "pending" {
+            // Values before the update: `beats` the pending one, else `runnerUp` (not the same one).
+            let beats = "(?1 > due_at OR (?1 = due_at AND ?2 > payload))"
+            let runnerUp =
+                "(NOT (?1 = due_at AND ?2 = payload) AND (runner_due IS NULL OR ?1 > runner_due OR (?1 = runner_due AND ?2 > runner_payload)))"
+            let changed = try run(
+                """
+                UPDATE reminders SET
+                    runner_due = CASE WHEN \(beats) THEN due_at WHEN \(runnerUp) THEN ?1 ELSE runner_due END,
+                    runner_payload = CASE WHEN \(beats) THEN payload WHEN \(runnerUp) THEN ?2 ELSE runner_payload END,
+                    payload = CASE WHEN \(beats) THEN ?2 ELSE payload END,
+                    event = CASE WHEN \(beats) THEN ?3 ELSE event END,
+                    due_at = CASE WHEN \(beats) THEN ?1 ELSE due_at END
+                WHERE user_id = ?4 AND dog_id IS NOT DISTINCT FROM ?5 AND kind = ?6 AND status = 'pending'
+                """,
+                [
+                    .real(reminder.dueAt), .text(payload), event.map(SQLValue.integer) ?? .null,
+                    .text(reminder.userID), reminder.dogID.map(SQLValue.text) ?? .null, .text(reminder.kind),
+                ])
+            guard changed == 0 else { return }
         }
-        let kept = try competingReminders(user: reminder.userID, dog: reminder.dogID, kind: reminder.kind)
-        let new = ReminderRank(due: reminder.dueAt, payload: reminder.payload.compactText)
-        guard let pending = kept.first(where: \.pending) else {
-            // Runners-up of a reminder sent or cancelled since compete no more.
-            for row in kept { _ = try run("DELETE FROM reminders WHERE id = ?", [.integer(row.id)]) }
-            return try insertReminder(reminder, status: "pending", event: event)
-        }
-        let runnerUp = kept.first { !$0.pending }
-        if new.beats(pending.rank) {
-            if let runnerUp {
-                // The runner-up takes the one replaced, the pending row the new one.
-                try setReminder(runnerUp.id, due: pending.rank.due, payload: pending.rank.payload, event: pending.event)
-                try setReminder(pending.id, due: new.due, payload: new.payload, event: event)
-            } else {
-                _ = try run("UPDATE reminders SET status = 'superseded' WHERE id = ?", [.integer(pending.id)])
-                try insertReminder(reminder, status: "pending", event: event)
-            }
-        } else if let runnerUp {
-            if new.beats(runnerUp.rank) {
-                try setReminder(runnerUp.id, due: new.due, payload: new.payload, event: event)
-            }
-        } else {
-            try insertReminder(reminder, status: "superseded", event: event)
-        }
-    }
-
-    private func setReminder(_ id: Int64, due: Double, payload: String, event: Int64?) throws {
-        _ = try run(
-            "UPDATE reminders SET due_at = ?, payload = ?, event = ? WHERE id = ?",
-            [.real(due), .text(payload), event.map(SQLValue.integer) ?? .null, .integer(id)])
-    }
-
-    /// After a reminder of this kind moved: the best of the pending one and its runner-up is
-    /// pending, the other superseded.
-    public func reelectReminder(user: String, dog: String?, kind: String) throws {
-        let kept = try competingReminders(user: user, dog: dog, kind: kind)
-        guard kept.count > 1, let best = kept.max(by: { $1.rank.beats($0.rank) }) else { return }
-        for row in kept {
-            _ = try run(
-                "UPDATE reminders SET status = ? WHERE id = ?",
-                [.text(row.id == best.id ? "pending" : "superseded"), .integer(row.id)])
-        }
-    }
-
-    private func competingReminders(user: String, dog: String?, kind: String) throws -> [CompetingReminder] {
-        var rows: [CompetingReminder] = []
-        try query(
-            """
-            SELECT id, due_at, payload, status, event FROM reminders
-            WHERE user_id = ? AND dog_id IS NOT DISTINCT FROM ? AND kind = ? AND status IN ('pending', 'superseded')
-            """, [.text(user), dog.map(SQLValue.text) ?? .null, .text(kind)]
-        ) { row in
-            rows.append(
-                CompetingReminder(
-                    id: row.integer(0), rank: ReminderRank(due: row.real(1), payload: row.text(2) ?? ""),
-                    pending: row.text(3) == "pending", event: row.isNull(4) ? nil : row.integer(4)))
-        }
-        return rows
-    }
-
-    private func insertReminder(_ reminder: Reminder, status: String, event: Int64?) throws {
         _ = try run(
             "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(reminder.userID), reminder.dogID.map(SQLValue.text) ?? .null, .text(reminder.kind),
-                .real(reminder.dueAt), .text(reminder.payload.compactText), .text(status),
-                event.map(SQLValue.integer) ?? .null,
+                .real(reminder.dueAt), .text(payload), .text(reminder.status), event.map(SQLValue.integer) ?? .null,
             ])
     }
-}
 
-/// How reminders of one kind compare: the later due time, then the greater payload text.
-private struct ReminderRank {
-    var due: Double
-    var payload: String
-
-    func beats(_ other: ReminderRank) -> Bool { due > other.due || (due == other.due && payload > other.payload) }
-}
-
-private struct CompetingReminder {
-    var id: Int64
-    var rank: ReminderRank
-    var pending: Bool
-    var event: Int64?
+    /// Moves the pending reminder `id` to `due`: when its runner-up then beats it, the runner-up
+    /// is pending (its event unknown) and the moved one its runner-up.
+    public func movePendingReminder(_ id: Int64, to due: Double) throws {
+        guard
+            let (payload, runnerDue, runnerPayload) = try first(
+                "SELECT payload, runner_due, runner_payload FROM reminders WHERE id = ? AND status = 'pending'",
+                [.integer(id)], { ($0.text(0) ?? "", $0.isNull(1) ? nil : $0.real(1), $0.text(2)) })
+        else { return }
+        if let runnerDue, let runnerPayload,
+            runnerDue > due || (runnerDue == due && runnerPayload > payload)
+        {
+            _ = try run(
+                """
+                UPDATE reminders SET due_at = ?, payload = ?, event = NULL, runner_due = ?, runner_payload = ?
+                WHERE id = ?
+                """, [.real(runnerDue), .text(runnerPayload), .real(due), .text(payload), .integer(id)])
+        } else {
+            _ = try run("UPDATE reminders SET due_at = ? WHERE id = ?", [.real(due), .integer(id)])
+        }
+    }
 }

@@ -127,8 +127,7 @@ public struct Reminder: Sendable, Equatable {
     public var kind: String
     public var dueAt: Double
     public var payload: JSON
-    /// `pending`, `sent`, `cancelled`, or `superseded` (the runner-up to the pending one of its
-    /// kind, see ``Store/mergeReminder(_:event:)``).
+    /// `pending`, `sent` or `cancelled`.
     public var status: String
 
     public init(

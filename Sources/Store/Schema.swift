@@ -323,5 +323,11 @@ enum Schema {
                     PRIMARY KEY (rule_id, rule_digest, input_key)
                 );
                 """),
+        Migration(
+            version: 12, name: "a pending reminder keeps the runner-up of its kind, for when it moves sooner",
+            sql: """
+                ALTER TABLE reminders ADD COLUMN runner_due REAL;
+                ALTER TABLE reminders ADD COLUMN runner_payload TEXT;
+                """),
     ]
 }

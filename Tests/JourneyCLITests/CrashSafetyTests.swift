@@ -97,7 +97,7 @@ import Testing
         #expect(try count("SELECT count(*) FROM dogs") == 1000)
         #expect(try count("SELECT count(*) FROM profile_records") == Int64(expected.weights))
         #expect(
-            try count("SELECT count(*) FROM reminders WHERE status = 'pending'") == 1000,
+            try count("SELECT count(*) FROM reminders") == 1000,
             "one pending weigh-again per dog")
         // weight_saved and journey_opened, one ai_interpretation_generated per registration, and
         // the records each weight added; a journey_return_d7 at most once per dog.

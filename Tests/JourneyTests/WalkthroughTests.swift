@@ -153,7 +153,7 @@ import Testing
         #expect(try journey.views.today("miso")["recommended"] == .null)
         for (kind, count) in spec["reminders"]?.objectValue ?? [:] {
             #expect(
-                try journey.count("SELECT count(*) FROM reminders WHERE kind = '\(kind)' AND status <> 'superseded'")
+                try journey.count("SELECT count(*) FROM reminders WHERE kind = '\(kind)'")
                     == Int(count.numberValue ?? -1), "\(kind)")
         }
         #expect(try journey.count("SELECT count(*) FROM analytics_outbox WHERE name = 'block_completed'") == 21)

@@ -136,8 +136,8 @@ import Testing
     }
 
     /// Reminders of one user, dog and kind, scheduled in every order: the best (later due, then
-    /// greater payload) is pending and the second best superseded, whatever the order; a
-    /// pending one moved sooner gives way to its runner-up.
+    /// greater payload) is pending with the second best as its runner-up, whatever the order;
+    /// a pending one moved sooner gives way to its runner-up.
     @Test(arguments: TestStore.names)
     func remindersOfOneKindKeepTheBestAndItsRunnerUpInAnyOrder(backend name: String) throws {
         let reminders: [(Double, JSON)] = [(10, "w"), (20, "a"), (20, "b"), (5, "z")]
@@ -159,10 +159,10 @@ import Testing
                 try store.scheduleReminder(
                     Reminder(userID: "u1", dogID: "d1", kind: "weigh", dueAt: due, payload: payload), event: nil)
             }
-            let kept = try store.rows("SELECT status, due_at, payload FROM reminders ORDER BY status") {
-                "\($0.text(0) ?? "") \($0.real(1)) \($0.text(2) ?? "")"
+            let kept = try store.rows("SELECT status, due_at, payload, runner_due, runner_payload FROM reminders") {
+                "\($0.text(0) ?? "") \($0.real(1)) \($0.text(2) ?? "") \($0.real(3)) \($0.text(4) ?? "")"
             }
-            #expect(kept == ["pending 20.0 \"b\"", "superseded 20.0 \"a\""], "\(name), order \(order)")
+            #expect(kept == ["pending 20.0 \"b\" 20.0 \"a\""], "\(name), order \(order)")
         }
         let backend = try TestStore(name)
         let store = backend.store
@@ -171,9 +171,13 @@ import Testing
             try store.scheduleReminder(
                 Reminder(userID: "u1", dogID: "d1", kind: "weigh", dueAt: due, payload: payload), event: nil)
         }
-        _ = try store.run("UPDATE reminders SET due_at = 1 WHERE status = 'pending'", [])
-        try store.reelectReminder(user: "u1", dog: "d1", kind: "weigh")
+        let id = try #require(try store.first("SELECT id FROM reminders", []) { $0.integer(0) })
+        try store.movePendingReminder(id, to: 1)
         #expect(try store.dueReminders(before: 100, limit: 10).map(\.payload) == ["a"])
+        #expect(
+            try store.first("SELECT runner_due, runner_payload FROM reminders", []) {
+                "\($0.real(0)) \($0.text(1) ?? "")"
+            } == "1.0 \"b\"")
     }
 
     /// A quarantine for one input is kept beside the service-wide one, once per input, and
