@@ -1,5 +1,23 @@
 import Core
 
+/// The merge of a pending reminder into the pending one of its kind, built once (values
+/// before the update: the new one `beats` the pending one, else it is its `runnerUp`, unless
+/// it is the same one).
+private let mergeReminderSQL: String = {
+    let beats = "(?1 > due_at OR (?1 = due_at AND ?2 > payload))"
+    let runnerUp =
+        "(NOT (?1 = due_at AND ?2 = payload) AND (runner_due IS NULL OR ?1 > runner_due OR (?1 = runner_due AND ?2 > runner_payload)))"
+    return """
+        UPDATE reminders SET
+            runner_due = CASE WHEN \(beats) THEN due_at WHEN \(runnerUp) THEN ?1 ELSE runner_due END,
+            runner_payload = CASE WHEN \(beats) THEN payload WHEN \(runnerUp) THEN ?2 ELSE runner_payload END,
+            payload = CASE WHEN \(beats) THEN ?2 ELSE payload END,
+            event = CASE WHEN \(beats) THEN ?3 ELSE event END,
+            due_at = CASE WHEN \(beats) THEN ?1 ELSE due_at END
+        WHERE user_id = ?4 AND dog_id IS NOT DISTINCT FROM ?5 AND kind = ?6 AND status = 'pending'
+        """
+}()
+
 /// One pending reminder per user, dog and kind: the later due time wins (at the same time,
 /// the greater payload), whatever order the events arrive in. The row also keeps the best of
 /// the others (`runner_due`, `runner_payload`), so that a winner that moves sooner (a late
@@ -11,20 +29,8 @@ extension Store {
     public func mergeReminder(_ reminder: Reminder, event: Int64?) throws {
         let payload = reminder.payload.compactText
         if reminder.status == "pending" {
-            // Values before the update: `beats` the pending one, else `runnerUp` (not the same one).
-            let beats = "(?1 > due_at OR (?1 = due_at AND ?2 > payload))"
-            let runnerUp =
-                "(NOT (?1 = due_at AND ?2 = payload) AND (runner_due IS NULL OR ?1 > runner_due OR (?1 = runner_due AND ?2 > runner_payload)))"
             let changed = try run(
-                """
-                UPDATE reminders SET
-                    runner_due = CASE WHEN \(beats) THEN due_at WHEN \(runnerUp) THEN ?1 ELSE runner_due END,
-                    runner_payload = CASE WHEN \(beats) THEN payload WHEN \(runnerUp) THEN ?2 ELSE runner_payload END,
-                    payload = CASE WHEN \(beats) THEN ?2 ELSE payload END,
-                    event = CASE WHEN \(beats) THEN ?3 ELSE event END,
-                    due_at = CASE WHEN \(beats) THEN ?1 ELSE due_at END
-                WHERE user_id = ?4 AND dog_id IS NOT DISTINCT FROM ?5 AND kind = ?6 AND status = 'pending'
-                """,
+                mergeReminderSQL,
                 [
                     .real(reminder.dueAt), .text(payload), event.map(SQLValue.integer) ?? .null,
                     .text(reminder.userID), reminder.dogID.map(SQLValue.text) ?? .null, .text(reminder.kind),
