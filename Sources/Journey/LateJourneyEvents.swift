@@ -72,9 +72,26 @@ public struct ReturnReminderMovedEffect: FeatureEffect, Equatable {
     }
 
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
+        // Sooner, it may give way to the runner-up of its kind (one a rule asked for).
+        for id in try pending(in: store, event: event, dueColumn: "due_at", payloadColumn: "payload") {
+            try store.movePendingReminder(id, to: to)
+        }
+        // Kept as the runner-up of another, it is that one's runner-up sooner.
+        for id in try pending(in: store, event: event, dueColumn: "runner_due", payloadColumn: "runner_payload") {
+            _ = try store.run("UPDATE reminders SET runner_due = ? WHERE id = ?", [.real(to), .integer(id)])
+        }
+    }
+
+    /// The pending reminders of this kind whose `dueColumn` is `from` and whose payload in
+    /// `payloadColumn` leads back to the block.
+    private func pending(in store: any Store, event: Event, dueColumn: String, payloadColumn: String) throws -> [Int64]
+    {
         var ids: [Int64] = []
         try store.query(
-            "SELECT id, payload FROM reminders WHERE user_id = ? AND dog_id = ? AND kind = ? AND status = 'pending' AND due_at = ?",
+            """
+            SELECT id, \(payloadColumn) FROM reminders
+            WHERE user_id = ? AND dog_id = ? AND kind = ? AND status = 'pending' AND \(dueColumn) = ?
+            """,
             [.text(event.userID), .text(dogID), .text(kind), .real(from)]
         ) { row in
             guard let text = row.text(1), (try? JSONParser().parse(text))?["block_id"]?.stringValue == blockID else {
@@ -82,22 +99,7 @@ public struct ReturnReminderMovedEffect: FeatureEffect, Equatable {
             }
             ids.append(row.integer(0))
         }
-        // Sooner, it may give way to the runner-up of its kind (one a rule asked for).
-        for id in ids { try store.movePendingReminder(id, to: to) }
-        // Kept as the runner-up of another, it is that one's runner-up sooner.
-        var runnerIDs: [Int64] = []
-        try store.query(
-            "SELECT id, runner_payload FROM reminders WHERE user_id = ? AND dog_id = ? AND kind = ? AND status = 'pending' AND runner_due = ?",
-            [.text(event.userID), .text(dogID), .text(kind), .real(from)]
-        ) { row in
-            guard let text = row.text(1), (try? JSONParser().parse(text))?["block_id"]?.stringValue == blockID else {
-                return
-            }
-            runnerIDs.append(row.integer(0))
-        }
-        for id in runnerIDs {
-            _ = try store.run("UPDATE reminders SET runner_due = ? WHERE id = ?", [.real(to), .integer(id)])
-        }
+        return ids
     }
 }
 
