@@ -22,8 +22,6 @@ struct BlockFlow {
     let keptSteps: [BlockStep]
     private var effects: [Effect] = []
     private var newSteps: [BlockStep] = []
-    /// Blocks whose start moved back to an earlier time (by block id).
-    private var movedStarts: [String: Double] = [:]
     /// Steps kept that this event moved back to an earlier time (`block/step`).
     private var movedSteps: [String: Double] = [:]
 
@@ -306,7 +304,6 @@ struct BlockFlow {
                 effects.append(
                     .blockStepCompleted(dogID: dog.id, blockID: block.id, step: step, at: time == nil ? nil : at))
                 movedSteps["\(block.id)/\(step)"] = at
-                if step == "started" { movedStarts[block.id] = at }
             }
             return
         }
@@ -327,7 +324,11 @@ struct BlockFlow {
     /// offered, its return reminder and the analytics.
     mutating func finish() throws -> [Effect] {
         let starts = newSteps.filter { $0.step == "started" }.map { ($0.blockID, $0.completedAt) }
-        for (blockID, startedAt) in starts + movedStarts.map({ ($0.key, $0.value) }) {
+        // Blocks whose start moved back to an earlier time.
+        let movedStarts = movedSteps.compactMap { key, at in
+            key.hasSuffix("/started") ? (String(key.dropLast("/started".count)), at) : nil
+        }
+        for (blockID, startedAt) in starts + movedStarts {
             if let block = state.map.block(blockID) { try catchUpAction(of: block, startedAt: startedAt) }
         }
         var changed = try moveCompletions()
