@@ -68,6 +68,7 @@ struct RuleBenchmark {
             _ = try evaluator.evaluate(rule, input: input, options: evaluationOptions)  // warm up, and prove it runs
 
             let sandboxed = try Program(source, name: id, libraryDirectory: library)
+            let rawSource = pinningNow(source, at: Self.now)
             var cPrebuilt: [Double] = []
             var sandboxedRuns: [Double] = []
             var enginePrebuilt: [Double] = []
@@ -75,7 +76,7 @@ struct RuleBenchmark {
             var engineText: [Double] = []
             for _ in 0..<options.rounds {
                 var outputs = 0
-                cPrebuilt.append(jqb_ns_per_eval_prebuilt(source, library, text, options.iterations, &outputs) / 1000)
+                cPrebuilt.append(jqb_ns_per_eval_prebuilt(rawSource, library, text, options.iterations, &outputs) / 1000)
                 guard cPrebuilt.last! >= 0 else { throw Problem(description: "the C baseline cannot compile \(id)") }
                 sandboxedRuns.append(
                     measure(options.iterations) {
@@ -85,7 +86,7 @@ struct RuleBenchmark {
                     measure(options.iterations) {
                         _ = try? evaluator.evaluate(rule, input: input, options: evaluationOptions)
                     })
-                cText.append(jqb_ns_per_eval_from_text(source, library, text, options.iterations, &outputs) / 1000)
+                cText.append(jqb_ns_per_eval_from_text(rawSource, library, text, options.iterations, &outputs) / 1000)
                 engineText.append(
                     measure(options.iterations) {
                         guard let parsed = try? JV.parse(text) else { return }

@@ -33,8 +33,10 @@ struct ViewBenchmark {
         let store = try SQLiteStore(path: file.path)
         let clock = Clock()
         try setUp(store: store, evaluator: evaluator, clock: clock)
-        let views = JourneyViews(store: store, evaluator: evaluator, now: clock.now)
         let dog = "bench-dog"
+        let views = JourneyViews(store: store, evaluator: evaluator, now: clock.now)
+        // The same dog 60 days on: its weights are older than the offer's 30 days.
+        let later = JourneyViews(store: store, evaluator: evaluator, now: clock.now + 60 * 86_400)
 
         // The inputs of the rules the views evaluate, built once, for the raw baseline.
         let state = try views.state(dog)
@@ -42,12 +44,21 @@ struct ViewBenchmark {
         let recommended = try require(state.recommended.flatMap(state.map.block), "nothing recommended")
         let records = try store.records(dog: dog, kind: nil)
         let autoCompleteRule = try require(recommended.autoCompleteRule, "the recommended block has no auto-complete")
-        let autoCompleteInput = try autoCompleteInputJSON(recommended, dog: state.map.dog, store: store)
+        let autoCompleteInput = try AutoComplete.input(for: recommended, dog: state.map.dog, store: store)
         let library = ruleSet.libraryDirectory
-        let recommendationSource = try require(ruleSet.rule(JourneyRules.recommendation), "no recommendation rule")
+        let recommendationSource = pinningNow(
+            try require(ruleSet.rule(JourneyRules.recommendation), "no recommendation rule")
+                .defaultVariant.expression.source, at: clock.now)
+        let autoCompleteText = try require(ruleSet.rule(autoCompleteRule), "no rule \(autoCompleteRule)")
             .defaultVariant.expression.source
-        let autoCompleteSource = try require(ruleSet.rule(autoCompleteRule), "no rule \(autoCompleteRule)")
-            .defaultVariant.expression.source
+        let offerFound = try AutoComplete.evidence(
+            for: recommended, rule: autoCompleteRule, dog: state.map.dog, store: store, evaluator: evaluator,
+            now: views.now
+        ).count
+        let offerLater = try AutoComplete.evidence(
+            for: recommended, rule: autoCompleteRule, dog: state.map.dog, store: store, evaluator: evaluator,
+            now: later.now
+        ).count
 
         print("journey-bench views: Today and a branch path, for a dog with \(records.count) records")
         print("\(options.iterations) views per round, \(options.rounds) alternating rounds, medians (µs per view)\n")
@@ -55,6 +66,7 @@ struct ViewBenchmark {
         var measures: [String: [Double]] = [:]
         for _ in 0..<options.rounds {
             measures["today", default: []].append(measure { _ = try? views.today(dog) })
+            measures["today.later", default: []].append(measure { _ = try? later.today(dog) })
             measures["path", default: []].append(measure { _ = try? views.path(dog, branch: "health") })
             measures["reads.path", default: []].append(
                 measure {
@@ -64,55 +76,75 @@ struct ViewBenchmark {
                 })
             measures["reads.offer", default: []].append(
                 measure {
-                    _ = try? store.records(dog: dog, kind: nil)
-                    _ = try? store.events(dog: dog, limit: 200)
+                    _ = try? store.newestRecords(dog: dog, perKind: AutoComplete.recordsPerKind) { $0.integer(0) }
+                    _ = try? store.latestEvents(dog: dog, limit: AutoComplete.eventWindow) { $0.integer(0) }
                 })
             let recommendationInput = JV(state.recommendationInput)
             measures["rules.recommendation", default: []].append(
                 measure { _ = try? evaluator.evaluate(JourneyRules.recommendation, input: recommendationInput) })
-            let offerInput = JV(autoCompleteInput)
-            measures["rules.offer", default: []].append(
-                measure {
-                    _ = try? evaluator.evaluate(autoCompleteRule, input: offerInput, options: .init(now: clock.now))
-                })
+            for (name, now) in [("offer", views.now), ("offer.later", later.now)] {
+                measures["rules.\(name)", default: []].append(
+                    measure {
+                        _ = try? evaluator.evaluate(autoCompleteRule, input: autoCompleteInput, options: .init(now: now))
+                    })
+                measures["raw.\(name)", default: []].append(
+                    jqb_ns_per_eval_prebuilt(
+                        pinningNow(autoCompleteText, at: now), library, autoCompleteInput.compactText,
+                        options.iterations, nil) / 1000)
+            }
             measures["inputs.recommendation", default: []].append(measure { _ = JV(state.recommendationInput) })
-            measures["inputs.offer", default: []].append(measure { _ = JV(autoCompleteInput) })
+            // Reads and builds the input: the reads are subtracted below.
+            measures["inputs.offer+reads", default: []].append(
+                measure { _ = try? AutoComplete.input(for: recommended, dog: state.map.dog, store: store) })
             measures["raw.recommendation", default: []].append(
                 jqb_ns_per_eval_prebuilt(recommendationSource, library, recommendationText, options.iterations, nil)
-                    / 1000)
-            measures["raw.offer", default: []].append(
-                jqb_ns_per_eval_prebuilt(
-                    autoCompleteSource, library, autoCompleteInput.compactText, options.iterations, nil)
                     / 1000)
         }
         let m = measures.mapValues(median)
         func row(_ name: String, _ total: Double, reads: Double, rules: Double, inputs: Double, raw: Double) -> [String]
         {
             let assembly = max(total - reads - rules - inputs, 0)
-            return [name, format(total), format(reads), format(inputs), format(rules), format(assembly), format(raw)]
+            return [
+                name, format(total), format(reads), format(inputs), format(rules), format(assembly), format(raw),
+                String(format: "%.1f×", total / raw),
+            ]
         }
-        let header = ["view", "total", "store reads", "rule inputs", "rule evaluation", "assembly", "raw rules (C)"]
+        let header = [
+            "view", "total", "store reads", "rule inputs", "rule evaluation", "assembly", "raw rules (C)", "total/raw",
+        ]
+        // While the manifest's stored block is open the views serve it without evaluating the
+        // recommendation rule (DJ-08), so the rule counts only when it ran.
+        let ranRecommendation = state.recommended != state.map.recommendedBlockID
+        let recommendationRule = ranRecommendation ? m["rules.recommendation"]! : 0
+        let recommendationInput = ranRecommendation ? m["inputs.recommendation"]! : 0
+        let recommendationRaw = ranRecommendation ? m["raw.recommendation"]! : 0
+        let offerInput = max(m["inputs.offer+reads"]! - m["reads.offer"]!, 0)
         let rows = [
             row(
-                "Today", m["today"]!, reads: m["reads.path"]! + m["reads.offer"]!,
-                rules: m["rules.recommendation"]! + m["rules.offer"]!,
-                inputs: m["inputs.recommendation"]! + m["inputs.offer"]!,
-                raw: m["raw.recommendation"]! + m["raw.offer"]!),
+                "Today, \(offerFound) found", m["today"]!, reads: m["reads.path"]! + m["reads.offer"]!,
+                rules: recommendationRule + m["rules.offer"]!, inputs: recommendationInput + offerInput,
+                raw: recommendationRaw + m["raw.offer"]!),
             row(
-                "Branch path", m["path"]!, reads: m["reads.path"]!, rules: m["rules.recommendation"]!,
-                inputs: m["inputs.recommendation"]!, raw: m["raw.recommendation"]!),
+                "Today, \(offerLater) found", m["today.later"]!, reads: m["reads.path"]! + m["reads.offer"]!,
+                rules: recommendationRule + m["rules.offer.later"]!, inputs: recommendationInput + offerInput,
+                raw: recommendationRaw + m["raw.offer.later"]!),
+            row(
+                "Branch path", m["path"]!, reads: m["reads.path"]!, rules: recommendationRule,
+                inputs: recommendationInput, raw: recommendationRaw),
         ]
         print(table(header: header, rows: rows))
         print(
             """
 
             Today reads the dog, its manifest and steps, and for the offer on the recommended block
-            (\(recommended.id)) its \(records.count) records and latest events; it evaluates the
-            recommendation rule and that block's auto-complete rule (\(autoCompleteRule)).
-            A branch path reads the dog, manifest and steps and evaluates the recommendation.
-            rule inputs: building the rules' inputs (JSON, then libjq values).
+            (\(recommended.id)) its newest \(AutoComplete.recordsPerKind) records of each kind and \(AutoComplete.eventWindow) latest events; it evaluates
+            that block's auto-complete rule (\(autoCompleteRule)); the recommendation rule \(ranRecommendation ? "too" : "not: the manifest's recommended block is open").
+            "Today, N found": the rule finds N weights of the last 30 days (the second row is the same
+            dog 60 days later, when its weights are too old to count: no offer).
+            A branch path reads the dog, manifest and steps (and evaluates the recommendation when it runs).
+            store reads: the rows alone; rule inputs: the libjq values built from them.
             assembly = total − store reads − rule inputs − rule evaluation (JSON of the view, statuses).
-            raw rules: the same programs on the same inputs in a plain C loop over libjq.
+            raw rules: the same programs on the same inputs in a plain C loop over libjq, `now` pinned.
             """)
     }
 
@@ -164,26 +196,6 @@ struct ViewBenchmark {
                     payload: i % 2 == 0 ? ["kg": .number(9 + Double(i) / 100)] : ["field": "coat", "value": "glossy"],
                     source: "app"), event: nil)
         }
-    }
-
-    private func autoCompleteInputJSON(_ block: JourneyMap.Block, dog: DogProfile, store: SQLiteStore) throws -> JSON {
-        let records = try store.records(dog: dog.id, kind: nil).map { record -> JSON in
-            [
-                "id": .string("r-\(record.id ?? 0)"), "kind": .string(record.kind),
-                "recorded_at": .string(record.recordedAtText), "recorded_ts": .number(record.recordedAt),
-                "source": .string(record.source), "block_id": .null, "payload": record.payload,
-            ]
-        }
-        let events = try store.events(dog: dog.id, limit: 200).map { event -> JSON in
-            [
-                "event_id": .string(event.eventID), "type": .string(event.type),
-                "occurred_at": .string(event.occurredAtText), "payload": event.payload,
-            ]
-        }
-        return [
-            "dog": dog.json, "block": ["id": .string(block.id), "action": block.action], "records": .array(records),
-            "events": .array(events),
-        ]
     }
 
     private func measure(_ body: () -> Void) -> Double {

@@ -18,27 +18,51 @@ public enum AutoComplete {
         for block: JourneyMap.Block, rule: String, dog: DogProfile, store: any StoreReader, evaluator: RuleEvaluator,
         now: Double
     ) throws -> [JSON] {
-        let records = try store.newestRecords(dog: dog.id, perKind: recordsPerKind).map { record -> JSON in
-            [
-                "id": .string(record.id.map { "r-\($0)" } ?? ""), "kind": .string(record.kind),
-                "recorded_at": .string(record.recordedAtText), "recorded_ts": .number(record.recordedAt),
-                "source": .string(record.source),
-                "block_id": record.blockID.map(JSON.string) ?? .null, "payload": record.payload,
-            ]
-        }
-        let events = try store.events(dog: dog.id, limit: eventWindow).map { event -> JSON in
-            [
-                "event_id": .string(event.eventID), "type": .string(event.type),
-                "occurred_at": .string(event.occurredAtText), "payload": event.payload,
-            ]
-        }
-        let input: JSON = [
-            "dog": dog.json, "block": ["id": .string(block.id), "action": block.action],
-            "records": .array(records), "events": .array(events),
-        ]
+        let input = try input(for: block, dog: dog, store: store)
         let result = try evaluator.evaluate(
-            rule, input: JV(input), options: EvaluationOptions(now: now, fallbackOnError: true))
+            rule, input: input, options: EvaluationOptions(now: now, fallbackOnError: true))
         return result.value?.arrayValue ?? []
+    }
+
+    /// The rule's input: the dog, the block, the dog's window of records and events, built as
+    /// libjq values straight from the rows (their payloads parsed by libjq).
+    public static func input(for block: JourneyMap.Block, dog: DogProfile, store: any StoreReader) throws -> JV {
+        let keys = InputKeys()
+        // Rows of ProfileRecord.columns: id, kind, recorded_at, recorded_at_text, payload, source,
+        // rule_revision, block_id.
+        let records = try store.newestRecords(dog: dog.id, perKind: recordsPerKind) { row -> JV in
+            var record = JVObjectBuilder()
+            record.set(keys.id, string: "r-\(row.integer(0))")
+            record.set(keys.kind, string: row.text(1) ?? "")
+            record.set(keys.recordedAt, string: row.text(3) ?? "")
+            record.set(keys.recordedTS, number: row.real(2))
+            record.set(keys.source, string: row.text(5) ?? "")
+            record.set(keys.blockID, string: row.text(7))
+            try record.set(keys.payload, storedJSON: row.text(4))
+            return record.build()
+        }
+        // Rows of StoredEvent.latestColumns: id, user_id, event_id, type, occurred_at,
+        // occurred_at_text, received_at, payload.
+        let events = try store.latestEvents(dog: dog.id, limit: eventWindow) { row -> JV in
+            var event = JVObjectBuilder()
+            event.set(keys.eventID, string: row.text(2) ?? "")
+            event.set(keys.type, string: row.text(3) ?? "")
+            event.set(keys.occurredAt, string: row.text(5) ?? "")
+            try event.set(keys.payload, storedJSON: row.text(7))
+            return event.build()
+        }
+        return JV.object([
+            ("dog", JV(dog.json)), ("block", JV(["id": .string(block.id), "action": block.action])),
+            ("records", JV(array: records)), ("events", JV(array: events)),
+        ])
+    }
+
+    /// The member names of the input, made once per input and shared by its rows.
+    private struct InputKeys {
+        let id = JV(string: "id"), kind = JV(string: "kind"), recordedAt = JV(string: "recorded_at")
+        let recordedTS = JV(string: "recorded_ts"), source = JV(string: "source"), blockID = JV(string: "block_id")
+        let payload = JV(string: "payload"), eventID = JV(string: "event_id"), type = JV(string: "type")
+        let occurredAt = JV(string: "occurred_at")
     }
 
     /// What the evidence is, for messages: "weight records".

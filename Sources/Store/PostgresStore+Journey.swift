@@ -117,17 +117,7 @@ extension PostgresStore {
     }
 
     public func events(dog: String, limit: Int) throws -> [StoredEvent] {
-        try rows(
-            """
-            SELECT id, user_id, event_id, type, occurred_at, occurred_at_text, received_at, payload, outcome
-            FROM events WHERE dog_id = ? ORDER BY occurred_at DESC, id DESC LIMIT ?
-            """, [.text(dog), .integer(Int64(limit))]
-        ) { row in
-            StoredEvent(
-                rowID: row.integer(0), userID: row.text(1) ?? "", eventID: row.text(2) ?? "", type: row.text(3) ?? "",
-                dogID: dog, occurredAt: row.real(4), occurredAtText: row.text(5) ?? "", receivedAt: row.real(6),
-                payload: try StoredJSON.parse(row.text(7)), outcome: .null)
-        }
+        try latestEvents(dog: dog, limit: limit) { try StoredEvent(latestRow: $0, dog: dog) }
     }
 
     /// The dog's latest event row id plus its number of events (0 for none). Row ids are

@@ -34,6 +34,12 @@ extension StoreReader {
     /// skipping through the `(dog_id, kind, recorded_at)` index, then each kind's newest rows
     /// are read from its end. (Kinds are named by rules and the catalog, not by users.)
     public func newestRecords(dog: String, perKind: Int) throws -> [ProfileRecord] {
+        try newestRecords(dog: dog, perKind: perKind) { try ProfileRecord(row: $0, dog: dog) }
+    }
+
+    /// ``newestRecords(dog:perKind:)`` with each record made by `make` from a row of
+    /// ``ProfileRecord/columns`` (a rule's input built straight from the rows).
+    public func newestRecords<T>(dog: String, perKind: Int, _ make: (any SQLRow) throws -> T) throws -> [T] {
         let kinds = try rows(
             """
             WITH RECURSIVE kinds (kind) AS (
@@ -45,16 +51,16 @@ extension StoreReader {
             SELECT kind FROM kinds WHERE kind IS NOT NULL
             """, [.text(dog), .text(dog)]
         ) { $0.text(0) ?? "" }
-        var records: [ProfileRecord] = []
+        var records: [(at: Double, id: Int64, value: T)] = []
         for kind in kinds {
             records += try rows(
                 """
                 SELECT \(ProfileRecord.columns) FROM profile_records
                 WHERE dog_id = ? AND kind = ? ORDER BY recorded_at DESC, id DESC LIMIT ?
                 """, [.text(dog), .text(kind), .integer(Int64(max(perKind, 0)))]
-            ) { try ProfileRecord(row: $0, dog: dog) }
+            ) { (at: $0.real(2), id: $0.integer(0), value: try make($0)) }
         }
-        return records.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
+        return records.sorted { ($0.at, $0.id) < ($1.at, $1.id) }.map(\.value)
     }
 }
 

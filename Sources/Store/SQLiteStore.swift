@@ -168,21 +168,7 @@ public final class SQLiteStore: Store {
     }
 
     public func events(dog: String, limit: Int) throws -> [StoredEvent] {
-        var events: [StoredEvent] = []
-        try connection.prepare(
-            """
-            SELECT id, user_id, event_id, type, occurred_at, occurred_at_text, received_at, payload, outcome
-            FROM events WHERE dog_id = ? ORDER BY occurred_at DESC, id DESC LIMIT ?
-            """
-        ).query([.text(dog), .integer(Int64(limit))]) { row in
-            events.append(
-                StoredEvent(
-                    rowID: row.integer(0), userID: row.text(1) ?? "", eventID: row.text(2) ?? "",
-                    type: row.text(3) ?? "",
-                    dogID: dog, occurredAt: row.real(4), occurredAtText: row.text(5) ?? "", receivedAt: row.real(6),
-                    payload: try Self.json(row.text(7)), outcome: .null))
-        }
-        return events
+        try latestEvents(dog: dog, limit: limit) { try StoredEvent(latestRow: $0, dog: dog) }
     }
 
     // MARK: Effects

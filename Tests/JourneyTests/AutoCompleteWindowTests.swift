@@ -38,4 +38,44 @@ struct AutoCompleteWindowTests {
         #expect(weights.first?["kg"] == 50 && weights.last?["kg"] == 149, "the newest, oldest first")
         #expect(try evidence("vaccination-record").count == 1, "another kind keeps its records")
     }
+
+    /// The input is built from the rows as libjq values; it must be the value the kind's
+    /// contract describes, member for member, as built from the stored records and events.
+    @Test func theInputIsTheRecordsAndEventsAsStored() throws {
+        let journey = try JourneyHarness(now: "2026-11-20T08:00:00Z")
+        journey.send("dog_registered", JourneyBehaviourTests.registration)
+        journey.send("observation_recorded", ["field": "coat", "value": "glossy 🐕 \"shiny\""])
+        let start = journey.clock
+        let payloads: [JSON] = [["kg": 9.5], ["kg": .null, "note": ["nested": [1, 2]]]]
+        for (index, payload) in payloads.enumerated() {
+            try journey.store.insertRecord(
+                ProfileRecord(
+                    dogID: "miso", kind: "weight", recordedAt: start + Double(index), recordedAtText: "w\(index)",
+                    payload: payload, source: "app", blockID: index == 0 ? "weight-baseline" : nil),
+                event: nil)
+        }
+        let dog = try #require(try journey.store.dog("miso"))
+        let block = try #require(try journey.views.state("miso").map.block("weight-baseline"))
+        let records: [JSON] = try journey.store.newestRecords(dog: "miso", perKind: AutoComplete.recordsPerKind).map {
+            [
+                "id": .string("r-\($0.id ?? 0)"), "kind": .string($0.kind), "recorded_at": .string($0.recordedAtText),
+                "recorded_ts": .number($0.recordedAt), "source": .string($0.source),
+                "block_id": $0.blockID.map(JSON.string) ?? .null, "payload": $0.payload,
+            ]
+        }
+        let events: [JSON] = try journey.store.events(dog: "miso", limit: AutoComplete.eventWindow).map {
+            [
+                "event_id": .string($0.eventID), "type": .string($0.type), "occurred_at": .string($0.occurredAtText),
+                "payload": $0.payload,
+            ]
+        }
+        let expected: JSON = [
+            "dog": dog.json, "block": ["id": .string(block.id), "action": block.action], "records": .array(records),
+            "events": .array(events),
+        ]
+        let input = try AutoComplete.input(for: block, dog: dog, store: journey.store).json()
+        #expect(records.count >= 3 && events.count == 2)
+        #expect(input == expected)
+        #expect(input.compactText == expected.compactText, "members in the contract's order")
+    }
 }

@@ -1,0 +1,77 @@
+import CJQ
+import Core
+
+/// Builds a libjq object member by member straight from column values and stored JSON text,
+/// with no ``JSON`` tree in between: a rule's input read from rows costs the libjq values it
+/// is made of.
+///
+/// Keys are ``JV`` strings made once per input (``JV/init(string:)``) and shared by every row.
+public struct JVObjectBuilder: ~Copyable {
+    private var raw: jv
+
+    public init() {
+        raw = jv_object()
+    }
+
+    deinit {
+        jv_free(raw)
+    }
+
+    /// Sets `key` to `value` (shared, not copied).
+    public mutating func set(_ key: JV, _ value: JV) {
+        // jv_object_set consumes the object, the key and the value.
+        raw = jv_object_set(raw, key.retained(), value.retained())
+    }
+
+    /// Sets `key` to a string, or to null for nil.
+    public mutating func set(_ key: JV, string: String?) {
+        raw = jv_object_set(raw, key.retained(), string.map(JV.makeString) ?? jv_null())
+    }
+
+    /// Sets `key` to a number.
+    public mutating func set(_ key: JV, number: Double) {
+        raw = jv_object_set(raw, key.retained(), jv_number(number))
+    }
+
+    /// Sets `key` to the value of JSON text the engine stored (null for nil). Text libjq's
+    /// parser refuses (nested deeper than its 256 levels) is read by ``JSONParser`` instead,
+    /// so the value is the same either way.
+    public mutating func set(_ key: JV, storedJSON text: String?) throws {
+        raw = jv_object_set(raw, key.retained(), try JV.parseStored(text))
+    }
+
+    /// The object built.
+    public consuming func build() -> JV {
+        let value = JV(consuming: jv_copy(raw))
+        return value
+    }
+}
+
+extension JV {
+    /// A libjq string.
+    public convenience init(string: String) {
+        self.init(consuming: JV.makeString(string))
+    }
+
+    /// An array of `elements` (shared, not copied).
+    public convenience init(array elements: [JV]) {
+        var array = jv_array_sized(Int32(elements.count))
+        // jv_array_append consumes the array and the element.
+        for element in elements { array = jv_array_append(array, element.retained()) }
+        self.init(consuming: array)
+    }
+
+    /// The +1 value of stored JSON text (null for nil), by libjq's parser, else ``JSONParser``.
+    static func parseStored(_ text: String?) throws -> jv {
+        guard var text else { return jv_null() }
+        let parsed = text.withUTF8 { bytes -> jv in
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return jv_invalid() }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                jv_parse_sized($0, Int32(bytes.count))
+            }
+        }
+        if jv_get_kind(parsed) != JV_KIND_INVALID { return parsed }
+        jv_free(parsed)
+        return make(try JSONParser().parse(text))
+    }
+}

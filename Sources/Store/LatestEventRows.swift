@@ -1,0 +1,26 @@
+import Core
+
+extension StoredEvent {
+    /// The columns ``init(latestRow:dog:)`` reads.
+    public static let latestColumns = "id, user_id, event_id, type, occurred_at, occurred_at_text, received_at, payload"
+
+    /// An event of `dog` from a row of ``latestColumns`` (its outcome is not read: null).
+    init(latestRow row: any SQLRow, dog: String) throws {
+        self.init(
+            rowID: row.integer(0), userID: row.text(1) ?? "", eventID: row.text(2) ?? "", type: row.text(3) ?? "",
+            dogID: dog, occurredAt: row.real(4), occurredAtText: row.text(5) ?? "", receivedAt: row.real(6),
+            payload: try StoredJSON.parse(row.text(7)), outcome: .null)
+    }
+}
+
+extension StoreReader {
+    /// A dog's latest events (newest first), at most `limit`, each made by `make` from a row of
+    /// ``StoredEvent/latestColumns`` (a rule's input built straight from the rows).
+    public func latestEvents<T>(dog: String, limit: Int, _ make: (any SQLRow) throws -> T) throws -> [T] {
+        try rows(
+            """
+            SELECT \(StoredEvent.latestColumns)
+            FROM events WHERE dog_id = ? ORDER BY occurred_at DESC, id DESC LIMIT ?
+            """, [.text(dog), .integer(Int64(max(limit, 0)))], make)
+    }
+}
