@@ -19,11 +19,14 @@ public struct Event: Sendable, Equatable {
 
     /// The event as rules see it, built straight into a libjq value.
     public var ruleValue: JV {
-        JV.object([
-            ("event_id", JV(.string(eventID))), ("user_id", JV(.string(userID))), ("type", JV(.string(type))),
-            ("occurred_at", JV(.string(occurredAtText))), ("dog_id", JV(dogID.map(JSON.string) ?? .null)),
-            ("payload", JV(.object(payload))),
-        ])
+        var value = JVObjectBuilder()
+        value.set("event_id", string: eventID)
+        value.set("user_id", string: userID)
+        value.set("type", string: type)
+        value.set("occurred_at", string: occurredAtText)
+        value.set("dog_id", string: dogID)
+        value.set("payload", json: .object(payload))
+        return value.build()
     }
 
     /// The event as rules see it: `{event_id, user_id, type, occurred_at, dog_id, payload}`.

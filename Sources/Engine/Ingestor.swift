@@ -24,8 +24,8 @@ public final class Ingestor {
     private let precomputer: Precomputer
     /// The rules each consumer evaluates for an event (its effects' provenance).
     private let originLog = DecisionLog()
-    /// Origins' JSON text by consumer and rules (see ``originText(consumer:rules:)``).
-    private var originTexts: [String: String] = [:]
+    /// Origins' JSON text by consumer and rules, for the consumers computed here.
+    private let origins = OriginTexts()
     /// Batches smaller than this are computed on the calling thread only.
     static let parallelBatchSize = 16
 
@@ -341,14 +341,20 @@ public final class Ingestor {
         evaluator.inputKey = event.quarantineKey
         defer { evaluator.inputKey = requestKey }
         var effects: [Effect] = []
+        var outcome: [JSON] = []
+        var outcomeTexts: [String] = []
         var origins: [String] = []
+        // Outputs computed ahead hold while the event sees the dog they were computed with.
+        var precomputedHolds = precomputed.map { $0.dog == context.dog } ?? false
         for (index, consumer) in consumers.enumerated() {
-            let produced: ConsumerOutput
+            let produced: PreparedOutput
             do {
-                if let precomputed, precomputed.dog == context.dog, let result = precomputed.results[index] {
+                if precomputedHolds, let result = precomputed?.results[index] {
                     produced = try result.get()  // computed ahead with the same event and dog
                 } else {
-                    produced = try consumer.output(of: event, in: context, log: originLog)
+                    produced = PreparedOutput(
+                        try consumer.output(of: event, in: context, log: originLog), consumer: consumer.name,
+                        origins: self.origins)
                 }
             } catch let rejection as Rejection {
                 throw rejection
@@ -359,11 +365,15 @@ public final class Ingestor {
             }
             guard !produced.effects.isEmpty else { continue }
             for effect in produced.effects {
-                if case .dogRegistered(let profile) = effect { context.register(profile) }
+                if case .dogRegistered(let profile) = effect {
+                    context.register(profile)
+                    precomputedHolds = precomputed.map { $0.dog == context.dog } ?? false
+                }
             }
             effects += produced.effects
-            let origin = originText(consumer: consumer.name, rules: produced.rules)
-            origins += repeatElement(origin, count: produced.effects.count)
+            outcome += produced.json
+            outcomeTexts += produced.texts
+            origins += repeatElement(produced.origin, count: produced.effects.count)
             context.effectsSoFar = effects
         }
         // Writes only from here on: every refusal above leaves nothing behind.
@@ -371,33 +381,17 @@ public final class Ingestor {
             try store.ensureUser(event.userID, firstSeenAt: event.receivedAt)
             learned.user = event.userID
         }
-        let outcome = effects.map(\.json)
         let row = try store.insertEvent(
             StoredEvent(
                 userID: event.userID, eventID: event.eventID, type: event.type, dogID: event.dogID,
                 occurredAt: event.occurredAt, occurredAtText: event.occurredAtText, receivedAt: event.receivedAt,
                 payload: .object(event.payload), outcome: .array(outcome), ruleRevision: evaluator.ruleSet.revision,
-                provenanceText: origins.isEmpty ? nil : "[" + origins.joined(separator: ",") + "]"))
+                provenanceText: origins.isEmpty ? nil : "[" + origins.joined(separator: ",") + "]",
+                payloadText: precomputed?.payloadText, outcomeText: "[" + outcomeTexts.joined(separator: ",") + "]"))
         try EffectApplier.apply(effects, of: event, eventRow: row, to: store)
         return IngestResult(
             status: .accepted, eventID: event.eventID, userID: event.userID, type: event.type, code: nil, message: nil,
             effects: outcome)
-    }
-
-    /// An effect origin's JSON text, made once per consumer and rules evaluated (they repeat
-    /// from event to event).
-    private func originText(consumer: String, rules: [DecisionLog.Entry]) -> String {
-        var key = consumer
-        for entry in rules {
-            key +=
-                "\u{1}" + entry.rule + "\u{2}" + entry.variant + "\u{2}" + (entry.experiment ?? "")
-                + "\u{2}" + (entry.error ?? "")
-        }
-        if let text = originTexts[key] { return text }
-        let text = EffectOrigin(consumer: consumer, rules: rules).json.compactText
-        if originTexts.count > 10_000 { originTexts.removeAll() }
-        originTexts[key] = text
-        return text
     }
 
     /// Refuses events older than the late window or later than the clock-skew allowance.

@@ -16,7 +16,9 @@ final class Precomputer {
     struct Outcome: Sendable {
         /// The dog the effects were computed with; they hold only if the event sees this dog.
         var dog: DogProfile?
-        var results: [Int: Result<ConsumerOutput, Rejection>]
+        var results: [Int: Result<PreparedOutput, Rejection>]
+        /// The event's payload as compact JSON text, as its row keeps it.
+        var payloadText: String
     }
 
     /// The dog an event will see, as far as can be told before the batch is written.
@@ -36,6 +38,7 @@ final class Precomputer {
         let evaluator: RuleEvaluator
         /// The rules each consumer evaluates (the effects' provenance).
         let log = DecisionLog()
+        let origins = OriginTexts()
         private var dogInputs: [String: JV] = [:]
 
         init(evaluator: RuleEvaluator) {
@@ -87,17 +90,20 @@ final class Precomputer {
                 let requestKey = slot.evaluator.inputKey
                 slot.evaluator.inputKey = event.quarantineKey
                 defer { slot.evaluator.inputKey = requestKey }
-                var results: [Int: Result<ConsumerOutput, Rejection>] = [:]
+                var results: [Int: Result<PreparedOutput, Rejection>] = [:]
                 for (consumerIndex, consumer) in consumers {
                     do {
-                        results[consumerIndex] = .success(try consumer.output(of: event, in: context, log: slot.log))
+                        let output = try consumer.output(of: event, in: context, log: slot.log)
+                        results[consumerIndex] = .success(
+                            PreparedOutput(output, consumer: consumer.name, origins: slot.origins))
                     } catch let rejection as Rejection {
                         results[consumerIndex] = .failure(rejection)
                     } catch {
                         results[consumerIndex] = .failure(Rejection(.consumerFailed, "\(consumer.name): \(error)"))
                     }
                 }
-                outputs[index] = Outcome(dog: dog, results: results)
+                outputs[index] = Outcome(
+                    dog: dog, results: results, payloadText: JSON.object(event.payload).compactText)
             }
         }
     }

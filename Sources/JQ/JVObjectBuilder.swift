@@ -40,6 +40,16 @@ public struct JVObjectBuilder: ~Copyable {
         raw = jv_object_set(raw, key.retained(), try JV.parseStored(text))
     }
 
+    /// Sets the member named `key` to a string, or to null for nil.
+    public mutating func set(_ key: String, string: String?) {
+        raw = jv_object_set(raw, JV.makeString(key), string.map(JV.makeString) ?? jv_null())
+    }
+
+    /// Sets the member named `key` to the libjq value of `json`.
+    public mutating func set(_ key: String, json: JSON) {
+        raw = jv_object_set(raw, JV.makeString(key), JV.make(json))
+    }
+
     /// The object built.
     public consuming func build() -> JV {
         let value = JV(consuming: jv_copy(raw))

@@ -24,3 +24,10 @@ extension StoreReader {
             """, [.text(dog), .integer(Int64(max(limit, 0)))], make)
     }
 }
+
+extension StoredEvent {
+    /// The payload's text as its row keeps it.
+    var payloadColumn: String { payloadText ?? payload.compactText }
+    /// The outcome's text as its row keeps it.
+    var outcomeColumn: String { outcomeText ?? outcome.compactText }
+}

@@ -31,7 +31,7 @@ extension PostgresStore {
             [
                 .integer(id), .text(event.userID), .text(event.eventID), .text(event.type), .optional(event.dogID),
                 .real(event.occurredAt), .text(event.occurredAtText), .real(event.receivedAt),
-                .text(event.payload.compactText), .text(event.outcome.compactText), .optional(event.ruleRevision),
+                .text(event.payloadColumn), .text(event.outcomeColumn), .optional(event.ruleRevision),
                 .optional(event.provenanceText ?? (event.provenance == .null ? nil : event.provenance.compactText)),
             ])
         return id

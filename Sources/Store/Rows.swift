@@ -97,11 +97,16 @@ public struct StoredEvent: Sendable, Equatable {
     /// keeps each origin's text, so that an event does not build and print it again); kept
     /// instead of ``provenance`` when set.
     public var provenanceText: String?
+    /// ``payload`` and ``outcome`` as compact JSON text, when the writer has them already (made
+    /// ahead on the threads that compute pure consumers); kept instead of those when set.
+    public var payloadText: String?
+    public var outcomeText: String?
 
     public init(
         rowID: Int64? = nil, userID: String, eventID: String, type: String, dogID: String?, occurredAt: Double,
         occurredAtText: String, receivedAt: Double, payload: JSON, outcome: JSON, ruleRevision: String? = nil,
-        provenance: JSON = .null, provenanceText: String? = nil
+        provenance: JSON = .null, provenanceText: String? = nil, payloadText: String? = nil,
+        outcomeText: String? = nil
     ) {
         self.rowID = rowID
         self.userID = userID
@@ -116,6 +121,8 @@ public struct StoredEvent: Sendable, Equatable {
         self.ruleRevision = ruleRevision
         self.provenance = provenance
         self.provenanceText = provenanceText
+        self.payloadText = payloadText
+        self.outcomeText = outcomeText
     }
 }
 

@@ -54,7 +54,7 @@ import Testing
             ("events", "user_id, event_id"), ("dogs", "dog_id"), ("profile_records", "dog_id, recorded_at, payload"),
             ("reminders", "user_id, due_at"), ("analytics_outbox", "user_id, occurred_at, name"),
         ] {
-            let columns = table == "events" ? "user_id, event_id, type, outcome" : "*"
+            let columns = table == "events" ? "user_id, event_id, type, payload, outcome, provenance" : "*"
             let sql = "SELECT \(columns) FROM \(table) ORDER BY \(order)"
             try database.store.connection.prepare(sql).query { row in
                 var line = table
