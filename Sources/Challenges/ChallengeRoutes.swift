@@ -117,7 +117,8 @@ enum ChallengeRoutes {
     }
 
     /// `POST /v1/challenges/{challenge}/join` with `{user_id, team?, event_id?, occurred_at?}`:
-    /// a `challenge_joined` event through the one ingest path.
+    /// a `challenge_joined` event through the one ingest path; the answer names the challenge's
+    /// FCM topic to subscribe to (`push`).
     static func join(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
@@ -138,7 +139,8 @@ enum ChallengeRoutes {
         ]
         let result = service.ingest([.object(event)])[0]
         let joined = result.effects.contains { $0["type"] == "challenge_joined" }
-        return service.respond(result, created: joined)
+        // CH-12: the app subscribes to the challenge's topic now, and unsubscribes after its end.
+        return service.respond(result, created: joined, extra: ["push": ChallengeTopic.subscription(of: challenge)])
     }
 
     private static func resolve(_ service: any ServiceContext, _ id: String) throws(APIError) -> ChallengeInstance {
