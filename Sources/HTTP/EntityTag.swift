@@ -20,7 +20,8 @@ public enum EntityTag {
         guard let field = request.header("If-None-Match") else { return false }
         let opaque = strip(tag)
         return field.split(separator: ",").contains { item in
-            let candidate = String(item.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+            let candidate = String(item.drop(while: blank).reversed().drop(while: blank).reversed())
             return candidate == "*" || strip(candidate) == opaque
         }
     }

@@ -43,7 +43,8 @@ enum ReminderRoutes {
         var seen = Set<String>()
         var messages: [JSON] = []
         for reminder in reminders {
-            guard let topic = reminder.topic, seen.insert(topic + "\u{0}" + reminder.kind + "\u{0}\(reminder.dueAt)").inserted
+            guard let topic = reminder.topic,
+                seen.insert(topic + "\u{0}" + reminder.kind + "\u{0}\(reminder.dueAt)").inserted
             else { continue }
             let ids = try store.rows(
                 "SELECT id, payload FROM reminders WHERE status = 'pending' AND kind = ? AND due_at = ? ORDER BY id",
