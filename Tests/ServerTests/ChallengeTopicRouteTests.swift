@@ -21,8 +21,10 @@ import Testing
         #expect(topic.wholeMatch(of: #/[a-zA-Z0-9\-_.~%]+/#) != nil)
     }
 
-    @Test func theDigestIsOneMessageToTheChallengesTopic() throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: TestStore.names)
+    func theDigestIsOneMessageToTheChallengesTopic(backend name: String) throws {
+        let backend = try TestStore(name)
+        let harness = try ServiceHarness(database: backend.location)
         let topic: JSON = "challenge-community-walks"
         #expect(harness.send("GET", "/v1/challenges/community-walks").json["topic"] == topic)
         let listed = harness.send("GET", "/v1/challenges").json["challenges"]?.arrayValue ?? []
