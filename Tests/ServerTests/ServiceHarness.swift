@@ -29,6 +29,7 @@ final class ServiceHarness {
         folder = try TemporaryDirectory()
         var configuration = ServiceConfiguration()
         configuration.databasePath = database ?? folder.file("journey.sqlite")
+        configuration.stateDirectory = folder.file("journey.state")
         configuration.rulesDirectory = try folder.copy(Repository.rules, to: "Rules")
         for (relative, text) in files { try folder.write("Rules/" + relative, text) }
         configuration.pluginsDirectory = try folder.copy(Repository.plugins, to: "Plugins")
