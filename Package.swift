@@ -181,7 +181,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "HTTP", "Journey", "Features", "FeatureKit", "Revisions", "Engine", "RuleEngine", "Store", "SQLite", "JQ",
+                "Server", "HTTP", "Journey", "Challenges", "Features", "FeatureKit", "Revisions", "Engine", "RuleEngine", "Store",
+                "SQLite", "JQ",
                 "Core", "Auth",
                 "TestSupport",
             ],

@@ -101,6 +101,8 @@ public struct ChallengeInstance: Sendable {
         object["xp_reward"] = challenge.xpReward.map(JSON.number) ?? .null
         object["badge_id"] = challenge.badgeID.map(JSON.string) ?? .null
         object["recurring"] = .bool(challenge.kind == .recurring)
+        // CH-12: the FCM topic the app subscribes to at join.
+        object["topic"] = .string(ChallengeTopic.name(of: id))
         return .object(object)
     }
 }

@@ -5,7 +5,8 @@ import RuleEngine
 import Store
 
 /// The community challenges' daily digest: once per challenge and UTC date, every participant
-/// gets a notification ("Our group has done 67% of the goal, 3 days left"); once the group has
+/// gets a notification ("Our group has done 67% of the goal, 3 days left"), marked with the
+/// challenge's FCM topic (``ChallengeTopic``) so a sender may send it once to the topic; once the group has
 /// reached its goal, each participant is credited (``ChallengeCrediting``) exactly once.
 public enum ChallengeDigest {
     public struct Report: Sendable, Equatable {
@@ -39,6 +40,8 @@ public enum ChallengeDigest {
                             userID: participant.userID, dogID: nil, kind: "challenge_digest:\(instance.id)", dueAt: now,
                             payload: .object([
                                 "challenge_id": .string(instance.id), "date": .string(date), "text": .string(text),
+                                // The same message for every participant: a sender may send it once to the topic.
+                                "topic": .string(ChallengeTopic.name(of: instance.id)),
                             ])),
                         event: nil)
                     report.notifications += 1

@@ -25,15 +25,22 @@ enum ChallengeRoutes {
     }
 
     /// `GET /v1/challenges/{challenge}?user=`: totals, the user's current value, completion and
-    /// rank, the ranking and the newest feed lines.
+    /// rank, the ranking and the newest feed lines; with an `ETag` (304 for `If-None-Match`).
     static func show(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let instance = try resolve(service, try p.require("challenge"))
         do {
-            return .json(
-                try ChallengeViews.show(
-                    instance, store: service.store, user: request.query("user"), now: service.now()))
+            let view = try ChallengeViews.show(
+                instance, store: service.store, user: request.query("user"), now: service.now())
+            // CH-03: polled for its "real-time feel", so tagged; the countdown moves on its own
+            // (from `ends_at`), so it is left out of the tag.
+            var tagged = view
+            if case .object(var object) = view {
+                object["seconds_left"] = nil
+                tagged = .object(object)
+            }
+            return .json(view, taggedBy: tagged, for: request)
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
@@ -62,7 +69,8 @@ enum ChallengeRoutes {
         return try APIError.answering { try RewardViews.rewards(user: user, store: service.store) }
     }
 
-    /// `GET /v1/challenges/{challenge}/feed?limit=`: the activity feed, newest first.
+    /// `GET /v1/challenges/{challenge}/feed?limit=`: the activity feed, newest first; with an
+    /// `ETag` (304 for `If-None-Match`).
     static func feed(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
@@ -70,7 +78,7 @@ enum ChallengeRoutes {
         let limit = try self.limit(request)
         do {
             let items = try service.store.challengeFeed(challenge: instance.id, limit: limit)
-            return .json([
+            let feed: JSON = [
                 "challenge_id": .string(instance.id),
                 "feed": .array(
                     items.map { item in
@@ -80,7 +88,8 @@ enum ChallengeRoutes {
                             "occurred_at": .string(Timestamp.format(item.occurredAt)),
                         ])
                     }),
-            ])
+            ]
+            return .json(feed, taggedBy: feed, for: request)
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
@@ -117,7 +126,8 @@ enum ChallengeRoutes {
     }
 
     /// `POST /v1/challenges/{challenge}/join` with `{user_id, team?, event_id?, occurred_at?}`:
-    /// a `challenge_joined` event through the one ingest path.
+    /// a `challenge_joined` event through the one ingest path; the answer names the challenge's
+    /// FCM topic to subscribe to (`push`).
     static func join(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
@@ -138,7 +148,8 @@ enum ChallengeRoutes {
         ]
         let result = service.ingest([.object(event)])[0]
         let joined = result.effects.contains { $0["type"] == "challenge_joined" }
-        return service.respond(result, created: joined)
+        // CH-12: the app subscribes to the challenge's topic now, and unsubscribes after its end.
+        return service.respond(result, created: joined, extra: ["push": ChallengeTopic.subscription(of: challenge)])
     }
 
     private static func resolve(_ service: any ServiceContext, _ id: String) throws(APIError) -> ChallengeInstance {

@@ -79,6 +79,18 @@ extension StoreReader {
         ) { $0.real(0) }
     }
 
+    /// When the app first reported `dog`'s AI interpretation read (`ai_interpretation_read`, in
+    /// event time, whatever arrived first); nil while it has not. A resent report is a
+    /// duplicate and never stored twice; another user's report for the dog is refused.
+    public func interpretationReadAt(dog: String) throws -> Double? {
+        try first(
+            """
+            SELECT occurred_at FROM events WHERE dog_id = ? AND type = 'ai_interpretation_read'
+            ORDER BY occurred_at LIMIT 1
+            """, [.text(dog)]
+        ) { $0.real(0) }
+    }
+
     /// Whether `dog`'s journey map was built.
     func hasManifest(dog: String) throws -> Bool {
         try first("SELECT 1 FROM manifests WHERE dog_id = ?", [.text(dog)]) { _ in true } ?? false

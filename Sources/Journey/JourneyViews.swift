@@ -53,11 +53,14 @@ public struct JourneyViews {
     // MARK: Today
 
     /// One recommended card with its why-line (the dog's personal line), a Continue card for a block left half-way, and a
-    /// thin progress bar per branch.
+    /// thin progress bar per branch, and when the AI interpretation was read (null: show it first).
     public func today(_ dogID: String) throws -> JSON {
         let state = try state(dogID)
         let map = state.map
-        var view: JSONObject = ["dog": ["id": .string(map.dog.id), "name": .string(map.dog.name)]]
+        var view: JSONObject = [
+            "dog": ["id": .string(map.dog.id), "name": .string(map.dog.name)],
+            "interpretation_read_at": try interpretationReadAt(map.dog.id),
+        ]
         if let id = state.recommended, let block = map.block(id) {
             var card = blockCard(block, state: state)
             card["why"] = .string(map.personalLine(block))
@@ -82,7 +85,8 @@ public struct JourneyViews {
 
     // MARK: Journey
 
-    /// "6 of 21", and each branch with its progress and the Recommended label.
+    /// "6 of 21", each branch with its progress and the Recommended label, the insight cards
+    /// (the AI interpretation) and when they were read.
     public func journey(_ dogID: String) throws -> JSON {
         let state = try state(dogID)
         let completed = state.map.blocks.filter { state.isCompleted($0.id) }.count
@@ -99,6 +103,7 @@ public struct JourneyViews {
             "label": .string("\(completed) of \(total)"), "branches": .array(branches),
             "recommended": state.recommended.map(JSON.string) ?? .null,
             "insights": .array(state.map.insights),
+            "interpretation_read_at": try interpretationReadAt(state.map.dog.id),
         ]
     }
 
@@ -191,6 +196,12 @@ public struct JourneyViews {
     }
 
     // MARK: Pieces
+
+    /// When the AI interpretation was first reported read, else null: the app shows it first
+    /// while this is null (DJ-43).
+    func interpretationReadAt(_ dogID: String) throws -> JSON {
+        try store.interpretationReadAt(dog: dogID).map { .string(Timestamp.format($0)) } ?? .null
+    }
 
     func blockCard(_ block: JourneyMap.Block, state: JourneyState) -> JSONObject {
         let done = state.steps[block.id] ?? []

@@ -160,10 +160,10 @@ enum EvalCommand: Command {
         if options.inputPath == "-" {
             bytes = try io.readStdin()
         } else {
-            guard let data = FileManager.default.contents(atPath: options.inputPath) else {
+            guard let read = InputFile.read(options.inputPath, limit: options.limits.maximumBytes) else {
                 throw CLIError("cannot read input file \(options.inputPath)")
             }
-            bytes = Array(data)
+            bytes = read
         }
         do {
             return try JV.parseAll(bytes, limits: options.limits)

@@ -7,28 +7,57 @@ import Store
 
 /// Reminders for the app's push sender: what is due, and marking them sent.
 enum ReminderRoutes {
+    /// `GET /v1/reminders/due?before=&limit=&topics=`: pending reminders, oldest first. A
+    /// reminder meant for every participant of a challenge carries its FCM `topic` (CH-12); with
+    /// `topics=true` those come once per message under `topic_messages`, with the ids of every
+    /// pending row of that message to mark sent, and `reminders` keeps the per-user ones.
     static func due(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let before = try APIError.timeQuery(request, "before") ?? service.configuration.clock()
         let limit = try OutboxQuery.limit(request)
-        let reminders: [Reminder]
+        let byTopic: Bool
+        switch request.query("topics") {
+        case nil, "false": byTopic = false
+        case "true": byTopic = true
+        default:
+            throw APIError(
+                422, "invalid_request", "topics must be true or false",
+                errors: [["field": "topics", "message": "not true or false"]])
+        }
+        var body: JSONObject = ["before": .string(Timestamp.format(before))]
         do {
-            reminders = try service.store.dueReminders(before: before, limit: limit)
+            let reminders = try service.store.dueReminders(before: before, limit: limit)
+            let perUser = byTopic ? reminders.filter { $0.topic == nil } : reminders
+            body["reminders"] = .array(perUser.map(\.dueJSON))
+            if byTopic { body["topic_messages"] = .array(try topicMessages(reminders, store: service.store)) }
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
-        return .json([
-            "before": .string(Timestamp.format(before)),
-            "reminders": .array(
-                reminders.map { reminder in
-                    [
-                        "id": .number(Double(reminder.id ?? 0)), "user_id": .string(reminder.userID),
-                        "dog_id": reminder.dogID.map(JSON.string) ?? .null, "kind": .string(reminder.kind),
-                        "due_at": .string(Timestamp.format(reminder.dueAt)), "payload": reminder.payload,
-                    ]
-                }),
-        ])
+        return .json(.object(body))
+    }
+
+    /// One entry per topic message among `reminders` (its topic, kind and due time), with the
+    /// ids of all its pending rows, however many (mark them sent in batches of 1000).
+    static func topicMessages(_ reminders: [Reminder], store: any Store) throws -> [JSON] {
+        var seen = Set<String>()
+        var messages: [JSON] = []
+        for reminder in reminders {
+            guard let topic = reminder.topic,
+                seen.insert(topic + "\u{0}" + reminder.kind + "\u{0}\(reminder.dueAt)").inserted
+            else { continue }
+            let ids = try store.rows(
+                "SELECT id, payload FROM reminders WHERE status = 'pending' AND kind = ? AND due_at = ? ORDER BY id",
+                [.text(reminder.kind), .real(reminder.dueAt)]
+            ) { (id: $0.integer(0), payload: $0.text(1) ?? "") }
+            .filter { (try? JSONParser().parse($0.payload))?["topic"]?.stringValue == topic }.map(\.id)
+            messages.append([
+                "topic": .string(topic), "kind": .string(reminder.kind),
+                "due_at": .string(Timestamp.format(reminder.dueAt)), "payload": reminder.payload,
+                "ids": .array(ids.map { .number(Double($0)) }),
+            ])
+        }
+        return messages
     }
 
     static func sent(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
@@ -81,5 +110,20 @@ enum OutboxQuery {
             "marked": .array(marked.map { .number(Double($0)) }),
             "ignored": .array(Array(Set(ids).subtracting(marked)).sorted().map { .number(Double($0)) }),
         ])
+    }
+}
+
+extension Reminder {
+    /// The FCM topic of a message meant for every participant of a challenge (its payload's
+    /// `topic`); nil for a reminder to one user.
+    var topic: String? { payload["topic"]?.stringValue }
+
+    /// The reminder as `GET /v1/reminders/due` lists it.
+    var dueJSON: JSON {
+        [
+            "id": .number(Double(id ?? 0)), "user_id": .string(userID), "dog_id": dogID.map(JSON.string) ?? .null,
+            "kind": .string(kind), "due_at": .string(Timestamp.format(dueAt)), "payload": payload,
+            "topic": topic.map(JSON.string) ?? .null,
+        ]
     }
 }

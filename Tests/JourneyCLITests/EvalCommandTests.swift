@@ -51,7 +51,7 @@ import Testing
     /// `--user` picks the variant by the user's assignment: the trace names the variant that was
     /// evaluated (it used to name the default while another one ran). u1 gets `by-branch`, u2
     /// `control` (GrowthBook's hash of the key and user, no store: nothing kept).
-    @Test(arguments: [("u1", "by-branch"), ("u2", "control")])
+    @Test(arguments: [("u1", "by-branch"), ("u2", "control"), ("owner-1", "by-branch")])
     func traceNamesTheVariantTheAssignmentChose(user: String, variant: String) {
         let run = journey(
             "eval", "recommendation", "--rules", Repository.rules, "--plugins", Repository.plugins, "--input",
@@ -59,6 +59,31 @@ import Testing
         #expect(run.stderr.contains("assignment: \(variant) (assigned"), "\(run.stderr)")
         let lines = run.stderr.split(separator: "\n").filter { $0.hasPrefix("variant:") }
         #expect(lines.count == 1 && lines[0].hasPrefix("variant:  \(variant) "), "\(run.stderr)")
+    }
+
+    /// DC-08: `--input <(…)` (a process substitution, /dev/fd/63: a pipe with no size to stat)
+    /// and a named FIFO are read by streaming them, like any file (they used to be "cannot read
+    /// input file /dev/fd/63").
+    @Test(arguments: [
+        "journey eval --expr '.a + 1' --input <(echo '{\"a\": 1}')",
+        "mkfifo \"$TMP/in\" && (echo '{\"a\": 1}' > \"$TMP/in\" &) && journey eval --expr '.a + 1' --input \"$TMP/in\"",
+    ])
+    func inputFromAPipeIsRead(_ command: String) throws {
+        let folder = try TemporaryDirectory()
+        let executable = try BuiltExecutable.path("journey")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "journey() { \"$JOURNEY\" \"$@\"; }; " + command]
+        process.environment = ["JOURNEY": executable, "TMP": folder.path, "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 && stdout == "2\n", "\(stdout)\(stderr)")
     }
 
     @Test func traceGoesToStderr() {

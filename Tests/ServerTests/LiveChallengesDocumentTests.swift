@@ -43,13 +43,16 @@ import Testing
         #expect(list.compactText.contains("walk-50k") && list.compactText.contains("steps-duel"))
 
         // Joining, then progress from events; a resend is a duplicate and counts once.
-        #expect(try ann.json("POST", "/v1/challenges/walk-50k/join", ["user_id": "ann"]).0 == 201)
+        let joined = try ann.json("POST", "/v1/challenges/walk-50k/join", ["user_id": "ann"])
+        #expect(joined.0 == 201)
+        // CH-12: the app subscribes to the challenge's FCM topic at join.
+        #expect(joined.1["push"]?["topic"] == "challenge-walk-50k", "\(joined.1)")
         let walk = event("ann-walk-1", "ann", "walk_completed", ["distance_km": 20])
         #expect(try ann.json("POST", "/v1/events", ["events": [walk]]).1["accepted"] == 1)
         #expect(try ann.json("POST", "/v1/events", ["events": [walk]]).1["duplicates"] == 1)
         let (_, screen) = try ann.json("GET", "/v1/challenges/walk-50k?user=ann")
         #expect(screen["me"]?["current_value"] == 20, "\(screen)")
-        #expect(screen["participants"] == 1)
+        #expect(screen["participants"] == 1 && screen["topic"] == "challenge-walk-50k")
         let (_, feed) = try ann.json("GET", "/v1/challenges/walk-50k/feed?limit=5")
         #expect(feed["feed"]?.arrayValue?.contains { $0["action"] == "progress" && $0["value"] == 20 } == true)
         let (_, share) = try ann.json("GET", "/v1/challenges/walk-50k/share?user=ann")

@@ -28,6 +28,28 @@ import Testing
         let insights = journey["insights"]?.arrayValue ?? []
         #expect(insights.last?["label"] == "Recommended first", "\(journey)")
         #expect(journey["label"] == "0 of 21" && journey["branches"]?.arrayValue?.count == 3)
+        // DJ-43: not read yet, so the app shows it first; read once the app reports it (the
+        // cached views follow), a resent report changes nothing, another user's is refused.
+        #expect(journey["interpretation_read_at"] == .null, "\(journey)")
+        #expect(try owner.json("GET", "/v1/dogs/q-9/today").1["interpretation_read_at"] == .null)
+        func read(_ id: String, by user: String, at time: String) -> JSON {
+            [
+                "event_id": .string(id), "user_id": .string(user), "type": "ai_interpretation_read", "dog_id": "q-9",
+                "occurred_at": .string(time),
+            ]
+        }
+        let readAt = Timestamp.format(Date().timeIntervalSince1970.rounded(.down))
+        let reported = try owner.json("POST", "/v1/events", ["events": [read("read-1", by: "quinn", at: readAt)]])
+        #expect(reported.1["accepted"] == 1, "\(reported)")
+        let resent = read("read-1", by: "quinn", at: Timestamp.format(Date().timeIntervalSince1970.rounded(.down) - 60))
+        #expect(try owner.json("POST", "/v1/events", ["events": [resent]]).1["duplicates"] == 1)
+        let rosa = App(service: service, token: AuthFixture.token("rosa"))
+        let foreign = try rosa.json("POST", "/v1/events", ["events": [read("read-r", by: "rosa", at: readAt)]])
+        #expect(foreign.1["results"]?[0]?["code"] == "unknown_dog", "\(foreign)")
+        for view in ["journey", "today"] {
+            let (_, shown) = try owner.json("GET", "/v1/dogs/q-9/\(view)")
+            #expect(shown["interpretation_read_at"] == .string(readAt), "\(view): \(shown)")
+        }
 
         // Today: one card, the manifest's recommendation with its personal line.
         let (_, manifest) = try owner.json("GET", "/v1/dogs/q-9/manifest")

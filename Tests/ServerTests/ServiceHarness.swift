@@ -21,12 +21,15 @@ final class ServiceHarness {
     ///   - token: the admin token (nil: admin off).
     ///   - seed: ingest examples/events.jsonl first.
     ///   - files: files written over the copy of the rules (path inside `Rules/` → text).
+    ///   - database: the store (`--db`: a ``TestStore``'s location); default a fresh SQLite file.
     init(
-        token: String? = ServiceHarness.token, viewCache: Double = 10, seed: Bool = true, files: [String: String] = [:]
+        token: String? = ServiceHarness.token, viewCache: Double = 10, seed: Bool = true, files: [String: String] = [:],
+        database: String? = nil
     ) throws {
         folder = try TemporaryDirectory()
         var configuration = ServiceConfiguration()
-        configuration.databasePath = folder.file("journey.sqlite")
+        configuration.databasePath = database ?? folder.file("journey.sqlite")
+        configuration.stateDirectory = folder.file("journey.state")
         configuration.rulesDirectory = try folder.copy(Repository.rules, to: "Rules")
         for (relative, text) in files { try folder.write("Rules/" + relative, text) }
         configuration.pluginsDirectory = try folder.copy(Repository.plugins, to: "Plugins")
