@@ -20,7 +20,7 @@ public enum HabitFacts {
         let position = Dictionary(trackers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         var daysByTracker = Array(repeating: [Int](), count: trackers.count)
         var doneOn: [Int: [Int]] = [:]
-        // Check-ins come in date order: a date is parsed once for all of its check-ins.
+        // In date order, a date is parsed once for all of its check-ins.
         var lastText = ""
         var lastDay: Int?
         for checkin in checkins {
@@ -63,11 +63,21 @@ public enum HabitFacts {
         return .object([
             "trackers": .array(
                 trackers.enumerated().map { index, tracker in
-                    let dates = Array(Set(daysByTracker[index])).sorted()
-                    return json(tracker, checkins: daysByTracker[index].count, runs: runs(of: tracker, schedules[index], on: dates))
+                    return json(tracker, checkins: daysByTracker[index].count,
+                        runs: runs(of: tracker, schedules[index], on: sortedDistinct(daysByTracker[index])))
                 }),
             "days": .array(days),
         ])
+    }
+
+    /// `days` sorted, without repeats (already so when the check-ins come by tracker and date).
+    static func sortedDistinct(_ days: [Int]) -> [Int] {
+        var ascending = true
+        for i in days.indices.dropFirst() where days[i - 1] >= days[i] {
+            ascending = false
+            break
+        }
+        return ascending ? days : Array(Set(days)).sorted()
     }
 
     static func json(_ tracker: HabitTracker, checkins: Int, runs: [(first: Int, length: Int)]) -> JSON {

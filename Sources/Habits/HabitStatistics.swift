@@ -52,7 +52,7 @@ public enum HabitStatistics {
     /// The statistics computed from the stored trackers and check-ins, never from a kept answer.
     public static func computed(user: String, store: any StoreReader, evaluator: RuleEvaluator) throws -> JSON {
         let trackers = try store.habitTrackers(user: user)
-        let checkins = try store.habitCheckins(user: user)
+        let checkins = try store.habitCheckinsByTracker(user: user)
         return try json(
             facts: HabitFacts.input(trackers: trackers, checkins: checkins), hasData: !checkins.isEmpty,
             evaluator: evaluator)

@@ -48,6 +48,21 @@ extension StoreReader {
         try first("SELECT version FROM habit_versions WHERE user_id = ?", [.text(user)]) { $0.integer(0) } ?? 0
     }
 
+    /// A user's check-ins by tracker, then date: the primary key's order, so nothing is sorted
+    /// (days unchecked again are not check-ins). What the statistics read.
+    public func habitCheckinsByTracker(user: String) throws -> [HabitCheckin] {
+        var checkins: [HabitCheckin] = []
+        try query(
+            """
+            SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL
+            ORDER BY tracker_id, date
+            """, [.text(user)]
+        ) { row in
+            checkins.append(HabitCheckin(trackerID: row.text(0) ?? "", date: row.text(1) ?? ""))
+        }
+        return checkins
+    }
+
     /// A user's check-ins, by date (days unchecked again are not check-ins).
     public func habitCheckins(user: String) throws -> [HabitCheckin] {
         var checkins: [HabitCheckin] = []

@@ -72,6 +72,13 @@ struct StatisticsEquivalenceTests {
     }
 }
 
+/// A date written digit by digit reads as the timestamp formatter writes it, years 1 to 9999.
+@Test func datesAreWrittenAsTheTimestampFormatterWritesThem() {
+    for day in stride(from: -719_162, through: 2_932_896, by: 331) {
+        #expect(CivilDate(day: day).description == String(Timestamp.format(Double(day) * 86_400).prefix(10)))
+    }
+}
+
 /// 1–6 trackers created over two months of 2026, habits with up to three schedules, daily
 /// chances of a check-in (on scheduled days mostly) up to 2026-05-30.
 struct RandomHistory {
