@@ -38,10 +38,10 @@ public enum HabitStatistics {
 
     /// Whether the statistics depend on nothing but the user's habit data and the rules: no
     /// `habit_stat` rule reads the clock (`now`; any text containing it counts), none is
-    /// quarantined (an admin lifts a quarantine without a new revision), and no decision log
-    /// wants every evaluation recorded.
+    /// quarantined (an admin lifts a quarantine without a new revision), no decision log wants
+    /// every evaluation recorded, and the rule set has a revision to keep them under.
     public static func isCacheable(by evaluator: RuleEvaluator) -> Bool {
-        guard evaluator.decisionLog == nil else { return false }
+        guard evaluator.decisionLog == nil, !evaluator.ruleSet.revision.isEmpty else { return false }
         return rules(in: evaluator.ruleSet).allSatisfy { rule in
             !evaluator.quarantined.contains(rule.id) && (evaluator.quarantinedInputs[rule.id]?.isEmpty ?? true)
                 && !rule.variants.contains { $0.expression.source.contains("now") }
