@@ -63,8 +63,8 @@ public enum HabitFacts {
         return .object([
             "trackers": .array(
                 trackers.enumerated().map { index, tracker in
-                    return json(tracker, checkins: daysByTracker[index].count,
-                        runs: runs(of: tracker, schedules[index], on: sortedDistinct(daysByTracker[index])))
+                    let sorted = sortedDistinct(daysByTracker[index])
+                    return json(tracker, checkins: daysByTracker[index].count, runs: runs(schedules[index], on: sorted))
                 }),
             "days": .array(days),
         ])
@@ -92,9 +92,9 @@ public enum HabitFacts {
         ])
     }
 
-    /// The runs of consecutive scheduled days done among `days` (sorted, distinct day numbers):
-    /// each run's first day and length, oldest first.
-    static func runs(of tracker: HabitTracker, _ schedule: ScheduleSegments?, on days: [Int]) -> [(first: Int, length: Int)] {
+    /// The runs of consecutive scheduled days done among `days` (sorted, distinct day numbers)
+    /// under `schedule` (nil: every day): each run's first day and length, oldest first.
+    static func runs(_ schedule: ScheduleSegments?, on days: [Int]) -> [(first: Int, length: Int)] {
         var runs: [(first: Int, length: Int)] = []
         var lastIndex = Int.min
         for (day, index) in scheduledIndexes(schedule, on: days) {
