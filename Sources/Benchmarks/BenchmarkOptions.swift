@@ -39,7 +39,8 @@ struct BenchmarkOptions {
           views                   Today and a branch path for a dog with 300 records: store reads, rule
                                   evaluation, assembly, beside the raw cost of the same rules.
           habits                  Habit statistics for 20 trackers with 3 years of check-ins: store reads,
-                                  facts and the habit_stat rules, beside raw libjq on the same facts.
+                                  facts and the habit_stat rules, beside raw libjq on the same facts;
+                                  computed and kept; a check-in on trackers 30, 400, 1,000 days old.
           challenges              A community challenge with 100,000 participants and 1,000,000 events
                                   through every consumer, beside the ingest workload in the same run, and
                                   the cost of reading its progress as participants grow.

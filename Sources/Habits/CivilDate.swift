@@ -11,20 +11,24 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Nil unless `text` is a real date written `YYYY-MM-DD`.
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for byte in bytes[range] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        var text = text
+        // Read in place (the facts parse a date per check-in): no copy of the bytes.
+        guard let day = text.withUTF8({ bytes -> Int? in
+            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for byte in bytes[range] {
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+                return value
             }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), year >= 1,
-            (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year)
-        else { return nil }
-        self.day = Timestamp.daysFromCivil(year: year, month: month, day: day)
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), year >= 1,
+                (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year)
+            else { return nil }
+            return Timestamp.daysFromCivil(year: year, month: month, day: day)
+        }) else { return nil }
+        self.day = day
     }
 
     /// The UTC date of `seconds` since 1970.
@@ -39,7 +43,25 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         self.init(String(timestamp.prefix(10)))
     }
 
-    public var description: String { String(Timestamp.format(Double(day) * 86_400).prefix(10)) }
+    public var description: String {
+        let (year, month, day) = Timestamp.civil(fromDays: self.day)
+        guard (1...9999).contains(year) else { return String(Timestamp.format(Double(self.day) * 86_400).prefix(10)) }
+        // Written digit by digit: the facts write a date per run and per day.
+        return String(unsafeUninitializedCapacity: 10) { text in
+            let zero = UInt8(ascii: "0")
+            text[0] = zero + UInt8(year / 1000)
+            text[1] = zero + UInt8(year / 100 % 10)
+            text[2] = zero + UInt8(year / 10 % 10)
+            text[3] = zero + UInt8(year % 10)
+            text[4] = UInt8(ascii: "-")
+            text[5] = zero + UInt8(month / 10)
+            text[6] = zero + UInt8(month % 10)
+            text[7] = UInt8(ascii: "-")
+            text[8] = zero + UInt8(day / 10)
+            text[9] = zero + UInt8(day % 10)
+            return 10
+        }
+    }
 
     /// The weekdays as schedules name them, Monday first.
     public static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]

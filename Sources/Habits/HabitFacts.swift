@@ -4,76 +4,117 @@ import Store
 
 /// What the `habit_stat` rules read about a user's trackers: the facts are computed here
 /// (which days each tracker was scheduled, by the schedule in force that day), the statistics
-/// are defined by the rules. Shaped so that jq does little work per check-in.
+/// are defined by the rules. Shaped so that jq does little work: a few numbers per tracker run
+/// and per day, never one value per check-in.
 ///
 /// `{trackers, days}`:
-/// - `trackers`: `{id, name, kind, category, schedule, created_on, checkins, scheduled_done}`:
-///   the schedule in force now, the number of check-ins, and for each check-in on a scheduled
-///   day its index among the tracker's scheduled days (an irregular event's every day), sorted;
-///   consecutive scheduled days have consecutive indexes, unscheduled days do not count
-/// - `days`: each date with a check-in: `{date, scheduled, done}`, the habits scheduled that day
-///   and the trackers done
+/// - `trackers`: `{id, name, kind, category, schedule, created_on, checkins, runs}`: the
+///   schedule in force now, the number of check-ins, and `runs`: `[first_date, length]` for
+///   each run of consecutive scheduled days done (an irregular event is scheduled every day),
+///   oldest first; a day the tracker is not scheduled neither extends nor breaks a run
+/// - `days`: each date with a check-in, in date order: `{date, scheduled, done, missed}`, how
+///   many habits were scheduled that day, how many trackers were done, and how many of the
+///   scheduled habits were not done
 public enum HabitFacts {
     public static func input(trackers: [HabitTracker], checkins: [HabitCheckin]) -> JSON {
         let position = Dictionary(trackers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
-        // Each check-in parsed once: (tracker position, day).
-        var parsed: [(tracker: Int, date: CivilDate)] = []
-        parsed.reserveCapacity(checkins.count)
-        var datesByTracker = Array(repeating: [CivilDate](), count: trackers.count)
-        for checkin in checkins {
-            guard let index = position[checkin.trackerID], let date = CivilDate(checkin.date) else { continue }
-            parsed.append((index, date))
-            datesByTracker[index].append(date)
-        }
-        var scheduledDone = Array(repeating: [Int](), count: trackers.count)
-        for (index, tracker) in trackers.enumerated() where !datesByTracker[index].isEmpty {
-            scheduledDone[index] = scheduledIndexes(of: tracker, on: datesByTracker[index].sorted()).values.sorted()
-        }
+        var daysByTracker = Array(repeating: [Int](), count: trackers.count)
         var doneOn: [Int: [Int]] = [:]
-        for (tracker, date) in parsed { doneOn[date.day, default: []].append(tracker) }
-        // Habits' schedules as day numbers and weekday masks, and the day each was created.
-        let habits: [(index: Int, created: Int, schedule: ScheduleSegments)] = trackers.enumerated()
-            .compactMap { index, tracker in
-                guard tracker.kind == .habit, let schedule = ScheduleSegments(tracker) else { return nil }
-                return (index, CivilDate(tracker.createdOn)?.day ?? Int.min, schedule)
+        // In date order, a date is parsed once for all of its check-ins.
+        var lastText = ""
+        var lastDay: Int?
+        for checkin in checkins {
+            guard let index = position[checkin.trackerID] else { continue }
+            if checkin.date != lastText {
+                lastText = checkin.date
+                lastDay = CivilDate(checkin.date)?.day
             }
+            guard let day = lastDay else { continue }
+            daysByTracker[index].append(day)
+            doneOn[day, default: []].append(index)
+        }
+        let schedules = trackers.map { $0.kind == .habit ? ScheduleSegments($0) : nil }
+        // Habits with their schedules, and the day each was created.
+        let habits: [(index: Int, created: Int, schedule: ScheduleSegments)] = trackers.indices.compactMap { index in
+            guard let schedule = schedules[index] else { return nil }
+            return (index, CivilDate(trackers[index].createdOn)?.day ?? Int.min, schedule)
+        }
+        var done = Array(repeating: false, count: trackers.count)
         let days: [JSON] = doneOn.keys.sorted().map { day in
-            let date = CivilDate(day: day)
-            let done = doneOn[day] ?? []
-            let scheduled = habits.filter { habit in
-                habit.schedule.isScheduled(day) && (habit.created <= day || done.contains(habit.index))
+            let trackersDone = doneOn[day] ?? []
+            for index in trackersDone { done[index] = true }
+            defer { for index in trackersDone { done[index] = false } }
+            let weekday = CivilDate(day: day).weekdayIndex
+            var scheduled = 0
+            var missed = 0
+            for habit in habits where habit.schedule.isScheduled(day, weekday: weekday) {
+                if done[habit.index] {
+                    scheduled += 1
+                } else if habit.created <= day {
+                    scheduled += 1
+                    missed += 1
+                }
             }
             return .object([
-                "date": .string(date.description),
-                "scheduled": .array(scheduled.map { .string(trackers[$0.index].id) }),
-                "done": .array(done.map { .string(trackers[$0].id) }),
+                "date": .string(CivilDate(day: day).description), "scheduled": .number(Double(scheduled)),
+                "done": .number(Double(trackersDone.count)), "missed": .number(Double(missed)),
             ])
         }
         return .object([
             "trackers": .array(
                 trackers.enumerated().map { index, tracker in
-                    json(tracker, checkins: datesByTracker[index].count, scheduledDone: scheduledDone[index])
+                    let sorted = sortedDistinct(daysByTracker[index])
+                    return json(tracker, checkins: daysByTracker[index].count, runs: runs(schedules[index], on: sorted))
                 }),
             "days": .array(days),
         ])
     }
 
-    static func json(_ tracker: HabitTracker, checkins: Int, scheduledDone: [Int]) -> JSON {
+    /// `days` sorted, without repeats (already so when the check-ins come by tracker and date).
+    static func sortedDistinct(_ days: [Int]) -> [Int] {
+        var ascending = true
+        for i in days.indices.dropFirst() where days[i - 1] >= days[i] {
+            ascending = false
+            break
+        }
+        return ascending ? days : Array(Set(days)).sorted()
+    }
+
+    static func json(_ tracker: HabitTracker, checkins: Int, runs: [(first: Int, length: Int)]) -> JSON {
         let schedule = tracker.schedules.last?.days ?? []
         return .object([
             "id": .string(tracker.id), "name": .string(tracker.name), "kind": .string(tracker.kind.rawValue),
             "category": tracker.categoryID.map(JSON.string) ?? .null,
             "schedule": .array(schedule.map(JSON.string)), "created_on": .string(tracker.createdOn),
-            "checkins": .number(Double(checkins)), "scheduled_done": .array(scheduledDone.map { .number(Double($0)) }),
+            "checkins": .number(Double(checkins)),
+            "runs": .array(
+                runs.map { .array([.string(CivilDate(day: $0.first).description), .number(Double($0.length))]) }),
         ])
+    }
+
+    /// The runs of consecutive scheduled days done among `days` (sorted, distinct day numbers)
+    /// under `schedule` (nil: every day): each run's first day and length, oldest first.
+    static func runs(_ schedule: ScheduleSegments?, on days: [Int]) -> [(first: Int, length: Int)] {
+        var runs: [(first: Int, length: Int)] = []
+        var lastIndex = Int.min
+        for (day, index) in scheduledIndexes(schedule, on: days) {
+            if index == lastIndex &+ 1, !runs.isEmpty {
+                runs[runs.count - 1].length += 1
+            } else {
+                runs.append((day, 1))
+            }
+            lastIndex = index
+        }
+        return runs
     }
 
     /// The run of consecutive scheduled days done that ends on `day` (0 when `day` is not a
     /// scheduled day the tracker was done): the tracker's current streak as of that day.
     public static func streak(of tracker: HabitTracker, on dates: [CivilDate], endingOn day: CivilDate) -> Int {
-        let indexes = scheduledIndexes(of: tracker, on: Array(Set(dates)).sorted())
-        guard var index = indexes[day.day] else { return 0 }
-        let done = Set(indexes.values)
+        let schedule = tracker.kind == .habit ? ScheduleSegments(tracker) : nil
+        let pairs = scheduledIndexes(schedule, on: Array(Set(dates.map(\.day))).sorted())
+        guard var index = pairs.first(where: { $0.day == day.day })?.index else { return 0 }
+        let done = Set(pairs.map(\.index))
         var streak = 1
         while index > 0, done.contains(index - 1) {
             streak += 1
@@ -82,61 +123,76 @@ public enum HabitFacts {
         return streak
     }
 
-    /// For each of `dates` (sorted) on which the tracker was scheduled, its index among the
-    /// tracker's scheduled days counted from the earliest of them.
-    static func scheduledIndexes(of tracker: HabitTracker, on dates: [CivilDate]) -> [Int: Int] {
-        guard let first = dates.first else { return [:] }
-        guard tracker.kind == .habit, let schedule = ScheduleSegments(tracker) else {
-            // An irregular event is "scheduled" every day.
-            return Dictionary(dates.map { ($0.day, $0.day - first.day) }, uniquingKeysWith: { a, _ in a })
-        }
-        var result: [Int: Int] = [:]
-        var previous = first.day
+    /// For each of `days` (sorted, distinct) on which the tracker was scheduled (every day
+    /// without a schedule: an irregular event), its index among the tracker's scheduled days
+    /// counted from the earliest of them, in order.
+    static func scheduledIndexes(_ schedule: ScheduleSegments?, on days: [Int]) -> [(day: Int, index: Int)] {
+        guard let first = days.first else { return [] }
+        guard let schedule else { return days.map { ($0, $0 - first) } }
+        var result: [(day: Int, index: Int)] = []
+        result.reserveCapacity(days.count)
+        var previous = first
         var running = 0  // scheduled days in [first, previous)
-        for date in dates {
-            if date.day > previous { running += schedule.count(previous, date.day - 1) }
-            previous = date.day
-            if schedule.isScheduled(date.day) { result[date.day] = running }
+        for day in days {
+            if day > previous { running += schedule.count(previous, day - 1) }
+            previous = day
+            if schedule.isScheduled(day) { result.append((day, running)) }
         }
         return result
     }
 }
 
 /// A habit's schedule history as day numbers: segments `[start, next start)` each with a
-/// weekday mask (Monday first); the first segment reaches back before its date.
+/// weekday mask (bit 0 Monday); the first segment reaches back before its date.
 struct ScheduleSegments {
-    private let segments: [(start: Int, mask: [Bool])]
+    private let starts: [Int]
+    private let masks: [UInt8]
 
     /// Nil for a tracker without a schedule.
     init?(_ tracker: HabitTracker) {
         guard !tracker.schedules.isEmpty else { return nil }
-        segments = tracker.schedules.enumerated().map { index, schedule in
-            (
-                index == 0 ? Int.min : (CivilDate(schedule.fromDate)?.day ?? Int.min),
-                CivilDate.weekdays.map(schedule.days.contains)
-            )
+        starts = tracker.schedules.enumerated().map { index, schedule in
+            index == 0 ? Int.min : (CivilDate(schedule.fromDate)?.day ?? Int.min)
+        }
+        masks = tracker.schedules.map { schedule in
+            var mask: UInt8 = 0
+            for (bit, name) in CivilDate.weekdays.enumerated() where schedule.days.contains(name) { mask |= 1 << bit }
+            return mask
         }
     }
 
-    private func segment(on day: Int) -> (start: Int, mask: [Bool]) { segments.last { $0.start <= day }! }
+    /// The position of the segment in force on `day`.
+    private func segment(on day: Int) -> Int {
+        var position = starts.count - 1
+        while position > 0, starts[position] > day { position -= 1 }
+        return position
+    }
 
     /// Whether `day` is a scheduled day, by the schedule in force then.
-    func isScheduled(_ day: Int) -> Bool { segment(on: day).mask[CivilDate(day: day).weekdayIndex] }
+    func isScheduled(_ day: Int) -> Bool { isScheduled(day, weekday: CivilDate(day: day).weekdayIndex) }
+
+    /// Whether `day` (whose weekday index is `weekday`) is a scheduled day.
+    func isScheduled(_ day: Int, weekday: Int) -> Bool { masks[segment(on: day)] & (1 << weekday) != 0 }
 
     /// Scheduled days in `[a, b]` (inclusive, a ≤ b), counted segment by segment.
     func count(_ a: Int, _ b: Int) -> Int {
         var total = 0
         var start = a
+        var position = segment(on: a)
         while start <= b {
-            let mask = segment(on: start).mask
-            let next = segments.first { $0.start > start }?.start ?? Int.max
+            let mask = masks[position]
+            let next = position + 1 < starts.count ? starts[position + 1] : Int.max
             let end = next == Int.max ? b : min(b, next - 1)
             let length = end - start + 1
-            total += (length / 7) * mask.filter { $0 }.count
-            for offset in 0..<(length % 7) where mask[CivilDate(day: start + (length / 7) * 7 + offset).weekdayIndex] {
-                total += 1
+            total += (length / 7) * mask.nonzeroBitCount
+            let rest = start + (length / 7) * 7
+            var weekday = CivilDate(day: rest).weekdayIndex
+            for _ in 0..<(length % 7) {
+                if mask & (1 << weekday) != 0 { total += 1 }
+                weekday = weekday == 6 ? 0 : weekday + 1
             }
             start = end + 1
+            position += 1
         }
         return total
     }

@@ -19,9 +19,40 @@ public enum HabitStatistics {
 
     /// `{has_data, <statistic>: number…}`; with no check-ins every statistic is null (there is
     /// nothing to show), otherwise every one is a number (zero where there is none).
+    ///
+    /// Kept in the store's ``DerivedCache`` under the user's ``StoreReader/habitDataVersion(user:)``
+    /// and the rule set's revision, so a screen shown again before the user's habit data or the
+    /// rules change costs one read; every instance reads the version from the shared store, so
+    /// none serves statistics of data another one changed. Not kept: an answer with a
+    /// `degraded` statistic, or while ``isCacheable(by:)`` says no.
     public static func json(user: String, store: any StoreReader, evaluator: RuleEvaluator) throws -> JSON {
+        // The version first: data changed after this read is newer than the version it is kept under.
+        let version = try store.habitDataVersion(user: user)
+        guard isCacheable(by: evaluator) else { return try computed(user: user, store: store, evaluator: evaluator) }
+        let key = "habit-stats\u{0}\(user)\u{0}\(version)\u{0}\(evaluator.ruleSet.revision)"
+        if let kept = store.derivedCache.value(key, make: { () -> JSON? in nil }) { return kept }
+        let stats = try computed(user: user, store: store, evaluator: evaluator)
+        if stats["degraded"] == nil { _ = store.derivedCache.value(key) { stats } }
+        return stats
+    }
+
+    /// Whether the statistics depend on nothing but the user's habit data and the rules: no
+    /// `habit_stat` rule reads the clock (`now`; any text containing it counts), none is
+    /// quarantined (an admin lifts a quarantine without a new revision), no decision log wants
+    /// every evaluation recorded, and the rule set has a revision to keep them under.
+    public static func isCacheable(by evaluator: RuleEvaluator) -> Bool {
+        guard evaluator.decisionLog == nil, !evaluator.ruleSet.revision.isEmpty else { return false }
+        return rules(in: evaluator.ruleSet).allSatisfy { rule in
+            !evaluator.quarantined.contains(rule.id) && (evaluator.quarantinedInputs[rule.id]?.isEmpty ?? true)
+                && !rule.variants.contains { $0.expression.source.contains("now") }
+                && !(rule.fallback?.source.contains("now") ?? false)
+        }
+    }
+
+    /// The statistics computed from the stored trackers and check-ins, never from a kept answer.
+    public static func computed(user: String, store: any StoreReader, evaluator: RuleEvaluator) throws -> JSON {
         let trackers = try store.habitTrackers(user: user)
-        let checkins = try store.habitCheckins(user: user)
+        let checkins = try store.habitCheckinsByTracker(user: user)
         return try json(
             facts: HabitFacts.input(trackers: trackers, checkins: checkins), hasData: !checkins.isEmpty,
             evaluator: evaluator)

@@ -42,6 +42,27 @@ extension StoreReader {
         return categories
     }
 
+    /// A number that grows with every change to the user's trackers, schedules, categories or
+    /// check-ins (0 before the first): what is derived from them can be kept until it changes.
+    public func habitDataVersion(user: String) throws -> Int64 {
+        try first("SELECT version FROM habit_versions WHERE user_id = ?", [.text(user)]) { $0.integer(0) } ?? 0
+    }
+
+    /// A user's check-ins by tracker, then date: the primary key's order, so nothing is sorted
+    /// (days unchecked again are not check-ins). What the statistics read.
+    public func habitCheckinsByTracker(user: String) throws -> [HabitCheckin] {
+        var checkins: [HabitCheckin] = []
+        try query(
+            """
+            SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL
+            ORDER BY tracker_id, date
+            """, [.text(user)]
+        ) { row in
+            checkins.append(HabitCheckin(trackerID: row.text(0) ?? "", date: row.text(1) ?? ""))
+        }
+        return checkins
+    }
+
     /// A user's check-ins, by date (days unchecked again are not check-ins).
     public func habitCheckins(user: String) throws -> [HabitCheckin] {
         var checkins: [HabitCheckin] = []
@@ -61,6 +82,13 @@ extension StoreReader {
 extension Store {
     /// Applies a change to `user`'s habit trackers, categories or check-ins.
     public func applyHabitChange(_ change: HabitChange, user: String, at: Double, event: Int64?) throws {
+        // In the same transaction as the change: whoever reads the version first and the data
+        // after it never keeps newer data under an older version.
+        try run(
+            """
+            INSERT INTO habit_versions (user_id, version) VALUES (?, 1)
+            ON CONFLICT (user_id) DO UPDATE SET version = habit_versions.version + 1
+            """, [.text(user)])
         switch change {
         case .trackerCreated(let tracker):
             try run(

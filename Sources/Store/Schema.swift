@@ -329,5 +329,13 @@ enum Schema {
                 ALTER TABLE reminders ADD COLUMN runner_due REAL;
                 ALTER TABLE reminders ADD COLUMN runner_payload TEXT;
                 """),
+        Migration(
+            version: 13, name: "a version of each user's habit data, so that their statistics are kept until it changes",
+            sql: """
+                CREATE TABLE habit_versions (
+                    user_id TEXT PRIMARY KEY REFERENCES users (user_id) ON DELETE CASCADE,
+                    version INTEGER NOT NULL
+                );
+                """),
     ]
 }
