@@ -67,6 +67,13 @@ enum JourneyAnalytics {
     }
 }
 
+/// The first `ai_interpretation_read` report of a dog; its `type` is written out, so that the
+/// partial index on those reports serves it.
+let interpretationReadSQL = """
+    SELECT occurred_at FROM events WHERE dog_id = ? AND type = 'ai_interpretation_read'
+    ORDER BY occurred_at LIMIT 1
+    """
+
 extension StoreReader {
     /// When `dog`'s journey was first opened (after `after`, through `through`), by its stored
     /// `journey_opened` events: one step of the dog's time index.
@@ -82,13 +89,10 @@ extension StoreReader {
     /// When the app first reported `dog`'s AI interpretation read (`ai_interpretation_read`, in
     /// event time, whatever arrived first); nil while it has not. A resent report is a
     /// duplicate and never stored twice; another user's report for the dog is refused.
+    /// One probe of the partial index `events_interpretation_read` (migration 14), whatever the
+    /// number of the dog's other events.
     public func interpretationReadAt(dog: String) throws -> Double? {
-        try first(
-            """
-            SELECT occurred_at FROM events WHERE dog_id = ? AND type = 'ai_interpretation_read'
-            ORDER BY occurred_at LIMIT 1
-            """, [.text(dog)]
-        ) { $0.real(0) }
+        try first(interpretationReadSQL, [.text(dog)]) { $0.real(0) }
     }
 
     /// Whether `dog`'s journey map was built.

@@ -337,5 +337,11 @@ enum Schema {
                     version INTEGER NOT NULL
                 );
                 """),
+        Migration(
+            version: 14, name: "the AI interpretation's read reports of a dog, found without reading its other events",
+            sql: """
+                CREATE INDEX events_interpretation_read ON events (dog_id, occurred_at)
+                    WHERE type = 'ai_interpretation_read';
+                """),
     ]
 }

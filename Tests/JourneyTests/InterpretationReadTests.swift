@@ -1,7 +1,7 @@
 import Core
 import Engine
 import Features
-import Journey
+@testable import Journey
 import Store
 import TestSupport
 import Testing
@@ -76,5 +76,14 @@ import Testing
         let views = JourneyViews(store: backend.store, evaluator: evaluator, now: now)
         #expect(try views.today("miso")["interpretation_read_at"] == expected)
         #expect(try views.journey("miso")["interpretation_read_at"] == expected)
+    }
+
+    /// Today reads the read time on every view: one probe of the partial index on the read
+    /// reports, never a walk over the dog's other events (a dog may have tens of thousands).
+    @Test func theReadTimeIsFoundByItsIndexNotByTheDogsEvents() throws {
+        let file = TemporaryDatabaseFile()
+        let store = try SQLiteStore(path: file.path)
+        let plan = try store.rows("EXPLAIN QUERY PLAN " + interpretationReadSQL, [.text("q")]) { $0.text(3) ?? "" }
+        #expect(plan.contains { $0.contains("USING INDEX events_interpretation_read") }, "plan: \(plan)")
     }
 }
