@@ -51,30 +51,19 @@ extension StoreReader {
     /// A user's check-ins by tracker, then date: the primary key's order, so nothing is sorted
     /// (days unchecked again are not check-ins). What the statistics read.
     public func habitCheckinsByTracker(user: String) throws -> [HabitCheckin] {
-        var checkins: [HabitCheckin] = []
-        try query(
-            """
-            SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL
-            ORDER BY tracker_id, date
-            """, [.text(user)]
-        ) { row in
-            checkins.append(HabitCheckin(trackerID: row.text(0) ?? "", date: row.text(1) ?? ""))
-        }
-        return checkins
+        try habitCheckins(user: user, orderBy: "tracker_id, date")
     }
 
     /// A user's check-ins, by date (days unchecked again are not check-ins).
     public func habitCheckins(user: String) throws -> [HabitCheckin] {
-        var checkins: [HabitCheckin] = []
-        try query(
-            """
-            SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL
-            ORDER BY date, tracker_id
-            """, [.text(user)]
-        ) { row in
-            checkins.append(HabitCheckin(trackerID: row.text(0) ?? "", date: row.text(1) ?? ""))
-        }
-        return checkins
+        try habitCheckins(user: user, orderBy: "date, tracker_id")
+    }
+
+    private func habitCheckins(user: String, orderBy order: String) throws -> [HabitCheckin] {
+        try rows(
+            "SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL ORDER BY \(order)",
+            [.text(user)]
+        ) { HabitCheckin(trackerID: $0.text(0) ?? "", date: $0.text(1) ?? "") }
     }
 
 }
