@@ -18,11 +18,13 @@ struct BenchmarkOptions {
     var seconds = 5
     var help = false
     var postgres: String?
+    /// rules: the one rule measured (nil: every rule of ``RuleBenchmark/rules``).
+    var only: String?
 
     static let usage = """
         OVERVIEW: The engine beside a baseline measured in the same run.
 
-        USAGE: journey-bench rules [--rules <dir>] [--fixture <path>] [--iterations <n>] [--rounds <n>]
+        USAGE: journey-bench rules [--rules <dir>] [--fixture <path>] [--only <rule>] [--iterations <n>] [--rounds <n>]
                journey-bench ingest [--rules <dir>] [--events <n>] [--rounds <n>] [--scaling]
                journey-bench views [--rules <dir>] [--iterations <n>] [--rounds <n>]
                journey-bench habits [--rules <dir>] [--iterations <n>] [--rounds <n>]
@@ -59,6 +61,7 @@ struct BenchmarkOptions {
           --rules <dir>           The rules directory. (default: Rules)
           --fixture <path>        rules: the context, relative to the rules directory.
                                   (default: journey/fixtures/q-123.json)
+          --only <rule>           rules: measure this rule alone (for callgrind). (default: all four)
           --iterations <n>        rules: evaluations per round and side. (default: 1000)
           --rounds <n>            Alternating rounds; medians are reported. (default: 15 for rules, 3 for ingest)
           --events <n>            ingest, challenges, preview: events per run. (default: 100000; challenges 1000000)
@@ -107,6 +110,7 @@ struct BenchmarkOptions {
             switch flag {
             case "--rules": rulesDirectory = try value(flag)
             case "--fixture": fixture = try value(flag)
+            case "--only": only = try value(flag)
             case "--iterations": iterations = try number(flag)
             case "--rounds": rounds = try number(flag)
             case "--events": events = try number(flag)

@@ -24,6 +24,9 @@ public final class Program {
     public let name: String
 
     private var state: OpaquePointer?
+    /// ``Sandbox/nowAttribute`` as a libjq string, made once per program: libjq's reference
+    /// counts are not atomic, so a string shared by programs of several threads would race.
+    private let nowKey = JV.makeString(Sandbox.nowAttribute)
     private let sink = MessageSink()
     private var running = false
 
@@ -64,6 +67,7 @@ public final class Program {
     }
 
     deinit {
+        jv_free(nowKey)
         // jq_teardown frees the state, its bytecode and anything left on its stack.
         jq_teardown(&state)
     }
@@ -106,11 +110,10 @@ public final class Program {
             running = false
         }
 
-        // The sandbox prelude reads [now, input]; jq_start consumes the pair.
-        var pair = jv_array_sized(2)
-        pair = jv_array_append(pair, jv_number(now))
-        pair = jv_array_append(pair, input.retained())
-        jq_start(state, pair, 0)
+        // The sandbox's `now` reads the attribute; jq_set_attr consumes a key reference and the
+        // value, jq_start the input reference.
+        jq_set_attr(state, jv_copy(nowKey), jv_number(now))
+        jq_start(state, input.retained(), 0)
 
         while true {
             let output = jq_next(state)  // +1

@@ -28,6 +28,18 @@ import Testing
     @Test func nowIsTheEvaluationTime() throws {
         #expect(try run("now").outputs == [.number(now)])
         #expect(try run("now | todate").outputs == [.string("2026-11-18T11:06:40Z")])
+        // The input reaches the program as given, beside the time.
+        #expect(try run("[now, .]", ["a": 1]).outputs == [[.number(now), ["a": 1]]])
+    }
+
+    /// `now` is read from a state attribute through libjq's `get_jq_origin`, which is shadowed:
+    /// a rule cannot read the attribute (or the program's origin) under another name, and each
+    /// evaluation sees its own time.
+    @Test func theTimeIsReadOnlyAsNow() throws {
+        #expect(try run("[get_jq_origin, get_prog_origin]").outputs == [[nil, nil]])
+        let program = try Program("now")
+        #expect(try program.outputs(JV(nil), now: 1, timeout: .seconds(5)).outputs == [1])
+        #expect(try program.outputs(JV(nil), now: 2, timeout: .seconds(5)).outputs == [2])
     }
 
     @Test func inputsAreNotAvailable() {
@@ -82,10 +94,12 @@ import Testing
             def clock: now;
             def read: input;
             def now_ok: 1;
+            def origin: get_jq_origin;
             """
         let (definitions, problems) = Sandbox.inspectLibrary(source, libraryDirectory: library.path)
-        #expect(definitions.map(\.name) == ["ok", "leak", "clock", "read", "now_ok"])
-        #expect(problems.map(\.line) == [2, 3, 4])
+        #expect(definitions.map(\.name) == ["ok", "leak", "clock", "read", "now_ok", "origin"])
+        #expect(problems.map(\.line) == [2, 3, 4, 6])
+        #expect(problems.last?.message.contains("take the time as an argument") == true)
         #expect(problems[0].message.contains("$ENV"))
     }
 
