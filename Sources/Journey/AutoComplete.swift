@@ -18,19 +18,25 @@ public enum AutoComplete {
         for block: JourneyMap.Block, rule: String, dog: DogProfile, store: any StoreReader, evaluator: RuleEvaluator,
         now: Double
     ) throws -> [JSON] {
-        let input = try input(for: block, dog: dog, store: store)
+        let input = try input(for: block, dog: dog, store: store, reads: evaluator.ruleSet.rule(rule)?.reads)
         let result = try evaluator.evaluate(
             rule, input: input, options: EvaluationOptions(now: now, fallbackOnError: true))
         return result.value?.arrayValue ?? []
     }
 
     /// The rule's input: the dog, the block, the dog's window of records and events, built as
-    /// libjq values straight from the rows (their payloads parsed by libjq).
-    public static func input(for block: JourneyMap.Block, dog: DogProfile, store: any StoreReader) throws -> JV {
+    /// libjq values straight from the rows (their payloads parsed by libjq). With the rule's
+    /// `reads`, only the records of the kinds and the events of the types it reads: the same
+    /// ones, the others neither read nor built.
+    public static func input(
+        for block: JourneyMap.Block, dog: DogProfile, store: any StoreReader, reads: InputSelection? = nil
+    ) throws -> JV {
         let keys = InputKeys()
         // Rows of ProfileRecord.columns: id, kind, recorded_at, recorded_at_text, payload, source,
         // rule_revision, block_id.
-        let records = try store.newestRecords(dog: dog.id, perKind: recordsPerKind) { row -> JV in
+        let records = try store.newestRecords(
+            dog: dog.id, perKind: recordsPerKind, kinds: reads?.values(of: "records")
+        ) { row -> JV in
             var record = JVObjectBuilder()
             record.set(keys.id, string: "r-\(row.integer(0))")
             record.set(keys.kind, string: row.text(1) ?? "")
@@ -43,7 +49,8 @@ public enum AutoComplete {
         }
         // Rows of StoredEvent.latestColumns: id, user_id, event_id, type, occurred_at,
         // occurred_at_text, received_at, payload.
-        let events = try store.latestEvents(dog: dog.id, limit: eventWindow) { row -> JV in
+        let events = try store.latestEvents(dog: dog.id, limit: eventWindow, types: reads?.values(of: "events")) {
+            row -> JV in
             var event = JVObjectBuilder()
             event.set(keys.eventID, string: row.text(2) ?? "")
             event.set(keys.type, string: row.text(3) ?? "")

@@ -23,7 +23,7 @@ extension RuleKind {
         name: "auto_complete",
         summary: "Finds evidence that a block's action is already done; non-empty means credit.",
         inputDescription:
-            "{dog, block, records, events}: the dog's newest 100 records of each kind (oldest first) and its newest 200 events (newest first)",
+            "{dog, block, records, events}: the dog's newest 100 records of each kind (oldest first) and its newest 200 events (newest first); `reads:` narrows them to the record kinds and event types the rule reads",
         requiredMembers: [
             Member("dog", .object), Member("block", .object), Member("records", .array),
             Member("events", .array),
@@ -36,7 +36,11 @@ extension RuleKind {
                 return "expected every evidence record to be an object, element \(bad) is \(records[bad].typeName)"
             }
             return nil
-        })
+        },
+        selectableInputs: [
+            SelectableInput(member: "records", key: "kind", what: "record kinds"),
+            SelectableInput(member: "events", key: "type", what: "event types"),
+        ])
 
     public static let personalNote = RuleKind(
         name: "personal_note",

@@ -195,7 +195,9 @@ enum EvalCommand: Command {
         {
             io.stderr.line("assignment: \(explanation)")
         }
-        for input in inputs {
+        for given in inputs {
+            // Narrowed as the engine narrows it when the rule declares what it `reads`.
+            let input = rule.reads == nil ? given : ((try? given.json()).map { JV(rule.selectingInput($0)) } ?? given)
             if options.trace { io.stderr.write(TraceText.header(rule: rule, options: options, input: input)) }
             do {
                 let result = try evaluator.evaluate(rule, input: input, options: evaluationOptions)

@@ -22,13 +22,15 @@ public struct RuleDefinition: Sendable {
     /// For event-driven kinds: the event types the rule reacts to; for any other event it gives
     /// the kind's empty value without being evaluated. Nil means every event.
     public var events: [String]?
+    /// What the rule reads of its kind's selectable lists (`reads:`); nil: all of its input.
+    public var reads: InputSelection?
     public var tests: [RuleTest]
 
     /// A rule built by a feature from its own documents (an onboarding step's trigger).
     public init(
         id: String, kind: RuleKind, description: String? = nil, location: SourceLocation, experiment: String? = nil,
         variants: [Variant], fallback: Expression? = nil, budget: Duration = RuleDefinition.defaultBudget,
-        events: [String]? = nil, tests: [RuleTest] = []
+        events: [String]? = nil, reads: InputSelection? = nil, tests: [RuleTest] = []
     ) {
         self.id = id
         self.kind = kind
@@ -39,6 +41,7 @@ public struct RuleDefinition: Sendable {
         self.fallback = fallback
         self.budget = budget
         self.events = events
+        self.reads = reads
         self.tests = tests
     }
 
@@ -64,6 +67,8 @@ public struct RuleDefinition: Sendable {
         hasher.update("\(id)\u{0}\(kind.name)\u{0}\(budget)\u{0}\(events ?? [])\u{0}\(libraryHash)\u{0}")
         for variant in variants { hasher.update("\(variant.name)\u{0}\(variant.expression.source)\u{0}") }
         hasher.update("fallback\u{0}\(fallback?.source ?? "")")
+        // Only rules that narrow their input say so, so that the others keep their digests.
+        if let reads { hasher.update("\u{0}reads\u{0}\(reads.canonicalText)") }
         return hasher.finalizeHex()
     }
 }

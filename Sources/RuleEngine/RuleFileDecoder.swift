@@ -5,7 +5,8 @@ import YAML
 /// Turns the YAML of a rule file into ``RuleDefinition``s, reporting every problem.
 struct RuleFileDecoder {
     static let ruleFields = [
-        "rule", "kind", "description", "events", "expr", "experiment", "variants", "fallback", "budget", "tests",
+        "rule", "kind", "description", "events", "reads", "expr", "experiment", "variants", "fallback", "budget",
+        "tests",
     ]
     static let testFields = [
         "name", "input", "input_file", "variant", "now", "expect", "expect_outputs", "expect_error", "fallback",
@@ -67,11 +68,12 @@ struct RuleFileDecoder {
         let fallback = fields.expression("fallback", lines: lines)
         let budget = fields.duration("budget", within: Self.budgetRange) ?? RuleDefinition.defaultBudget
         let events = decodeEvents(fields, kind: kind, rule: ruleID)
+        let reads = decodeReads(fields, kind: kind, rule: ruleID)
         guard let ruleID, let kind, let variants else { return nil }
         var rule = RuleDefinition(
             id: ruleID, kind: kind, description: description, location: fields.start,
             experiment: fields.string("experiment")?.value, variants: variants, fallback: fallback,
-            budget: budget, events: events, tests: [])
+            budget: budget, events: events, reads: reads, tests: [])
         rule.tests = decodeTests(fields, rule: rule)
         return rule
     }
@@ -120,6 +122,49 @@ struct RuleFileDecoder {
             types.append(type)
         }
         return types
+    }
+
+    /// `reads: {records: [weight], events: []}`, for kinds with selectable lists.
+    private func decodeReads(_ fields: YAMLFields, kind: RuleKind?, rule: String?) -> InputSelection? {
+        guard let node = fields.values["reads"], let kind else { return nil }
+        let at = fields.location(node)
+        let lists = kind.selectableInputs
+        guard !lists.isEmpty else {
+            let narrowing = kinds.all.filter { !$0.selectableInputs.isEmpty }.map(\.name)
+            collector.error(
+                "invalid_value",
+                "`reads` applies to rules whose input has lists to narrow (\(listing(narrowing, conjunction: "and"))), not to \(kind.name)",
+                at: at, rule: rule)
+            return nil
+        }
+        let members = lists.map(\.member)
+        guard node.pairs?.isEmpty == false,
+            let selection = YAMLFields(node, file: file, what: "`reads`", allowed: members, collector: collector)
+        else {
+            if node.pairs?.isEmpty != false {
+                collector.error(
+                    "invalid_type",
+                    "`reads` must map \(listing(members)) to lists of the values the rule reads (\(lists.map(\.what).joined(separator: ", ")))",
+                    at: at, rule: rule)
+            }
+            return nil
+        }
+        var kept: [String: Set<String>] = [:]
+        for list in lists where selection.has(list.member) {
+            guard let items = selection.strings(list.member) else { continue }
+            var values = Set<String>()
+            for (value, item) in items {
+                guard SnakeCaseName.isEventType(value) else {
+                    collector.error(
+                        "invalid_value", "\(list.what) are snake_case names, found `\(value.prefix(64))`",
+                        at: SourceLocation(file: file, item.start), rule: rule)
+                    continue
+                }
+                values.insert(value)
+            }
+            kept[list.member] = values
+        }
+        return kept.isEmpty ? nil : InputSelection(kept)
     }
 
     /// `expr:` gives one variant named `default`; `experiment:` + `variants:` give named ones.

@@ -49,12 +49,15 @@ public struct RuleKind: Sendable {
     /// tests apply it to every result and expectation; at run time the caller, who knows what
     /// exists, passes its own ``EvaluationOptions/outputCheck``.
     public var checkOutputAgainstInput: (@Sendable (_ output: JSON, _ input: JSON) -> String?)? = nil
+    /// The lists of the input a rule may narrow with `reads:` (empty: `reads:` is refused).
+    public var selectableInputs: [SelectableInput] = []
 
     public init(
         name: String, summary: String, inputDescription: String, requiredMembers: [Member], inputIsObject: Bool,
         outputDescription: String, cardinality: Cardinality, checkOutput: @escaping @Sendable (JSON) -> String?,
         eventTypePath: [String]? = nil,
-        checkOutputAgainstInput: (@Sendable (_ output: JSON, _ input: JSON) -> String?)? = nil
+        checkOutputAgainstInput: (@Sendable (_ output: JSON, _ input: JSON) -> String?)? = nil,
+        selectableInputs: [SelectableInput] = []
     ) {
         self.name = name
         self.summary = summary
@@ -66,6 +69,7 @@ public struct RuleKind: Sendable {
         self.checkOutput = checkOutput
         self.eventTypePath = eventTypePath
         self.checkOutputAgainstInput = checkOutputAgainstInput
+        self.selectableInputs = selectableInputs
     }
 
     /// Nil when `input` fits the contract, else what is wrong with it.
@@ -79,14 +83,14 @@ public struct RuleKind: Sendable {
         guard input.kind == .object else {
             return "input must be an object (\(inputDescription)), got \(input.kind.rawValue)"
         }
-        for (member, key) in zip(requiredMembers, keys) {
-            guard let kind = input.memberKind(key) else {
-                return "input has no `\(member.name)` (\(inputDescription))"
-            }
-            guard kind == member.type else {
-                let type = member.type.rawValue
-                return "input `.\(member.name)` must be \(article(type)) \(type), got \(kind.rawValue)"
-            }
+        // By index, so that a member's name is only read to describe a problem.
+        for index in 0..<min(keys.count, requiredMembers.count) {
+            let kind = input.memberKind(keys[index])
+            guard kind != requiredMembers[index].type else { continue }
+            let member = requiredMembers[index]
+            guard let kind else { return "input has no `\(member.name)` (\(inputDescription))" }
+            let type = member.type.rawValue
+            return "input `.\(member.name)` must be \(article(type)) \(type), got \(kind.rawValue)"
         }
         return nil
     }

@@ -63,15 +63,16 @@ public struct RuleTestRunner {
         // A result must name only what the test's input has (a recommendation, one of its blocks).
         var options = EvaluationOptions(
             variant: test.variant, now: test.now, timeout: timeout, useFallback: test.usesFallback)
+        // The input as the engine gives it: narrowed to what the rule declares it `reads`.
+        let input = rule.selectingInput(test.input)
         if let check = rule.kind.checkOutputAgainstInput {
-            let input = test.input
             options.outputCheck = { output in check(output, input) }
         }
         let clock = ContinuousClock()
         let started = clock.now
         let result: Result<RuleResult, RuleError>
         do {
-            result = .success(try evaluator.evaluate(rule, input: JV(test.input), options: options))
+            result = .success(try evaluator.evaluate(rule, input: JV(input), options: options))
         } catch {
             result = .failure(error)
         }

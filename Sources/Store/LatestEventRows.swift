@@ -15,13 +15,23 @@ extension StoredEvent {
 
 extension StoreReader {
     /// A dog's latest events (newest first), at most `limit`, each made by `make` from a row of
-    /// ``StoredEvent/latestColumns`` (a rule's input built straight from the rows).
-    public func latestEvents<T>(dog: String, limit: Int, _ make: (any SQLRow) throws -> T) throws -> [T] {
-        try rows(
+    /// ``StoredEvent/latestColumns`` (a rule's input built straight from the rows). With
+    /// `types`, only the events of those types among the same `limit` latest are made (none
+    /// read when `types` is empty): the window a rule reads does not move with what it keeps.
+    public func latestEvents<T>(
+        dog: String, limit: Int, types: Set<String>? = nil, _ make: (any SQLRow) throws -> T
+    ) throws -> [T] {
+        if let types, types.isEmpty { return [] }
+        let made: [T?] = try rows(
             """
             SELECT \(StoredEvent.latestColumns)
             FROM events WHERE dog_id = ? ORDER BY occurred_at DESC, id DESC LIMIT ?
-            """, [.text(dog), .integer(Int64(max(limit, 0)))], make)
+            """, [.text(dog), .integer(Int64(max(limit, 0)))]
+        ) { row in
+            if let types, !types.contains(row.text(3) ?? "") { return nil }
+            return try make(row)
+        }
+        return made.compactMap { $0 }
     }
 }
 

@@ -38,9 +38,12 @@ extension StoreReader {
     }
 
     /// ``newestRecords(dog:perKind:)`` with each record made by `make` from a row of
-    /// ``ProfileRecord/columns`` (a rule's input built straight from the rows).
-    public func newestRecords<T>(dog: String, perKind: Int, _ make: (any SQLRow) throws -> T) throws -> [T] {
-        let kinds = try rows(
+    /// ``ProfileRecord/columns`` (a rule's input built straight from the rows); with `kinds`,
+    /// only the records of those kinds (the same ones, without reading the others).
+    public func newestRecords<T>(
+        dog: String, perKind: Int, kinds selected: Set<String>? = nil, _ make: (any SQLRow) throws -> T
+    ) throws -> [T] {
+        let kinds = try selected.map { $0.sorted() } ?? rows(
             """
             WITH RECURSIVE kinds (kind) AS (
                 SELECT min(kind) FROM profile_records WHERE dog_id = ?
