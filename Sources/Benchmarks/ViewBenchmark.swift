@@ -44,7 +44,9 @@ struct ViewBenchmark {
         let recommended = try require(state.recommended.flatMap(state.map.block), "nothing recommended")
         let records = try store.records(dog: dog, kind: nil)
         let autoCompleteRule = try require(recommended.autoCompleteRule, "the recommended block has no auto-complete")
-        let autoCompleteInput = try AutoComplete.input(for: recommended, dog: state.map.dog, store: store)
+        // The input Today builds: the window narrowed to what the rule `reads`.
+        let reads = ruleSet.rule(autoCompleteRule)?.reads
+        let autoCompleteInput = try AutoComplete.input(for: recommended, dog: state.map.dog, store: store, reads: reads)
         let library = ruleSet.libraryDirectory
         let recommendationSource = pinningNow(
             try require(ruleSet.rule(JourneyRules.recommendation), "no recommendation rule")
@@ -76,8 +78,12 @@ struct ViewBenchmark {
                 })
             measures["reads.offer", default: []].append(
                 measure {
-                    _ = try? store.newestRecords(dog: dog, perKind: AutoComplete.recordsPerKind) { $0.integer(0) }
-                    _ = try? store.latestEvents(dog: dog, limit: AutoComplete.eventWindow) { $0.integer(0) }
+                    _ = try? store.newestRecords(
+                        dog: dog, perKind: AutoComplete.recordsPerKind, kinds: reads?.values(of: "records")
+                    ) { $0.integer(0) }
+                    _ = try? store.latestEvents(
+                        dog: dog, limit: AutoComplete.eventWindow, types: reads?.values(of: "events")
+                    ) { $0.integer(0) }
                 })
             let recommendationInput = JV(state.recommendationInput)
             measures["rules.recommendation", default: []].append(
@@ -95,7 +101,9 @@ struct ViewBenchmark {
             measures["inputs.recommendation", default: []].append(measure { _ = JV(state.recommendationInput) })
             // Reads and builds the input: the reads are subtracted below.
             measures["inputs.offer+reads", default: []].append(
-                measure { _ = try? AutoComplete.input(for: recommended, dog: state.map.dog, store: store) })
+                measure {
+                    _ = try? AutoComplete.input(for: recommended, dog: state.map.dog, store: store, reads: reads)
+                })
             measures["raw.recommendation", default: []].append(
                 jqb_ns_per_eval_prebuilt(recommendationSource, library, recommendationText, options.iterations, nil)
                     / 1000)
@@ -137,7 +145,8 @@ struct ViewBenchmark {
             """
 
             Today reads the dog, its manifest and steps, and for the offer on the recommended block
-            (\(recommended.id)) its newest \(AutoComplete.recordsPerKind) records of each kind and \(AutoComplete.eventWindow) latest events; it evaluates
+            (\(recommended.id)) its newest \(AutoComplete.recordsPerKind) records of each kind and \(AutoComplete.eventWindow) latest events, narrowed to what
+            the rule reads (\(reads.map { "reads: " + $0.description } ?? "no `reads:`, the whole window")); it evaluates
             that block's auto-complete rule (\(autoCompleteRule)); the recommendation rule \(ranRecommendation ? "too" : "not: the manifest's recommended block is open").
             "Today, N found": the rule finds N weights of the last 30 days (the second row is the same
             dog 60 days later, when its weights are too old to count: no offer).

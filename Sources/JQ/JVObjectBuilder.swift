@@ -28,6 +28,18 @@ public struct JVObjectBuilder: ~Copyable {
         raw = jv_object_set(raw, key.retained(), string.map(JV.makeString) ?? jv_null())
     }
 
+    /// Sets `key` to the string of UTF-8 `bytes` (libjq replaces invalid sequences, as for any
+    /// string), or to null for nil.
+    public mutating func set(_ key: JV, utf8 bytes: UnsafeBufferPointer<UInt8>?) {
+        raw = jv_object_set(raw, key.retained(), JV.makeString(bytes))
+    }
+
+    /// Sets `key` to the value of JSON text the engine stored, given as UTF-8 bytes (null for
+    /// nil): ``set(_:storedJSON:)`` without making a `String` first.
+    public mutating func set(_ key: JV, storedJSONUTF8 bytes: UnsafeBufferPointer<UInt8>?) throws {
+        raw = jv_object_set(raw, key.retained(), try JV.parseStored(bytes))
+    }
+
     /// Sets `key` to a number.
     public mutating func set(_ key: JV, number: Double) {
         raw = jv_object_set(raw, key.retained(), jv_number(number))
@@ -74,14 +86,30 @@ extension JV {
     /// The +1 value of stored JSON text (null for nil), by libjq's parser, else ``JSONParser``.
     static func parseStored(_ text: String?) throws -> jv {
         guard var text else { return jv_null() }
-        let parsed = text.withUTF8 { bytes -> jv in
-            guard let base = bytes.baseAddress, bytes.count > 0 else { return jv_invalid() }
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        return try text.withUTF8 { try parseStored($0) }
+    }
+
+    /// ``parseStored(_:)`` of UTF-8 bytes.
+    static func parseStored(_ bytes: UnsafeBufferPointer<UInt8>?) throws -> jv {
+        guard let bytes else { return jv_null() }
+        if let base = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(Int32.max) {
+            let parsed = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
                 jv_parse_sized($0, Int32(bytes.count))
             }
+            if jv_get_kind(parsed) != JV_KIND_INVALID { return parsed }
+            jv_free(parsed)
         }
-        if jv_get_kind(parsed) != JV_KIND_INVALID { return parsed }
-        jv_free(parsed)
-        return make(try JSONParser().parse(text))
+        return make(try JSONParser().parse(String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// The +1 libjq string of UTF-8 `bytes`; null for nil.
+    static func makeString(_ bytes: UnsafeBufferPointer<UInt8>?) -> jv {
+        guard let bytes else { return jv_null() }
+        guard let base = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(Int32.max) else {
+            return bytes.count == 0 ? jv_string("") : makeString(String(decoding: bytes, as: UTF8.self))
+        }
+        return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            jv_string_sized($0, Int32(bytes.count))
+        }
     }
 }

@@ -38,13 +38,13 @@ public enum AutoComplete {
             dog: dog.id, perKind: recordsPerKind, kinds: reads?.values(of: "records")
         ) { row -> JV in
             var record = JVObjectBuilder()
-            record.set(keys.id, string: "r-\(row.integer(0))")
-            record.set(keys.kind, string: row.text(1) ?? "")
-            record.set(keys.recordedAt, string: row.text(3) ?? "")
+            record.set(keys.id, string: "r-" + String(row.integer(0)))
+            row.withUTF8(1) { record.set(keys.kind, utf8: $0 ?? Self.empty) }
+            row.withUTF8(3) { record.set(keys.recordedAt, utf8: $0 ?? Self.empty) }
             record.set(keys.recordedTS, number: row.real(2))
-            record.set(keys.source, string: row.text(5) ?? "")
-            record.set(keys.blockID, string: row.text(7))
-            try record.set(keys.payload, storedJSON: row.text(4))
+            row.withUTF8(5) { record.set(keys.source, utf8: $0 ?? Self.empty) }
+            row.withUTF8(7) { record.set(keys.blockID, utf8: $0) }
+            try row.withUTF8(4) { try record.set(keys.payload, storedJSONUTF8: $0) }
             return record.build()
         }
         // Rows of StoredEvent.latestColumns: id, user_id, event_id, type, occurred_at,
@@ -52,10 +52,10 @@ public enum AutoComplete {
         let events = try store.latestEvents(dog: dog.id, limit: eventWindow, types: reads?.values(of: "events")) {
             row -> JV in
             var event = JVObjectBuilder()
-            event.set(keys.eventID, string: row.text(2) ?? "")
-            event.set(keys.type, string: row.text(3) ?? "")
-            event.set(keys.occurredAt, string: row.text(5) ?? "")
-            try event.set(keys.payload, storedJSON: row.text(7))
+            row.withUTF8(2) { event.set(keys.eventID, utf8: $0 ?? Self.empty) }
+            row.withUTF8(3) { event.set(keys.type, utf8: $0 ?? Self.empty) }
+            row.withUTF8(5) { event.set(keys.occurredAt, utf8: $0 ?? Self.empty) }
+            try row.withUTF8(7) { try event.set(keys.payload, storedJSONUTF8: $0) }
             return event.build()
         }
         return JV.object([
@@ -63,6 +63,9 @@ public enum AutoComplete {
             ("records", JV(array: records)), ("events", JV(array: events)),
         ])
     }
+
+    /// The text of a NULL column the contract gives as a string.
+    private static var empty: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
 
     /// The member names of the input, made once per input and shared by its rows.
     private struct InputKeys {

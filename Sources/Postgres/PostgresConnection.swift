@@ -315,6 +315,15 @@ public struct PostgresRow {
     public func text(_ column: Int32) -> String? {
         isNull(column) ? nil : String(cString: PQgetvalue(result, row, column))
     }
+    /// Calls `body` with the column's text bytes as libpq holds them (nil for NULL), without
+    /// making a `String`; the bytes live only during the call.
+    public func withUTF8<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+        guard !isNull(column), let value = PQgetvalue(result, row, column) else { return try body(nil) }
+        let count = Int(PQgetlength(result, row, column))
+        return try value.withMemoryRebound(to: UInt8.self, capacity: count) {
+            try body(UnsafeBufferPointer(start: $0, count: count))
+        }
+    }
     /// An integer column (or a boolean one: `t` is 1).
     public func integer(_ column: Int32) -> Int64 {
         guard let text = text(column) else { return 0 }

@@ -24,7 +24,7 @@ public struct SelectableInput: Sendable {
 /// elements it saw without `reads:` whose key has one of the values, so a rule that reads
 /// only what it declares gives the same result. Inline tests and `journey eval` apply it to
 /// their input, so a rule that reads more than it declares fails its tests.
-public struct InputSelection: Sendable, Equatable {
+public struct InputSelection: Sendable, Equatable, CustomStringConvertible {
     /// Member → the values of its key that are kept (empty: none of the list).
     public var members: [String: Set<String>]
 
@@ -38,6 +38,8 @@ public struct InputSelection: Sendable, Equatable {
     }
 
     /// `records: [weight]; events: []`, members and values sorted: part of the rule's digest.
+    public var description: String { canonicalText }
+
     var canonicalText: String {
         members.keys.sorted().map { "\($0): [\(members[$0]!.sorted().joined(separator: ", "))]" }
             .joined(separator: "; ")

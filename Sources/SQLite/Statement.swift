@@ -145,6 +145,14 @@ public struct Row {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with column `index`'s UTF-8 bytes as SQLite holds them (nil for NULL),
+    /// without making a `String`; the bytes live only during the call.
+    public func withUTF8<R>(_ index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+        guard let pointer = sqlite3_column_text(statement.handle, index) else { return try body(nil) }
+        let count = Int(sqlite3_column_bytes(statement.handle, index))
+        return try body(UnsafeBufferPointer(start: pointer, count: count))
+    }
+
     /// Column `index` as bytes; nil for NULL.
     public func blob(_ index: Int32) -> [UInt8]? {
         guard sqlite3_column_type(statement.handle, index) != SQLITE_NULL else { return nil }

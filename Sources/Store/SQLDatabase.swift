@@ -24,6 +24,9 @@ public protocol SQLRow {
     func integer(_ column: Int32) -> Int64
     func real(_ column: Int32) -> Double
     func text(_ column: Int32) -> String?
+    /// Calls `body` with the column's UTF-8 bytes (nil for NULL) without making a `String`: a
+    /// rule's input is built from them as libjq values. The bytes live only during the call.
+    func withUTF8<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R
 }
 
 extension SQLRow {
