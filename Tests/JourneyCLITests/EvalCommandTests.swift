@@ -163,6 +163,23 @@ import Testing
         #expect(run.stdout == "1795942800\n", "\(run.stderr)")
     }
 
+    /// A rule that declares what it `reads` is evaluated on its input narrowed as the engine
+    /// narrows it: the records of other kinds and the events of other types never reach it.
+    @Test func aRuleThatDeclaresWhatItReadsSeesOnlyThat() throws {
+        let rules = try TemporaryDirectory([
+            "r.yaml": "rule: r\nkind: auto_complete\nreads: {records: [vaccine], events: []}\nexpr: '[.records[], .events[]]'\n"
+        ])
+        let input = """
+            {"dog": {"id": "d"}, "block": {"id": "b"}, "events": [{"type": "course_started"}],
+             "records": [{"id": "r1", "kind": "vaccine"}, {"id": "r2", "kind": "weight"}]}
+            """
+        let run = journey(
+            "eval", "r", "--rules", rules.path, "--plugins", rules.path + "/none", "--input", "-",
+            stdin: Array(input.utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == #"[{"id":"r1","kind":"vaccine"}]"# + "\n")
+    }
+
     @Test func outputBreakingTheContractShowsIt() throws {
         let rules = try TemporaryDirectory(["r.yaml": "rule: r\nkind: recommendation\nexpr: '[1, 2]'\n"])
         let run = journey(
