@@ -23,7 +23,7 @@ extension RuleKind {
         name: "auto_complete",
         summary: "Finds evidence that a block's action is already done; non-empty means credit.",
         inputDescription:
-            "{dog, block, records, events}: the dog's newest 100 records of each kind (oldest first) and its newest 200 events (newest first); `reads:` narrows them to the record kinds and event types the rule reads",
+            "{dog, block, records, events}: the dog's newest 100 records of each kind (oldest first) and its newest 200 events (newest first)",
         requiredMembers: [
             Member("dog", .object), Member("block", .object), Member("records", .array),
             Member("events", .array),

@@ -12,6 +12,7 @@ enum TraceText {
         if rule.experiment == nil, options.fallback {
             text += "variant:  fallback\n"
         }
+        if let reads = rule.reads { text += "reads:    \(reads) (the input is narrowed to these)\n" }
         text += common(options: options, input: input)
         let budget = options.timeout.map { $0.map(DurationText.format) ?? "none" } ?? DurationText.format(rule.budget)
         text += "budget:   \(budget)\n"

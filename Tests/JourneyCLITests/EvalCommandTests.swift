@@ -178,6 +178,10 @@ import Testing
             stdin: Array(input.utf8))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == #"[{"id":"r1","kind":"vaccine"}]"# + "\n")
+        let traced = journey(
+            "eval", "r", "--rules", rules.path, "--plugins", rules.path + "/none", "--input", "-", "--trace",
+            stdin: Array(input.utf8))
+        #expect(traced.stderr.contains("reads:    events: []; records: [vaccine] (the input is narrowed to these)"))
     }
 
     @Test func outputBreakingTheContractShowsIt() throws {
