@@ -46,9 +46,12 @@ extension JV {
 
     /// Reads `value` without consuming it.
     static func json(from value: jv, depth: Int) throws(JQError) -> JSON {
-        let kind = jv_get_kind(value)
-        if let scalar = scalar(value, kind) { return scalar }
-        switch kind {
+        switch jv_get_kind(value) {
+        case JV_KIND_NULL: return .null
+        case JV_KIND_TRUE: return .bool(true)
+        case JV_KIND_FALSE: return .bool(false)
+        case JV_KIND_NUMBER: return .number(jv_number_value(value))
+        case JV_KIND_STRING: return .string(swiftString(value))
         case JV_KIND_ARRAY:
             guard depth < maximumDepth else { throw tooDeep() }
             let length = jv_array_length(jv_copy(value))  // consumes its argument
@@ -57,7 +60,7 @@ extension JV {
             for i in 0..<length {
                 let element = jv_array_get(jv_copy(value), i)  // consumes the array, returns +1
                 defer { jv_free(element) }
-                elements.append(try member(element, depth: depth + 1))
+                elements.append(try json(from: element, depth: depth + 1))
             }
             return .array(elements)
         case JV_KIND_OBJECT:
@@ -70,38 +73,18 @@ extension JV {
             var iterator = jv_object_iter(value)
             while jv_object_iter_valid(value, iterator) != 0 {
                 let key = jv_object_iter_key(value, iterator)
-                let memberValue = jv_object_iter_value(value, iterator)
+                let member = jv_object_iter_value(value, iterator)
                 defer {
                     jv_free(key)
-                    jv_free(memberValue)
+                    jv_free(member)
                 }
                 // jq object keys are unique: no need to look for an existing one.
-                object.appendUnique(swiftString(key), try member(memberValue, depth: depth + 1))
+                object.appendUnique(swiftString(key), try json(from: member, depth: depth + 1))
                 iterator = jv_object_iter_next(value, iterator)
             }
             return .object(object)
         default:
             throw JQError(.runtimeError, "libjq returned an invalid value where a value was expected")
-        }
-    }
-
-    /// A member or element: scalars here, without another (throwing) call per leaf.
-    @inline(__always)
-    private static func member(_ value: jv, depth: Int) throws(JQError) -> JSON {
-        if let scalar = scalar(value, jv_get_kind(value)) { return scalar }
-        return try json(from: value, depth: depth)
-    }
-
-    /// The value of a scalar kind; nil for arrays, objects and invalid values.
-    @inline(__always)
-    private static func scalar(_ value: jv, _ kind: jv_kind) -> JSON? {
-        switch kind {
-        case JV_KIND_NULL: return .null
-        case JV_KIND_TRUE: return .bool(true)
-        case JV_KIND_FALSE: return .bool(false)
-        case JV_KIND_NUMBER: return .number(jv_number_value(value))
-        case JV_KIND_STRING: return .string(swiftString(value))
-        default: return nil
         }
     }
 

@@ -116,11 +116,14 @@ extension JV {
     /// A jv string from a Swift string (UTF-8, embedded NULs kept).
     static func makeString(_ s: String) -> jv {
         var s = s
-        return s.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, bytes.count > 0 else { return jv_string("") }
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                jv_string_sized($0, Int32(bytes.count))
-            }
+        return s.withUTF8 { makeString(utf8: $0) }
+    }
+
+    /// A jv string of UTF-8 bytes (libjq replaces invalid sequences, as for any string).
+    static func makeString(utf8 bytes: UnsafeBufferPointer<UInt8>) -> jv {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return jv_string("") }
+        return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            jv_string_sized($0, Int32(bytes.count))
         }
     }
 

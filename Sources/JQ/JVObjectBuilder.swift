@@ -31,13 +31,7 @@ public struct JVObjectBuilder: ~Copyable {
     /// Sets `key` to the string of UTF-8 `bytes` (libjq replaces invalid sequences, as for any
     /// string), or to null for nil.
     public mutating func set(_ key: JV, utf8 bytes: UnsafeBufferPointer<UInt8>?) {
-        raw = jv_object_set(raw, key.retained(), JV.makeString(bytes))
-    }
-
-    /// Sets `key` to the value of JSON text the engine stored, given as UTF-8 bytes (null for
-    /// nil): ``set(_:storedJSON:)`` without making a `String` first.
-    public mutating func set(_ key: JV, storedJSONUTF8 bytes: UnsafeBufferPointer<UInt8>?) throws {
-        raw = jv_object_set(raw, key.retained(), try JV.parseStored(bytes))
+        raw = jv_object_set(raw, key.retained(), bytes.map(JV.makeString(utf8:)) ?? jv_null())
     }
 
     /// Sets `key` to a number.
@@ -45,11 +39,12 @@ public struct JVObjectBuilder: ~Copyable {
         raw = jv_object_set(raw, key.retained(), jv_number(number))
     }
 
-    /// Sets `key` to the value of JSON text the engine stored (null for nil). Text libjq's
-    /// parser refuses (nested deeper than its 256 levels) is read by ``JSONParser`` instead,
-    /// so the value is the same either way.
-    public mutating func set(_ key: JV, storedJSON text: String?) throws {
-        raw = jv_object_set(raw, key.retained(), try JV.parseStored(text))
+    /// Sets `key` to the value of JSON text the engine stored, as its UTF-8 bytes (null for
+    /// nil; a row's column read without making a `String`). Text libjq's parser refuses (nested
+    /// deeper than its 256 levels) is read by ``JSONParser`` instead, so the value is the same
+    /// either way.
+    public mutating func set(_ key: JV, storedJSON bytes: UnsafeBufferPointer<UInt8>?) throws {
+        raw = jv_object_set(raw, key.retained(), try JV.parseStored(bytes))
     }
 
     /// Sets the member named `key` to a string, or to null for nil.
@@ -83,13 +78,8 @@ extension JV {
         self.init(consuming: array)
     }
 
-    /// The +1 value of stored JSON text (null for nil), by libjq's parser, else ``JSONParser``.
-    static func parseStored(_ text: String?) throws -> jv {
-        guard var text else { return jv_null() }
-        return try text.withUTF8 { try parseStored($0) }
-    }
-
-    /// ``parseStored(_:)`` of UTF-8 bytes.
+    /// The +1 value of stored JSON text's UTF-8 bytes (null for nil), by libjq's parser, else
+    /// ``JSONParser``.
     static func parseStored(_ bytes: UnsafeBufferPointer<UInt8>?) throws -> jv {
         guard let bytes else { return jv_null() }
         if let base = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(Int32.max) {
@@ -100,16 +90,5 @@ extension JV {
             jv_free(parsed)
         }
         return make(try JSONParser().parse(String(decoding: bytes, as: UTF8.self)))
-    }
-
-    /// The +1 libjq string of UTF-8 `bytes`; null for nil.
-    static func makeString(_ bytes: UnsafeBufferPointer<UInt8>?) -> jv {
-        guard let bytes else { return jv_null() }
-        guard let base = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(Int32.max) else {
-            return bytes.count == 0 ? jv_string("") : makeString(String(decoding: bytes, as: UTF8.self))
-        }
-        return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-            jv_string_sized($0, Int32(bytes.count))
-        }
     }
 }

@@ -44,7 +44,7 @@ public enum AutoComplete {
             record.set(keys.recordedTS, number: row.real(2))
             row.withUTF8(5) { record.set(keys.source, utf8: $0 ?? Self.empty) }
             row.withUTF8(7) { record.set(keys.blockID, utf8: $0) }
-            try row.withUTF8(4) { try record.set(keys.payload, storedJSONUTF8: $0) }
+            try row.withUTF8(4) { try record.set(keys.payload, storedJSON: $0) }
             return record.build()
         }
         // Rows of StoredEvent.latestColumns: id, user_id, event_id, type, occurred_at,
@@ -55,7 +55,7 @@ public enum AutoComplete {
             row.withUTF8(2) { event.set(keys.eventID, utf8: $0 ?? Self.empty) }
             row.withUTF8(3) { event.set(keys.type, utf8: $0 ?? Self.empty) }
             row.withUTF8(5) { event.set(keys.occurredAt, utf8: $0 ?? Self.empty) }
-            try row.withUTF8(7) { try event.set(keys.payload, storedJSONUTF8: $0) }
+            try row.withUTF8(7) { try event.set(keys.payload, storedJSON: $0) }
             return event.build()
         }
         return JV.object([
