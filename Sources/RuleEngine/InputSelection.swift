@@ -37,10 +37,8 @@ public struct InputSelection: Sendable, Equatable, CustomStringConvertible {
         members[member]
     }
 
-    /// `records: [weight]; events: []`, members and values sorted: part of the rule's digest.
-    public var description: String { canonicalText }
-
-    var canonicalText: String {
+    /// `events: []; records: [weight]`, members and values sorted: part of the rule's digest.
+    public var description: String {
         members.keys.sorted().map { "\($0): [\(members[$0]!.sorted().joined(separator: ", "))]" }
             .joined(separator: "; ")
     }

@@ -68,7 +68,7 @@ public struct RuleDefinition: Sendable {
         for variant in variants { hasher.update("\(variant.name)\u{0}\(variant.expression.source)\u{0}") }
         hasher.update("fallback\u{0}\(fallback?.source ?? "")")
         // Only rules that narrow their input say so, so that the others keep their digests.
-        if let reads { hasher.update("\u{0}reads\u{0}\(reads.canonicalText)") }
+        if let reads { hasher.update("\u{0}reads\u{0}\(reads.description)") }
         return hasher.finalizeHex()
     }
 }
