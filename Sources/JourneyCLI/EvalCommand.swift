@@ -196,8 +196,16 @@ enum EvalCommand: Command {
             io.stderr.line("assignment: \(explanation)")
         }
         for given in inputs {
-            // Narrowed as the engine narrows it when the rule declares what it `reads`.
-            let input = rule.reads == nil ? given : ((try? given.json()).map { JV(rule.selectingInput($0)) } ?? given)
+            // Narrowed as the engine narrows it when the rule declares what it `reads` (the input
+            // reader's 256 levels keep it within what JSON takes; never evaluated whole if not).
+            let input: JV
+            do {
+                input = rule.reads == nil ? given : JV(rule.selectingInput(try given.json()))
+            } catch {
+                io.stderr.line("Error: the input cannot be narrowed to what rule `\(rule.id)` reads: \(error.message)")
+                status = .failure
+                continue
+            }
             if options.trace { io.stderr.write(TraceText.header(rule: rule, options: options, input: input)) }
             do {
                 let result = try evaluator.evaluate(rule, input: input, options: evaluationOptions)
