@@ -85,7 +85,8 @@ public final class Program {
     ///
     /// - Parameters:
     ///   - now: what `now` returns inside the program (seconds since 1970).
-    ///   - timeout: the budget; past it the evaluation is halted and ``JQError`` `timeout` thrown.
+    ///   - timeout: the budget, in CPU time of the calling thread; past it the evaluation is halted
+    ///     and ``JQError`` `timeout` thrown.
     /// - Throws: ``JQError`` (`runtime_error`, `halt`, `timeout`, `busy`) or what `onOutput` throws.
     @discardableResult
     public func run(

@@ -16,6 +16,15 @@ import CJQ
 /// (``begin(_:timeout:)``) and unregisters when done (``end(_:)``); both take one lock, and the
 /// thread only wakes when the earliest deadline passes.
 ///
+/// A budget is CPU time of the evaluating thread, not time on the wall: a worker descheduled
+/// on a loaded machine (or under valgrind, which runs one thread at a time) must not have its
+/// events refused for time it did not run. Reading a thread's CPU clock is a system call
+/// (~0.4 µs, a few per cent of a small rule), so it is read only when the wall deadline
+/// passes; the start is a reading the thread took at most ``cpuReadingAge`` before (see
+/// ``ThreadCPU``), so an evaluation is halted at most that much CPU time early, never late.
+/// Its CPU time cannot grow faster than the wall clock, so a deadline that finds budget left
+/// is moved by exactly what is left.
+///
 /// `@unchecked Sendable`: every mutable field is read and written with `mutex` held. `jq_halt`
 /// is called with `mutex` held and only for a registered evaluation, so it can never reach a
 /// state whose evaluation has ended (and thus never the next one). Programs never halt
@@ -25,11 +34,20 @@ final class Watchdog: @unchecked Sendable {
 
     private struct Entry {
         let state: OpaquePointer
-        let deadline: UInt64
+        /// When to look next: the wall time by which the budget could at the earliest be spent.
+        var deadline: UInt64
+        let budget: UInt64
+        /// The evaluating thread's CPU clock and a reading of it from before the start.
+        let cpu: ThreadCPU.Start?
         let name: String
         var fired = false
+        var haltedAt: UInt64 = 0
         var reportedStuck = false
     }
+
+    /// How old the CPU reading an evaluation starts from may be (nanoseconds): the most CPU
+    /// time by which an evaluation can be halted early.
+    static let cpuReadingAge: UInt64 = 1_000_000
 
     /// Called when a halted evaluation is still running `stuckGrace` past its deadline.
     private var stuckHandler: (@Sendable (StuckEvaluation) -> Void)?
@@ -55,13 +73,16 @@ final class Watchdog: @unchecked Sendable {
 
     /// Registers an evaluation of `state` that must end within `timeout`; returns its ticket.
     func begin(_ state: OpaquePointer, timeout: Duration, name: String) -> UInt64 {
-        let deadline = Self.now() &+ Self.nanoseconds(timeout)
+        let now = Self.now()
+        let budget = Self.nanoseconds(timeout)
+        let deadline = now &+ budget
+        let cpu = ThreadCPU.start(now: now, maximumAge: Self.cpuReadingAge)
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if !threadStarted { startThread() }
         let ticket = nextTicket
         nextTicket += 1
-        entries[ticket] = Entry(state: state, deadline: deadline, name: name)
+        entries[ticket] = Entry(state: state, deadline: deadline, budget: budget, cpu: cpu, name: name)
         if deadline < sleepingUntil { pthread_cond_signal(condition) }
         return ticket
     }
@@ -112,20 +133,26 @@ final class Watchdog: @unchecked Sendable {
             var stuck: [StuckEvaluation] = []
             for (ticket, entry) in entries {
                 if !entry.fired {
-                    if entry.deadline <= now {
-                        entries[ticket]!.fired = true
-                        // Exit code and message are non-allocating jvs; jq_start frees them.
-                        jq_halt(entry.state, jv_number(124), jv_invalid())
-                    } else {
+                    guard entry.deadline <= now else {
                         earliest = min(earliest, entry.deadline)
                         continue
                     }
+                    if let left = entry.cpu.flatMap({ Self.budgetLeft(entry.budget, since: $0) }) {
+                        entries[ticket]!.deadline = now &+ left
+                        earliest = min(earliest, now &+ left)
+                        continue
+                    }
+                    entries[ticket]!.fired = true
+                    entries[ticket]!.haltedAt = now
+                    // Exit code and message are non-allocating jvs; jq_start frees them.
+                    jq_halt(entry.state, jv_number(124), jv_invalid())
                 }
                 guard stuckHandler != nil, !entry.reportedStuck else { continue }
-                let stuckAt = entry.deadline &+ stuckGrace
+                let haltedAt = entries[ticket]!.haltedAt
+                let stuckAt = haltedAt &+ stuckGrace
                 if stuckAt <= now {
                     entries[ticket]!.reportedStuck = true
-                    stuck.append(StuckEvaluation(name: entry.name, overrun: Double(now - entry.deadline) / 1e9))
+                    stuck.append(StuckEvaluation(name: entry.name, overrun: Double(now - haltedAt) / 1e9))
                 } else {
                     earliest = min(earliest, stuckAt)
                 }
@@ -146,7 +173,14 @@ final class Watchdog: @unchecked Sendable {
         }
     }
 
-    private static func now() -> UInt64 {
+    /// The CPU time the evaluation may still use (nanoseconds, more than zero), or nil when it
+    /// has used its budget or its thread's clock cannot be read.
+    private static func budgetLeft(_ budget: UInt64, since start: ThreadCPU.Start) -> UInt64? {
+        guard let used = ThreadCPU.read(start.clock).map({ $0 &- start.reading }), used < budget else { return nil }
+        return budget - used
+    }
+
+    static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
@@ -164,7 +198,7 @@ final class Watchdog: @unchecked Sendable {
 public struct StuckEvaluation: Sendable {
     /// The program's name (the rule id).
     public var name: String
-    /// Seconds past its deadline.
+    /// Seconds since it was halted.
     public var overrun: Double
 }
 

@@ -17,7 +17,7 @@ public struct RuleDefinition: Sendable {
     public var variants: [Variant]
     /// Evaluated instead when the rule fails or is quarantined.
     public var fallback: Expression?
-    /// The longest one evaluation may run before it is stopped.
+    /// The most CPU time (of the evaluating thread) one evaluation may use before it is stopped.
     public var budget: Duration
     /// For event-driven kinds: the event types the rule reacts to; for any other event it gives
     /// the kind's empty value without being evaluated. Nil means every event.

@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Testing
 
 @testable import JQ
@@ -105,6 +106,20 @@ import Testing
         let program = try Program("if . then (def f: f; f) else 2 end")
         #expect(throws: JQError.self) { try program.outputs(JV(true), now: now, timeout: .milliseconds(50)) }
         #expect(try program.outputs(JV(false), now: now, timeout: .milliseconds(50)).outputs == [2])
+    }
+
+    /// The budget is the evaluating thread's CPU time: a thread that is not running (here it
+    /// sleeps between two outputs, as a worker descheduled on a loaded machine does not run)
+    /// spends none of it, however long it waits. On wall time this was halted after 50 ms.
+    @Test func timeTheThreadDoesNotRunIsNotCharged() throws {
+        let program = try Program("1, 2, 3")
+        var outputs: [String] = []
+        try program.run(JV(nil), now: now, timeout: .milliseconds(50)) { output in
+            outputs.append(output.compactText)
+            if outputs.count == 1 { usleep(300_000) }
+            return true
+        }
+        #expect(outputs == ["1", "2", "3"])
     }
 
     @Test func nestedRunIsRefused() throws {
