@@ -3,17 +3,24 @@
 public enum Timestamp {
     /// Seconds since 1970 for `text`; nil unless it is a full date-time with `Z` or `±HH:MM`.
     public static func parse(_ text: String) -> Double? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8(parse(utf8:))
+    }
+
+    /// The same for UTF-8 bytes, read in place (every event's time is read this way, so it
+    /// neither copies nor allocates).
+    public static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Double? {
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var value = 0
-            for c in b[from..<(from + count)] {
+            for i in from..<(from + count) {
+                let c = b[i]
                 guard c >= 0x30, c <= 0x39 else { return nil }
-                value = value * 10 + Int(c - 0x30)
+                value = value * 10 + Int(c &- 0x30)
             }
             return value
         }
-        func at(_ i: Int, _ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue! }
+        func at(_ i: Int, _ c: Unicode.Scalar) -> Bool { i < b.count && b[i] == UInt8(ascii: c) }
         guard let year = number(0, 4), at(4, "-"), let month = number(5, 2), at(7, "-"),
             let day = number(8, 2), at(10, "T") || at(10, "t") || at(10, " "),
             let hour = number(11, 2), at(13, ":"), let minute = number(14, 2), at(16, ":"),
@@ -29,7 +36,7 @@ public enum Timestamp {
             var scale = 0.1
             let start = i
             while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
-                fraction += Double(b[i] - 0x30) * scale
+                fraction += Double(b[i] &- 0x30) * scale
                 scale /= 10
                 i += 1
             }
