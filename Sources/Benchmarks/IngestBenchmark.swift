@@ -13,8 +13,9 @@ import Store
 /// The engine side is what `journey ingest` does: parse each JSON line, validate, dedupe,
 /// check times and dogs, run the consumers (registration and the three bundled
 /// `event_effects` rules), write the event and its effects, in transactions of 500 events.
-/// The baseline replays the rows the engine wrote (users, dogs, events with their outcome,
-/// records, reminders, analytics), already built, with prepared statements in transactions
+/// The baseline replays the rows the engine wrote, every column (users, dogs, events with their
+/// outcome, revision and provenance, records, reminders as merged, analytics),
+/// already built, with prepared statements in transactions
 /// of the same size: the cost of storing alone.
 struct IngestBenchmark {
     var options: BenchmarkOptions
@@ -49,6 +50,12 @@ struct IngestBenchmark {
             rows = replay.rowCount
             let baselineFile = TemporaryFile()
             baselineTimes.append(try replay.insert(into: baselineFile.path, batchSize: Self.batchSize))
+            let differing = try Replay.differingTables(engine: engineFile.path, baseline: baselineFile.path)
+            guard differing.isEmpty else {
+                throw Problem(
+                    description:
+                        "the plain inserts did not write the rows the engine wrote: \(differing.joined(separator: ", "))")
+            }
         }
         let engine = median(engineTimes)
         let baseline = median(baselineTimes)
@@ -153,11 +160,11 @@ struct Replay {
     static let dogInsert =
         "INSERT INTO dogs (dog_id, user_id, name, birth_date, age_range, breed, timezone, metrics, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let eventInsert =
-        "INSERT INTO events (id, user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO events (id, user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome, rule_revision, provenance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let recordInsert =
         "INSERT INTO profile_records (dog_id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let reminderInsert =
-        "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, runner_due, runner_payload, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let analyticsInsert =
         "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES (?, ?, ?, ?, ?)"
 
@@ -185,19 +192,20 @@ struct Replay {
             "SELECT dog_id, kind, recorded_at, recorded_at_text, payload, source, rule_revision, block_id, event FROM profile_records ORDER BY id",
             8)
         let reminders = try grouped(
-            "SELECT user_id, dog_id, kind, due_at, payload, status, event FROM reminders ORDER BY id", 6)
+            "SELECT user_id, dog_id, kind, due_at, payload, status, runner_due, runner_payload, event FROM reminders ORDER BY id",
+            8)
         let analytics = try grouped(
             "SELECT user_id, name, occurred_at, properties, event FROM analytics_outbox ORDER BY id", 4)
         var seenUsers: Set<String> = []
         try db.prepare(
-            "SELECT id, user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome FROM events ORDER BY id"
+            "SELECT id, user_id, event_id, type, dog_id, occurred_at, occurred_at_text, received_at, payload, outcome, rule_revision, provenance FROM events ORDER BY id"
         ).query { row in
             let id = row.integer(0)
             let user = row.text(1) ?? ""
             let firstOfUser = seenUsers.insert(user).inserted
             let dog = row.text(3) == "dog_registered" ? row.text(4).flatMap { dogs[$0] } : nil
             let rows = EventRows(
-                user: firstOfUser ? users[user] : nil, dogs: dog.map { [$0] } ?? [], event: values(row, 10),
+                user: firstOfUser ? users[user] : nil, dogs: dog.map { [$0] } ?? [], event: values(row, 12),
                 records: records[id] ?? [], reminders: reminders[id] ?? [], analytics: analytics[id] ?? [])
             rowCount +=
                 1 + (rows.user == nil ? 0 : 1) + rows.dogs.count + rows.records.count + rows.reminders.count
@@ -205,6 +213,27 @@ struct Replay {
             events.append(rows)
         }
     }
+
+    /// The tables whose rows differ between the engine's store and the baseline's, every column
+    /// compared: the baseline must store exactly what the engine stored, or its time means
+    /// nothing. (The stores' schema bookkeeping, written when each was created, is left out.)
+    static func differingTables(engine: String, baseline: String) throws -> [String] {
+        let db = try Connection(path: engine)
+        try db.run("ATTACH DATABASE ? AS baseline", [.text(baseline)])
+        var tables: [String] = []
+        try db.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (\(bookkeeping)) ORDER BY name"
+        ).query { row in tables.append(row.text(0) ?? "") }
+        return try tables.filter { table in
+            let only = { (left: String, right: String) in
+                try db.scalar("SELECT count(*) FROM (SELECT * FROM \(left).\"\(table)\" EXCEPT SELECT * FROM \(right).\"\(table)\")")
+            }
+            return try only("main", "baseline") != 0 || only("baseline", "main") != 0
+        }
+    }
+
+    /// Tables a store writes when it is created, not by ingesting.
+    private static let bookkeeping = "'schema_migrations'"
 
     /// Seconds to insert every row into a new store at `path`, `batchSize` events a transaction.
     func insert(into path: String, batchSize: Int) throws -> Double {
