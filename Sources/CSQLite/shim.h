@@ -33,4 +33,12 @@ static inline int journey_sqlite3_set_busy_wait(sqlite3 *db, int timeout_ms) {
     return sqlite3_busy_handler(db, journey_sqlite3_busy_wait, (void *)(intptr_t)timeout_ms);
 }
 
+// Debian's libsqlite3 keeps memory statistics (SQLITE_DEFAULT_MEMSTATUS=1): every allocation
+// and free takes a global mutex to count itself. Nothing here reads them (no soft heap limit,
+// no sqlite3_memory_used), so they are turned off. Only takes effect before SQLite initializes
+// (the first connection opened); returns SQLITE_MISUSE after that.
+static inline int journey_sqlite3_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

@@ -28,6 +28,7 @@ public final class Connection {
 
     /// Opens (and creates, unless read-only) the database at `path`.
     public init(path: String, options: Options = .init()) throws(SQLiteError) {
+        Self.configureLibrary
         self.path = path
         var handle: OpaquePointer?
         let flags =
@@ -48,6 +49,13 @@ public final class Connection {
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA synchronous = \(options.synchronous)")
     }
+
+    /// Process-wide settings of the library, made once before the first connection opens
+    /// (SQLite takes them only before it initializes): no memory statistics, whose global
+    /// mutex every allocation took.
+    private static let configureLibrary: Void = {
+        _ = journey_sqlite3_disable_memory_statistics()
+    }()
 
     deinit {
         statements.removeAll()  // finalize every statement before closing

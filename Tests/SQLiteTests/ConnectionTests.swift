@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import TestSupport
 import Testing
@@ -11,6 +12,16 @@ import Testing
         let db = try Connection(path: file.path)
         #expect(try db.prepare("PRAGMA journal_mode").first { $0.text(0) } == "wal")
         #expect(try db.scalar("PRAGMA foreign_keys") == 1)
+    }
+
+    /// SQLite's memory statistics are off (each allocation took a global mutex to count
+    /// itself): with them on, `sqlite3_memory_used` counts what the connection holds.
+    @Test func memoryStatisticsAreOff() throws {
+        let file = TemporaryDatabaseFile()
+        let db = try Connection(path: file.path)
+        try db.execute("CREATE TABLE t (x TEXT)")
+        for i in 0..<100 { try db.run("INSERT INTO t VALUES (?)", [.text(String(repeating: "x", count: i))]) }
+        #expect(sqlite3_memory_used() == 0)
     }
 
     /// A writer waits while another connection (another worker process) holds the write lock,
