@@ -126,6 +126,9 @@ private struct Reader {
             position += 1
             return .object(object)
         }
+        // Room for a typical object's members at once, not grown one doubling at a time
+        // (four reallocations for an event line's six members).
+        object.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
@@ -156,6 +159,7 @@ private struct Reader {
             position += 1
             return .array(elements)
         }
+        elements.reserveCapacity(8)
         while true {
             skipWhitespace()
             elements.append(try value(depth: depth + 1))
