@@ -11,6 +11,7 @@ struct BenchmarkOptions {
     var participants = 100_000
     var dogs = 10_000
     var scaling = false
+    var withoutFeatures = false
     var cores: Int? = nil
     var workers = 2
     var threads = 2
@@ -25,7 +26,7 @@ struct BenchmarkOptions {
         OVERVIEW: The engine beside a baseline measured in the same run.
 
         USAGE: journey-bench rules [--rules <dir>] [--fixture <path>] [--only <rule>] [--iterations <n>] [--rounds <n>]
-               journey-bench ingest [--rules <dir>] [--events <n>] [--rounds <n>] [--scaling]
+               journey-bench ingest [--rules <dir>] [--events <n>] [--rounds <n>] [--scaling] [--without-features]
                journey-bench views [--rules <dir>] [--iterations <n>] [--rounds <n>]
                journey-bench habits [--rules <dir>] [--iterations <n>] [--rounds <n>]
                journey-bench challenges [--rules <dir>] [--participants <n>] [--events <n>]
@@ -68,6 +69,8 @@ struct BenchmarkOptions {
           --participants <n>      challenges: participants. (default: 100000)
           --dogs <n>              preview: dogs active in the window. (default: 10000)
           --scaling               ingest: also run 10k, 100k and 1M events to show how cost grows.
+          --without-features      ingest: leave out the run with every feature's consumers (one engine
+                                  run and its baseline per round, e.g. to count them with callgrind).
           --cores <n>             ingest: threads computing pure consumers. (default: the machine's cores)
           --workers <n>           http: worker processes. (default: 2)
           --threads <n>           http: wrk threads. (default: 2)
@@ -117,6 +120,7 @@ struct BenchmarkOptions {
             case "--participants": participants = try number(flag)
             case "--dogs": dogs = try number(flag)
             case "--scaling": scaling = true
+            case "--without-features": withoutFeatures = true
             case "--cores": cores = try number(flag)
             case "--workers": workers = try number(flag)
             case "--threads": threads = try number(flag)

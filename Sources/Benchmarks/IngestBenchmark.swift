@@ -71,9 +71,15 @@ struct IngestBenchmark {
             ))
         print("medians of \(options.rounds) alternating rounds")
 
-        // The same workload with every feature's consumers (journey, onboarding, habits,
-        // challenges), as `journey ingest` and the service run it: what the features cost on
-        // events that are not theirs.
+        if !options.withoutFeatures { try compareFeatures(workload, evaluator: evaluator) }
+        if options.scaling { try showScaling(evaluator: evaluator) }
+    }
+
+    /// The same workload with every feature's consumers (journey, onboarding, habits,
+    /// challenges), as `journey ingest` and the service run it: what the features cost on
+    /// events that are not theirs.
+    private func compareFeatures(_ workload: IngestWorkload, evaluator: RuleEvaluator) throws {
+        let count = Double(workload.lines.count)
         var featureTimes: [Double] = []
         var plainTimes: [Double] = []
         for _ in 0..<options.rounds {
@@ -92,19 +98,20 @@ struct IngestBenchmark {
                     "every feature's consumers: %8.0f events/s  (%.2f× the time of the consumers above, same rounds)",
                 count / features,
                 features / plain))
+    }
 
-        if options.scaling {
-            print("\nhow cost grows (engine, one run each):")
-            for size in [10_000, 100_000, 1_000_000] {
-                let load = IngestWorkload(events: size)
-                let file = TemporaryFile()
-                let seconds = try ingest(load, evaluator: evaluator, path: file.path)
-                let perEvent = seconds / Double(load.lines.count) * 1e6
-                print(
-                    String(
-                        format: "  %9d events: %7.2f s  %8.0f events/s  %6.1f µs/event", load.lines.count, seconds,
-                        Double(load.lines.count) / seconds, perEvent))
-            }
+    /// The engine alone on 10k, 100k and 1M events: how cost grows.
+    private func showScaling(evaluator: RuleEvaluator) throws {
+        print("\nhow cost grows (engine, one run each):")
+        for size in [10_000, 100_000, 1_000_000] {
+            let load = IngestWorkload(events: size)
+            let file = TemporaryFile()
+            let seconds = try ingest(load, evaluator: evaluator, path: file.path)
+            let perEvent = seconds / Double(load.lines.count) * 1e6
+            print(
+                String(
+                    format: "  %9d events: %7.2f s  %8.0f events/s  %6.1f µs/event", load.lines.count, seconds,
+                    Double(load.lines.count) / seconds, perEvent))
         }
     }
 
