@@ -65,11 +65,12 @@ import Testing
         journey.send("journey_opened")
         for (n, hours) in testCase.opens.enumerated() {
             journey.clock = max(journey.clock, first + hours * 3600)
-            journey.ingest(
+            let opened = journey.ingest(
                 [
                     "event_id": .string("open-\(n)"), "user_id": "owner", "type": "journey_opened", "dog_id": "miso",
                     "occurred_at": .string(Timestamp.format(first + hours * 3600)),
                 ])
+            #expect(opened.status == .accepted, "open \(n): \(opened.message ?? "")")
         }
         let counted = try journey.store.rows(
             "SELECT occurred_at FROM analytics_outbox WHERE name = 'journey_return_d7'"
