@@ -343,5 +343,11 @@ enum Schema {
                 CREATE INDEX events_interpretation_read ON events (dog_id, occurred_at)
                     WHERE type = 'ai_interpretation_read';
                 """),
+        Migration(
+            version: 15, name: "the statistics read a user's check-ins from an index alone, by tracker and date",
+            sql: """
+                CREATE INDEX habit_checkins_done ON habit_checkins (user_id, tracker_id, date, unchecked_at)
+                    WHERE unchecked_at IS NULL;
+                """),
     ]
 }
