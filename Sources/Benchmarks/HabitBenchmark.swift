@@ -26,7 +26,7 @@ struct HabitBenchmark {
         let store = try SQLiteStore(path: path)
         let checkins = try seed(store)
         let trackers = try store.habitTrackers(user: "bench-user")
-        let facts = HabitFacts.input(trackers: trackers, checkins: try store.habitCheckins(user: "bench-user"))
+        let facts = try HabitFacts.input(trackers: trackers, checkins: try store.habitCheckins(user: "bench-user"))
         let factsText = facts.compactText
         let rules = HabitStatistics.rules(in: ruleSet)
         let library = ruleSet.libraryDirectory
@@ -58,13 +58,13 @@ struct HabitBenchmark {
                 measure(options.iterations) {
                     _ = try? store.habitDataVersion(user: "bench-user")
                     _ = try? store.habitTrackers(user: "bench-user")
-                    _ = try? store.habitCheckinsByTracker(user: "bench-user")
+                    _ = try? store.habitCheckinDays(user: "bench-user")
                 })
             factsOnly.append(
                 measure(options.iterations) {
                     let trackers = (try? store.habitTrackers(user: "bench-user")) ?? []
-                    let checkins = (try? store.habitCheckinsByTracker(user: "bench-user")) ?? []
-                    _ = JV(HabitFacts.input(trackers: trackers, checkins: checkins))
+                    let days = (try? store.habitCheckinDays(user: "bench-user")) ?? [:]
+                    _ = HabitFacts.value(trackers: trackers, days: days)
                 })
             rulesOnly.append(
                 measure(options.iterations) {

@@ -12,23 +12,25 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Nil unless `text` is a real date written `YYYY-MM-DD`.
     public init?(_ text: String) {
         var text = text
-        // Read in place (the facts parse a date per check-in): no copy of the bytes.
-        guard let day = text.withUTF8({ bytes -> Int? in
-            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-            func number(_ range: Range<Int>) -> Int? {
-                var value = 0
-                for byte in bytes[range] {
-                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                }
-                return value
+        guard let date = text.withUTF8(CivilDate.init(utf8:)) else { return nil }
+        self = date
+    }
+
+    /// The same for UTF-8 bytes, read in place (a stored check-in's date column).
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
             }
-            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), year >= 1,
-                (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year)
-            else { return nil }
-            return Timestamp.daysFromCivil(year: year, month: month, day: day)
-        }) else { return nil }
-        self.day = day
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), year >= 1,
+            (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year)
+        else { return nil }
+        self.day = Timestamp.daysFromCivil(year: year, month: month, day: day)
     }
 
     /// The UTC date of `seconds` since 1970.

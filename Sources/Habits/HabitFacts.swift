@@ -16,22 +16,23 @@ import Store
 ///   many habits were scheduled that day, how many trackers were done, and how many of the
 ///   scheduled habits were not done
 public enum HabitFacts {
-    public static func input(trackers: [HabitTracker], checkins: [HabitCheckin]) -> JSON {
-        let position = Dictionary(trackers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var daysByTracker = Array(repeating: [Int](), count: trackers.count)
-        var doneOn: [Int: [Int]] = [:]
-        // In date order, a date is parsed once for all of its check-ins.
-        var lastText = ""
-        var lastDay: Int?
+    /// The facts of `checkins` (in any order) as a ``JSON`` value: the same as ``value(trackers:days:)``.
+    public static func input(trackers: [HabitTracker], checkins: [HabitCheckin]) throws -> JSON {
+        var days: [String: [Int]] = [:]
         for checkin in checkins {
-            guard let index = position[checkin.trackerID] else { continue }
-            if checkin.date != lastText {
-                lastText = checkin.date
-                lastDay = CivilDate(checkin.date)?.day
-            }
-            guard let day = lastDay else { continue }
-            daysByTracker[index].append(day)
-            doneOn[day, default: []].append(index)
+            if let day = CivilDate(checkin.date)?.day { days[checkin.trackerID, default: []].append(day) }
+        }
+        return try value(trackers: trackers, days: days).json()
+    }
+
+    /// The facts as the rules read them, built as a libjq value (no ``JSON`` tree in between):
+    /// `days` holds each tracker's check-in days (days since 1970) by tracker id, ascending as
+    /// the store reads them (any order is sorted); those of trackers not in `trackers` are left out.
+    public static func value(trackers: [HabitTracker], days: [String: [Int]]) -> JV {
+        let daysByTracker = trackers.map { days[$0.id] ?? [] }
+        var doneOn: [Int: [Int]] = [:]
+        for (index, trackerDays) in daysByTracker.enumerated() {
+            for day in trackerDays { doneOn[day, default: []].append(index) }
         }
         let schedules = trackers.map { $0.kind == .habit ? ScheduleSegments($0) : nil }
         // Habits with their schedules, and the day each was created.
@@ -39,8 +40,10 @@ public enum HabitFacts {
             guard let schedule = schedules[index] else { return nil }
             return (index, CivilDate(trackers[index].createdOn)?.day ?? Int.min, schedule)
         }
+        let keys = Keys()
         var done = Array(repeating: false, count: trackers.count)
-        let days: [JSON] = doneOn.keys.sorted().map { day in
+        var dayValues = JVArrayBuilder()
+        for day in doneOn.keys.sorted() {
             let trackersDone = doneOn[day] ?? []
             for index in trackersDone { done[index] = true }
             defer { for index in trackersDone { done[index] = false } }
@@ -55,19 +58,58 @@ public enum HabitFacts {
                     missed += 1
                 }
             }
-            return .object([
-                "date": .string(CivilDate(day: day).description), "scheduled": .number(Double(scheduled)),
-                "done": .number(Double(trackersDone.count)), "missed": .number(Double(missed)),
-            ])
+            var entry = JVObjectBuilder()
+            entry.set(keys.date, string: CivilDate(day: day).description)
+            entry.set(keys.scheduled, number: Double(scheduled))
+            entry.set(keys.done, number: Double(trackersDone.count))
+            entry.set(keys.missed, number: Double(missed))
+            dayValues.append(object: entry)
         }
-        return .object([
-            "trackers": .array(
-                trackers.enumerated().map { index, tracker in
-                    let sorted = sortedDistinct(daysByTracker[index])
-                    return json(tracker, checkins: daysByTracker[index].count, runs: runs(schedules[index], on: sorted))
-                }),
-            "days": .array(days),
-        ])
+        var trackerValues = JVArrayBuilder()
+        for (index, tracker) in trackers.enumerated() {
+            let sorted = sortedDistinct(daysByTracker[index])
+            trackerValues.append(
+                object: object(
+                    tracker, checkins: daysByTracker[index].count, runs: runs(schedules[index], on: sorted), keys: keys))
+        }
+        var facts = JVObjectBuilder()
+        facts.set(keys.trackers, array: trackerValues)
+        facts.set(keys.days, array: dayValues)
+        return facts.build()
+    }
+
+    /// The member names, made once per facts value.
+    private struct Keys {
+        let trackers = JV(string: "trackers"), days = JV(string: "days")
+        let date = JV(string: "date"), scheduled = JV(string: "scheduled"), done = JV(string: "done")
+        let missed = JV(string: "missed")
+        let id = JV(string: "id"), name = JV(string: "name"), kind = JV(string: "kind")
+        let category = JV(string: "category"), schedule = JV(string: "schedule")
+        let createdOn = JV(string: "created_on"), checkins = JV(string: "checkins"), runs = JV(string: "runs")
+    }
+
+    private static func object(
+        _ tracker: HabitTracker, checkins: Int, runs: [(first: Int, length: Int)], keys: Keys
+    ) -> JVObjectBuilder {
+        var object = JVObjectBuilder()
+        object.set(keys.id, string: tracker.id)
+        object.set(keys.name, string: tracker.name)
+        object.set(keys.kind, string: tracker.kind.rawValue)
+        object.set(keys.category, string: tracker.categoryID)
+        var schedule = JVArrayBuilder()
+        for day in tracker.schedules.last?.days ?? [] { schedule.append(string: day) }
+        object.set(keys.schedule, array: schedule)
+        object.set(keys.createdOn, string: tracker.createdOn)
+        object.set(keys.checkins, number: Double(checkins))
+        var runValues = JVArrayBuilder()
+        for run in runs {
+            var pair = JVArrayBuilder()
+            pair.append(string: CivilDate(day: run.first).description)
+            pair.append(number: Double(run.length))
+            runValues.append(array: pair)
+        }
+        object.set(keys.runs, array: runValues)
+        return object
     }
 
     /// `days` sorted, without repeats (already so when the check-ins come by tracker and date).
@@ -78,18 +120,6 @@ public enum HabitFacts {
             break
         }
         return ascending ? days : Array(Set(days)).sorted()
-    }
-
-    static func json(_ tracker: HabitTracker, checkins: Int, runs: [(first: Int, length: Int)]) -> JSON {
-        let schedule = tracker.schedules.last?.days ?? []
-        return .object([
-            "id": .string(tracker.id), "name": .string(tracker.name), "kind": .string(tracker.kind.rawValue),
-            "category": tracker.categoryID.map(JSON.string) ?? .null,
-            "schedule": .array(schedule.map(JSON.string)), "created_on": .string(tracker.createdOn),
-            "checkins": .number(Double(checkins)),
-            "runs": .array(
-                runs.map { .array([.string(CivilDate(day: $0.first).description), .number(Double($0.length))]) }),
-        ])
     }
 
     /// The runs of consecutive scheduled days done among `days` (sorted, distinct day numbers)

@@ -52,21 +52,25 @@ public enum HabitStatistics {
     /// The statistics computed from the stored trackers and check-ins, never from a kept answer.
     public static func computed(user: String, store: any StoreReader, evaluator: RuleEvaluator) throws -> JSON {
         let trackers = try store.habitTrackers(user: user)
-        let checkins = try store.habitCheckinsByTracker(user: user)
+        let days = try store.habitCheckinDays(user: user)
         return try json(
-            facts: HabitFacts.input(trackers: trackers, checkins: checkins), hasData: !checkins.isEmpty,
+            facts: HabitFacts.value(trackers: trackers, days: days), hasData: days.values.contains { !$0.isEmpty },
             evaluator: evaluator)
     }
 
     /// The statistics of already built facts.
     public static func json(facts: JSON, hasData: Bool, evaluator: RuleEvaluator) throws -> JSON {
+        try json(facts: JV(facts), hasData: hasData, evaluator: evaluator)
+    }
+
+    /// The statistics of facts already built as a libjq value.
+    public static func json(facts input: JV, hasData: Bool, evaluator: RuleEvaluator) throws -> JSON {
         var object: JSONObject = ["has_data": .bool(hasData)]
         let rules = rules(in: evaluator.ruleSet)
         guard hasData else {
             for rule in rules { object[name(of: rule)] = .null }
             return .object(object)
         }
-        let input = JV(facts)
         var degraded: [Degradation] = []
         for rule in rules {
             // A statistic whose rule fails answers with its fallback, or null; `degraded` says

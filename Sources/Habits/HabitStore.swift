@@ -54,6 +54,35 @@ extension StoreReader {
         try habitCheckins(user: user, orderBy: "tracker_id, date")
     }
 
+    /// Each tracker's check-in days (days since 1970), ascending: the same check-ins as
+    /// ``habitCheckinsByTracker(user:)``, read from the columns' bytes with no `String` or
+    /// ``HabitCheckin`` per row (a tracker's id is made once). A date that is not one is left
+    /// out. What the statistics read.
+    public func habitCheckinDays(user: String) throws -> [String: [Int]] {
+        var days: [String: [Int]] = [:]
+        var tracker: [UInt8] = []
+        var current: [Int] = []
+        func flush() {
+            guard !current.isEmpty else { return }
+            days[String(decoding: tracker, as: UTF8.self), default: []] += current
+            current.removeAll(keepingCapacity: true)
+        }
+        try query(
+            "SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL ORDER BY tracker_id, date",
+            [.text(user)]
+        ) { row in
+            row.withUTF8(0) { id in
+                let id = id ?? UnsafeBufferPointer(start: nil, count: 0)
+                guard !tracker.elementsEqual(id) else { return }
+                flush()
+                tracker = Array(id)
+            }
+            if let day = row.withUTF8(1, { $0.flatMap(CivilDate.init(utf8:)) }) { current.append(day.day) }
+        }
+        flush()
+        return days
+    }
+
     /// A user's check-ins, by date (days unchecked again are not check-ins).
     public func habitCheckins(user: String) throws -> [HabitCheckin] {
         try habitCheckins(user: user, orderBy: "date, tracker_id")

@@ -57,9 +57,70 @@ public struct JVObjectBuilder: ~Copyable {
         raw = jv_object_set(raw, JV.makeString(key), JV.make(json))
     }
 
+    /// Sets `key` to the array `elements` built.
+    public mutating func set(_ key: JV, array elements: consuming JVArrayBuilder) {
+        raw = jv_object_set(raw, key.retained(), elements.take())
+    }
+
     /// The object built.
     public consuming func build() -> JV {
-        let value = JV(consuming: jv_copy(raw))
+        JV(consuming: take())
+    }
+
+    /// The object, handed over (+1) without the copy and free a ``build()`` would cost.
+    consuming func take() -> jv {
+        let value = raw
+        discard self
+        return value
+    }
+}
+
+/// Builds a libjq array element by element, with no ``JSON`` tree or ``JV`` wrapper per
+/// element in between (facts of thousands of small values).
+public struct JVArrayBuilder: ~Copyable {
+    private var raw: jv
+
+    public init() {
+        raw = jv_array()
+    }
+
+    deinit {
+        jv_free(raw)
+    }
+
+    /// Appends `value` (shared, not copied).
+    public mutating func append(_ value: JV) {
+        raw = jv_array_append(raw, value.retained())  // consumes the array and the value
+    }
+
+    /// Appends a number.
+    public mutating func append(number: Double) {
+        raw = jv_array_append(raw, jv_number(number))
+    }
+
+    /// Appends a string.
+    public mutating func append(string: String) {
+        raw = jv_array_append(raw, JV.makeString(string))
+    }
+
+    /// Appends the object `element` built.
+    public mutating func append(object element: consuming JVObjectBuilder) {
+        raw = jv_array_append(raw, element.take())
+    }
+
+    /// Appends the array `element` built.
+    public mutating func append(array element: consuming JVArrayBuilder) {
+        raw = jv_array_append(raw, element.take())
+    }
+
+    /// The array built.
+    public consuming func build() -> JV {
+        JV(consuming: take())
+    }
+
+    consuming func take() -> jv {
+        let value = raw
+        discard self
         return value
     }
 }

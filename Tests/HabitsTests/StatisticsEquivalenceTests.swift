@@ -16,20 +16,21 @@ struct StatisticsEquivalenceTests {
         var random = SplitMix64(seed: seed)
         let history = RandomHistory(&random)
         let evaluator = try #require(Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
-        let facts = HabitFacts.input(trackers: history.trackers, checkins: history.checkins)
+        let facts = try HabitFacts.input(trackers: history.trackers, checkins: history.checkins)
         let stats = try HabitStatistics.json(facts: facts, hasData: !history.checkins.isEmpty, evaluator: evaluator)
         let want = Reference.statistics(history.trackers, history.checkins)
         for (key, value) in want { #expect(stats[key] == value, "seed \(seed): \(key) \(stats.compactText)") }
     }
 
     /// The same histories written through the store in a random order, with toggles and
-    /// deletions, read back as the statistics screen reads them (twice: computed, then kept).
-    @Test(arguments: 0..<12 as Range<UInt64>)
-    func theStoredHistoryGivesTheSameStatistics(seed: UInt64) throws {
+    /// deletions, read back as the statistics screen reads them (twice: computed, then kept),
+    /// on every backend; the check-in days read from the columns' bytes are the check-ins.
+    @Test(arguments: TestStore.names, 0..<12 as Range<UInt64>)
+    func theStoredHistoryGivesTheSameStatistics(backend: String, seed: UInt64) throws {
         var random = SplitMix64(seed: seed + 100)
         var history = RandomHistory(&random)
-        let file = TemporaryDatabaseFile()
-        let store = try SQLiteStore(path: file.path)
+        let testStore = try TestStore(backend)
+        let store = testStore.store
         let evaluator = try #require(Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
         try store.ensureUser("u1", firstSeenAt: 0)
         try store.applyHabitChange(.categoryCreated(HabitCategory(id: "c", name: "C")), user: "u1", at: 0, event: nil)
@@ -61,6 +62,12 @@ struct StatisticsEquivalenceTests {
             history.checkins.removeAll { $0.trackerID == gone }
         }
         try store.applyHabitChange(.categoryDeleted(categoryID: "c"), user: "u1", at: 2e6, event: nil)
+        var days: [String: [Int]] = [:]
+        for checkin in try store.habitCheckinsByTracker(user: "u1") {
+            days[checkin.trackerID, default: []].append(try #require(CivilDate(checkin.date)).day)
+        }
+        #expect(try store.habitCheckinDays(user: "u1") == days)
+        #expect(days.values.reduce(0) { $0 + $1.count } == history.checkins.count)
         let want = Reference.statistics(history.trackers, history.checkins)
         for _ in 0..<2 {
             let stats = try HabitStatistics.json(user: "u1", store: store, evaluator: evaluator)
