@@ -56,6 +56,27 @@ import Testing
                 == #"{"s":"Ü 🐕","none":null,"n":-2.5,"null text":null,"shared":["a",{"b":1}]}"#)
     }
 
+    /// Arrays built element by element, nested in arrays and objects, in order; an empty one
+    /// stays an array.
+    @Test func arraysOfEveryKind() throws {
+        var inner = JVArrayBuilder()
+        inner.append(string: "2026-01-05")
+        inner.append(number: 3)
+        var object = JVObjectBuilder()
+        object.set(JV(string: "k"), number: 1)
+        object.set(JV(string: "empty"), array: JVArrayBuilder())
+        var array = JVArrayBuilder()
+        array.append(array: inner)
+        array.append(object: object)
+        array.append(JV(true))
+        array.append(string: "Ü")
+        var outer = JVObjectBuilder()
+        outer.set(JV(string: "runs"), array: array)
+        #expect(
+            try outer.build().json().compactText == #"{"runs":[["2026-01-05",3],{"k":1,"empty":[]},true,"Ü"]}"#)
+        #expect(try JVArrayBuilder().build().json() == .array([]))
+    }
+
     @Test func storedTextThatIsNotJSONIsAnError() {
         var builder = JVObjectBuilder()
         #expect(throws: (any Error).self) { try builder.set(JV(string: "p"), storedText: "{\"a\":") }
