@@ -87,14 +87,24 @@ public final class Ingestor {
         var carried: [String: DogProfile] = [:]
         var current = validate(first)
         precomputer.start(current.map(\.event), dogs: dogContexts(current, carried: &carried))
+        // What the writer is done with (the batch written before: its events, outcomes and
+        // results; the lines just parsed) is freed by a worker while the next batch is
+        // computed, not by the writer's thread.
+        var written: (items: [Item], outcomes: [Precomputer.Outcome?], results: [IngestResult])?
         while true {
             let outcomes = precomputer.finish()
-            let next = iterator.next().map(validate)
+            var parsed = iterator.next()
+            let next = parsed.map(validate)
             if let next {
-                precomputer.start(next.map(\.event), dogs: dogContexts(next, carried: &carried))
+                precomputer.start(
+                    next.map(\.event), dogs: dogContexts(next, carried: &carried), releasing: (written, parsed))
             }
-            onResults(write(current, outcomes))
+            written = nil
+            parsed = nil
+            let results = write(current, outcomes)
+            onResults(results)
             guard let next else { return }
+            written = (current, outcomes, results)
             current = next
             if carried.count > Self.cacheLimit { carried.removeAll() }
         }
@@ -144,7 +154,7 @@ public final class Ingestor {
     }
 
     /// A validated event, or the result of refusing it.
-    enum Item {
+    enum Item: Sendable {
         case event(Event)
         case refused(IngestResult)
 

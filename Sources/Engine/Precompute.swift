@@ -166,17 +166,30 @@ final class Precomputer {
     }
 
     /// Starts computing a batch on the workers only; the caller collects it with ``finish()``.
-    func start(_ events: [Event?], dogs: [DogContext]) {
+    /// `done` is what the caller has finished with (the batch before, written): the first
+    /// worker frees it after its share, so that freeing thousands of small values does not
+    /// cost the writer's thread.
+    func start(_ events: [Event?], dogs: [DogContext], releasing done: (any Sendable)? = nil) {
         precondition(pending == nil && hasWorkers, "finish the previous batch first")
         for worker in workers { worker.wait() }  // a warm-up may still run
         shareQuarantine()
         let job = Job(events: events, dogs: dogs, consumers: consumers)
         pending = job
         let stride = workers.count
+        let garbage = Garbage(done)
         for (offset, worker) in workers.enumerated() {
             let slot = workerSlots[offset]
-            worker.start { job.compute(from: offset, stride: stride, slot: slot) }
+            worker.start {
+                job.compute(from: offset, stride: stride, slot: slot)
+                if offset == 0 { garbage.value = nil }
+            }
         }
+    }
+
+    /// What a worker frees; only that worker touches it once handed over.
+    private final class Garbage: @unchecked Sendable {
+        var value: (any Sendable)?
+        init(_ value: (any Sendable)?) { self.value = value }
     }
 
     /// The outcomes of the batch given to ``start(_:dogs:)``, once the workers are done.
