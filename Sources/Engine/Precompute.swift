@@ -8,7 +8,7 @@ import Store
 /// of the serial write phase, on other cores.
 ///
 /// Two ways: ``compute(_:dogs:)`` splits one batch between the calling thread and the worker
-/// threads; ``start(_:dogs:)`` + ``finish()`` compute the *next* batch on the worker threads
+/// threads; ``start(_:dogs:releasing:)`` + ``finish()`` compute the *next* batch on the worker threads
 /// only, while the calling thread writes the current one. Each slot (the caller's, and one per
 /// worker) has its own rule evaluator and its own libjq values: nothing libjq is shared.
 final class Precomputer {
@@ -192,7 +192,7 @@ final class Precomputer {
         init(_ value: (any Sendable)?) { self.value = value }
     }
 
-    /// The outcomes of the batch given to ``start(_:dogs:)``, once the workers are done.
+    /// The outcomes of the batch given to ``start(_:dogs:releasing:)``, once the workers are done.
     func finish() -> [Outcome?] {
         guard let job = pending else { return [] }
         for worker in workers { worker.wait() }

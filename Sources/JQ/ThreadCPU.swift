@@ -61,8 +61,9 @@ enum ThreadCPU {
         #endif
     }
 
-    /// The CPU time of `clock` in nanoseconds, nil if it cannot be read. Any thread may read
-    /// another thread's clock of the same process while that thread runs.
+    /// The time of `clock` in nanoseconds (a thread's CPU clock, or the monotonic clock), nil
+    /// if it cannot be read. Any thread may read another thread's CPU clock of the same process
+    /// while that thread runs.
     static func read(_ clock: clockid_t) -> UInt64? {
         var time = timespec()
         guard clock_gettime(clock, &time) == 0 else { return nil }

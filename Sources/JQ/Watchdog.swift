@@ -49,7 +49,7 @@ final class Watchdog: @unchecked Sendable {
     /// time by which an evaluation can be halted early.
     static let cpuReadingAge: UInt64 = 1_000_000
 
-    /// Called when a halted evaluation is still running `stuckGrace` past its deadline.
+    /// Called when a halted evaluation is still running `stuckGrace` after it was halted.
     private var stuckHandler: (@Sendable (StuckEvaluation) -> Void)?
     private var stuckGrace: UInt64 = .max
 
@@ -180,10 +180,8 @@ final class Watchdog: @unchecked Sendable {
         return budget - used
     }
 
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    private static func now() -> UInt64 {
+        ThreadCPU.read(CLOCK_MONOTONIC) ?? 0  // the monotonic clock is always readable
     }
 
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
