@@ -1,5 +1,9 @@
 import Store
 
+/// A user's check-ins (days unchecked again are not check-ins), as both reads select them.
+private let liveCheckinsSQL =
+    "SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL"
+
 /// The habits feature's rows: trackers with their schedule history, categories and check-ins,
 /// per user. Read by the consumer and the views; written only by the habit change effect.
 extension StoreReader {
@@ -48,16 +52,11 @@ extension StoreReader {
         try first("SELECT version FROM habit_versions WHERE user_id = ?", [.text(user)]) { $0.integer(0) } ?? 0
     }
 
-    /// A user's check-ins by tracker, then date: the primary key's order, so nothing is sorted
-    /// (days unchecked again are not check-ins). What the statistics read.
-    public func habitCheckinsByTracker(user: String) throws -> [HabitCheckin] {
-        try habitCheckins(user: user, orderBy: "tracker_id, date")
-    }
-
-    /// Each tracker's check-in days (days since 1970), ascending: the same check-ins as
-    /// ``habitCheckinsByTracker(user:)``, read from the columns' bytes with no `String` or
-    /// ``HabitCheckin`` per row (a tracker's id is made once). A date that is not one is left
-    /// out. What the statistics read.
+    /// Each tracker's check-in days (days since 1970), ascending: the check-ins of
+    /// ``habitCheckins(user:)``, read by tracker, then date (the order of the index that holds
+    /// them, so nothing is sorted) from the columns' bytes with no `String` or ``HabitCheckin``
+    /// per row (a tracker's id is made once). A date that is not one is left out. What the
+    /// statistics read.
     public func habitCheckinDays(user: String) throws -> [String: [Int]] {
         var days: [String: [Int]] = [:]
         var tracker: [UInt8] = []
@@ -67,10 +66,7 @@ extension StoreReader {
             days[String(decoding: tracker, as: UTF8.self), default: []] += current
             current.removeAll(keepingCapacity: true)
         }
-        try query(
-            "SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL ORDER BY tracker_id, date",
-            [.text(user)]
-        ) { row in
+        try query(liveCheckinsSQL + " ORDER BY tracker_id, date", [.text(user)]) { row in
             row.withUTF8(0) { id in
                 let id = id ?? UnsafeBufferPointer(start: nil, count: 0)
                 guard !tracker.elementsEqual(id) else { return }
@@ -85,14 +81,9 @@ extension StoreReader {
 
     /// A user's check-ins, by date (days unchecked again are not check-ins).
     public func habitCheckins(user: String) throws -> [HabitCheckin] {
-        try habitCheckins(user: user, orderBy: "date, tracker_id")
-    }
-
-    private func habitCheckins(user: String, orderBy order: String) throws -> [HabitCheckin] {
-        try rows(
-            "SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL ORDER BY \(order)",
-            [.text(user)]
-        ) { HabitCheckin(trackerID: $0.text(0) ?? "", date: $0.text(1) ?? "") }
+        try rows(liveCheckinsSQL + " ORDER BY date, tracker_id", [.text(user)]) {
+            HabitCheckin(trackerID: $0.text(0) ?? "", date: $0.text(1) ?? "")
+        }
     }
 
 }

@@ -63,7 +63,7 @@ struct StatisticsEquivalenceTests {
         }
         try store.applyHabitChange(.categoryDeleted(categoryID: "c"), user: "u1", at: 2e6, event: nil)
         var days: [String: [Int]] = [:]
-        for checkin in try store.habitCheckinsByTracker(user: "u1") {
+        for checkin in try store.habitCheckins(user: "u1") {
             days[checkin.trackerID, default: []].append(try #require(CivilDate(checkin.date)).day)
         }
         #expect(try store.habitCheckinDays(user: "u1") == days)
