@@ -10,24 +10,11 @@ public enum Timestamp {
     /// The same for UTF-8 bytes, read in place (every event's time is read this way, so it
     /// neither copies nor allocates).
     public static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Double? {
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= b.count else { return nil }
-            var value = 0
-            for i in from..<(from + count) {
-                let c = b[i]
-                guard c >= 0x30, c <= 0x39 else { return nil }
-                value = value * 10 + Int(c &- 0x30)
-            }
-            return value
-        }
+        func number(_ from: Int, _ count: Int) -> Int? { digits(b, from, count) }
         func at(_ i: Int, _ c: Unicode.Scalar) -> Bool { i < b.count && b[i] == UInt8(ascii: c) }
-        guard let year = number(0, 4), at(4, "-"), let month = number(5, 2), at(7, "-"),
-            let day = number(8, 2), at(10, "T") || at(10, "t") || at(10, " "),
+        guard let days = days(ofDate: b), at(10, "T") || at(10, "t") || at(10, " "),
             let hour = number(11, 2), at(13, ":"), let minute = number(14, 2), at(16, ":"),
-            let second = number(17, 2)
-        else { return nil }
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-            hour < 24, minute < 60, second < 61
+            let second = number(17, 2), hour < 24, minute < 60, second < 61
         else { return nil }
         var i = 19
         var fraction = 0.0
@@ -56,9 +43,31 @@ public enum Timestamp {
             return nil
         }
         guard i == b.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Double(seconds) + fraction
+    }
+
+    /// Days since 1970 of the real date `YYYY-MM-DD` that `bytes` begin with; nil otherwise.
+    public static func days(ofDate bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count >= 10, let year = digits(bytes, 0, 4), bytes[4] == UInt8(ascii: "-"),
+            let month = digits(bytes, 5, 2),
+            bytes[7] == UInt8(ascii: "-"), let day = digits(bytes, 8, 2), (1...12).contains(month),
+            (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        return daysFromCivil(year: year, month: month, day: day)
+    }
+
+    /// The number `count` ASCII digits of `bytes` from `from` write; nil if any is missing or
+    /// not a digit.
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ count: Int) -> Int? {
+        guard from + count <= bytes.count else { return nil }
+        var value = 0
+        for i in from..<(from + count) {
+            let c = bytes[i]
+            guard c >= 0x30, c <= 0x39 else { return nil }
+            value = value * 10 + Int(c &- 0x30)
+        }
+        return value
     }
 
     /// `2026-11-29T18:20:00Z` (with milliseconds when there are any).

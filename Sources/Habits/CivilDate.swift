@@ -18,20 +18,14 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// The same for UTF-8 bytes, read in place (a stored check-in's date column).
     public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for byte in bytes[range] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
+        guard bytes.count == 10, let day = Timestamp.days(ofDate: bytes), day >= Self.firstDayOfYearOne else {
+            return nil
         }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), year >= 1,
-            (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year)
-        else { return nil }
-        self.day = Timestamp.daysFromCivil(year: year, month: month, day: day)
+        self.day = day
     }
+
+    /// 0001-01-01: no date is earlier.
+    private static let firstDayOfYearOne = Timestamp.daysFromCivil(year: 1, month: 1, day: 1)
 
     /// The UTC date of `seconds` since 1970.
     public init(utc seconds: Double) {
