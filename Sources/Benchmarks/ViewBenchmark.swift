@@ -79,10 +79,10 @@ struct ViewBenchmark {
             measures["reads.offer", default: []].append(
                 measure {
                     _ = try? store.newestRecords(
-                        dog: dog, perKind: AutoComplete.recordsPerKind, kinds: reads?.values(of: "records")
+                        dog: dog, perKind: AutoComplete.recordsPerKind, kinds: reads?.values(of: AutoComplete.recordList.member)
                     ) { $0.integer(0) }
                     _ = try? store.latestEvents(
-                        dog: dog, limit: AutoComplete.eventWindow, types: reads?.values(of: "events")
+                        dog: dog, limit: AutoComplete.eventWindow, types: reads?.values(of: AutoComplete.eventList.member)
                     ) { $0.integer(0) }
                 })
             let recommendationInput = JV(state.recommendationInput)

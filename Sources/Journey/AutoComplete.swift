@@ -35,7 +35,7 @@ public enum AutoComplete {
         // Rows of ProfileRecord.columns: id, kind, recorded_at, recorded_at_text, payload, source,
         // rule_revision, block_id.
         let records = try store.newestRecords(
-            dog: dog.id, perKind: recordsPerKind, kinds: reads?.values(of: "records")
+            dog: dog.id, perKind: recordsPerKind, kinds: reads?.values(of: recordList.member)
         ) { row -> JV in
             var record = JVObjectBuilder()
             record.set(keys.id, string: "r-" + String(row.integer(0)))
@@ -49,7 +49,7 @@ public enum AutoComplete {
         }
         // Rows of StoredEvent.latestColumns: id, user_id, event_id, type, occurred_at,
         // occurred_at_text, received_at, payload.
-        let events = try store.latestEvents(dog: dog.id, limit: eventWindow, types: reads?.values(of: "events")) {
+        let events = try store.latestEvents(dog: dog.id, limit: eventWindow, types: reads?.values(of: eventList.member)) {
             row -> JV in
             var event = JVObjectBuilder()
             row.withUTF8(2) { event.set(keys.eventID, utf8: $0 ?? Self.empty) }
@@ -60,9 +60,13 @@ public enum AutoComplete {
         }
         return JV.object([
             ("dog", JV(dog.json)), ("block", JV(["id": .string(block.id), "action": block.action])),
-            ("records", JV(array: records)), ("events", JV(array: events)),
+            (recordList.member, JV(array: records)), (eventList.member, JV(array: events)),
         ])
     }
+
+    /// The input's lists a rule may narrow with `reads:`: the records by kind, the events by type.
+    public static let recordList = SelectableInput(member: "records", key: "kind", what: "record kinds")
+    public static let eventList = SelectableInput(member: "events", key: "type", what: "event types")
 
     /// The text of a NULL column the contract gives as a string.
     private static var empty: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }

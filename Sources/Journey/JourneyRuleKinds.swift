@@ -37,10 +37,7 @@ extension RuleKind {
             }
             return nil
         },
-        selectableInputs: [
-            SelectableInput(member: "records", key: "kind", what: "record kinds"),
-            SelectableInput(member: "events", key: "type", what: "event types"),
-        ])
+        selectableInputs: [AutoComplete.recordList, AutoComplete.eventList])
 
     public static let personalNote = RuleKind(
         name: "personal_note",
