@@ -41,4 +41,55 @@ static inline int journey_sqlite3_disable_memory_statistics(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+// PostgreSQL's string_agg(value, separator), which SQLite has only from 3.44 (Debian 12 ships
+// 3.40), so that the shared SQL of the stores can aggregate text in the engine on both: the
+// non-NULL values joined by the separator, in the order the rows come; NULL without any.
+static void journey_sqlite3_string_agg_step(sqlite3_context *context, int count, sqlite3_value **values) {
+    (void)count;
+    if (sqlite3_value_type(values[0]) == SQLITE_NULL) return;
+    sqlite3_str **text = (sqlite3_str **)sqlite3_aggregate_context(context, (int)sizeof(sqlite3_str *));
+    if (!text) {
+        sqlite3_result_error_nomem(context);
+        return;
+    }
+    if (!*text) {
+        *text = sqlite3_str_new(sqlite3_context_db_handle(context));
+    } else if (sqlite3_value_type(values[1]) != SQLITE_NULL) {
+        const char *separator = (const char *)sqlite3_value_text(values[1]);
+        if (separator) sqlite3_str_append(*text, separator, sqlite3_value_bytes(values[1]));
+    }
+    const char *value = (const char *)sqlite3_value_text(values[0]);
+    if (value) sqlite3_str_append(*text, value, sqlite3_value_bytes(values[0]));
+}
+
+// Called once per group (also for a statement reset before its end): frees what the steps built.
+static void journey_sqlite3_string_agg_final(sqlite3_context *context) {
+    sqlite3_str **text = (sqlite3_str **)sqlite3_aggregate_context(context, 0);
+    if (!text || !*text) {
+        sqlite3_result_null(context);
+        return;
+    }
+    int error = sqlite3_str_errcode(*text);
+    int length = sqlite3_str_length(*text);
+    char *joined = sqlite3_str_finish(*text);  // NULL for an empty string
+    *text = NULL;
+    if (error == SQLITE_NOMEM) {
+        sqlite3_free(joined);
+        sqlite3_result_error_nomem(context);
+    } else if (error != SQLITE_OK) {
+        sqlite3_free(joined);
+        sqlite3_result_error_toobig(context);
+    } else if (!joined) {
+        sqlite3_result_text(context, "", 0, SQLITE_STATIC);
+    } else {
+        sqlite3_result_text(context, joined, length, sqlite3_free);
+    }
+}
+
+static inline int journey_sqlite3_add_string_agg(sqlite3 *db) {
+    return sqlite3_create_function_v2(
+        db, "string_agg", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, NULL, journey_sqlite3_string_agg_step,
+        journey_sqlite3_string_agg_final, NULL);
+}
+
 #endif

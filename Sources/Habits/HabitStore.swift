@@ -1,8 +1,12 @@
 import Store
 
 /// A user's check-ins (days unchecked again are not check-ins), as both reads select them.
-private let liveCheckinsSQL =
-    "SELECT tracker_id, date FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL"
+/// A user's check-ins (days unchecked again are not check-ins).
+private let liveCheckins = "FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL"
+/// Each tracker's check-in dates, joined by commas.
+private let checkinDatesByTracker = "SELECT tracker_id, string_agg(date, ',') \(liveCheckins) GROUP BY tracker_id"
+/// The check-ins by date.
+private let checkinsByDate = "SELECT tracker_id, date \(liveCheckins) ORDER BY date, tracker_id"
 
 /// The habits feature's rows: trackers with their schedule history, categories and check-ins,
 /// per user. Read by the consumer and the views; written only by the habit change effect.
@@ -53,35 +57,21 @@ extension StoreReader {
     }
 
     /// Each tracker's check-in days (days since 1970), ascending: the check-ins of
-    /// ``habitCheckins(user:)``, read by tracker, then date (the order of the index that holds
-    /// them, so nothing is sorted) from the columns' bytes with no `String` or ``HabitCheckin``
-    /// per row (a tracker's id is made once). A date that is not one is left out. What the
-    /// statistics read.
+    /// ``habitCheckins(user:)``, joined per tracker by the store (`string_agg`: one row a
+    /// tracker instead of one a check-in) and read from the column's bytes with no `String` or
+    /// ``HabitCheckin`` per date. A date that is not one is left out. What the statistics read.
     public func habitCheckinDays(user: String) throws -> [String: [Int]] {
         var days: [String: [Int]] = [:]
-        var tracker: [UInt8] = []
-        var current: [Int] = []
-        func flush() {
-            guard !current.isEmpty else { return }
-            days[String(decoding: tracker, as: UTF8.self), default: []] += current
-            current.removeAll(keepingCapacity: true)
+        try query(checkinDatesByTracker, [.text(user)]) { row in
+            guard let tracker = row.text(0) else { return }
+            days[tracker] = row.withUTF8(1) { $0.map(CivilDate.days(joined:)) } ?? []
         }
-        try query(liveCheckinsSQL + " ORDER BY tracker_id, date", [.text(user)]) { row in
-            row.withUTF8(0) { id in
-                let id = id ?? UnsafeBufferPointer(start: nil, count: 0)
-                guard !tracker.elementsEqual(id) else { return }
-                flush()
-                tracker = Array(id)
-            }
-            if let day = row.withUTF8(1, { $0.flatMap(CivilDate.init(utf8:)) }) { current.append(day.day) }
-        }
-        flush()
         return days
     }
 
     /// A user's check-ins, by date (days unchecked again are not check-ins).
     public func habitCheckins(user: String) throws -> [HabitCheckin] {
-        try rows(liveCheckinsSQL + " ORDER BY date, tracker_id", [.text(user)]) {
+        try rows(checkinsByDate, [.text(user)]) {
             HabitCheckin(trackerID: $0.text(0) ?? "", date: $0.text(1) ?? "")
         }
     }
