@@ -30,10 +30,6 @@ public enum HabitFacts {
     /// the store reads them (any order is sorted); those of trackers not in `trackers` are left out.
     public static func value(trackers: [HabitTracker], days: [String: [Int]]) -> JV {
         let daysByTracker = trackers.map { days[$0.id] ?? [] }
-        var doneOn: [Int: [Int]] = [:]
-        for (index, trackerDays) in daysByTracker.enumerated() {
-            for day in trackerDays { doneOn[day, default: []].append(index) }
-        }
         let schedules = trackers.map { $0.kind == .habit ? ScheduleSegments($0) : nil }
         // Habits with their schedules, and the day each was created.
         let habits: [(index: Int, created: Int, schedule: ScheduleSegments)] = trackers.indices.compactMap { index in
@@ -41,10 +37,12 @@ public enum HabitFacts {
             return (index, CivilDate(trackers[index].createdOn)?.day ?? Int.min, schedule)
         }
         let keys = Keys()
+        let checkins = CheckinsByDay(daysByTracker)
+        var dates = DateStrings()
         var done = Array(repeating: false, count: trackers.count)
         var dayValues = JVArrayBuilder()
-        for day in doneOn.keys.sorted() {
-            let trackersDone = doneOn[day] ?? []
+        for (day, range) in checkins.days {
+            let trackersDone = checkins.trackers[range]
             for index in trackersDone { done[index] = true }
             defer { for index in trackersDone { done[index] = false } }
             let weekday = CivilDate(day: day).weekdayIndex
@@ -59,7 +57,7 @@ public enum HabitFacts {
                 }
             }
             var entry = JVObjectBuilder()
-            entry.set(keys.date, string: CivilDate(day: day).description)
+            entry.set(keys.date, dates.add(day))
             entry.set(keys.scheduled, number: Double(scheduled))
             entry.set(keys.done, number: Double(trackersDone.count))
             entry.set(keys.missed, number: Double(missed))
@@ -70,12 +68,69 @@ public enum HabitFacts {
             let sorted = sortedDistinct(daysByTracker[index])
             trackerValues.append(
                 object: object(
-                    tracker, checkins: daysByTracker[index].count, runs: runs(schedules[index], on: sorted), keys: keys))
+                    tracker, checkins: daysByTracker[index].count, runs: runs(schedules[index], on: sorted),
+                    dates: dates, keys: keys))
         }
         var facts = JVObjectBuilder()
         facts.set(keys.trackers, array: trackerValues)
         facts.set(keys.days, array: dayValues)
         return facts.build()
+    }
+
+    /// Every check-in, by day and then tracker: sorted once as one number each (its day and
+    /// tracker index), not gathered in a dictionary of arrays.
+    private struct CheckinsByDay {
+        /// The trackers done, day after day: those of day `days[n]` are at `days[n].range`.
+        private(set) var trackers: [Int] = []
+        /// Each day with a check-in, in order.
+        private(set) var days: [(day: Int, range: Range<Int>)] = []
+
+        init(_ daysByTracker: [[Int]]) {
+            let count = max(daysByTracker.count, 1)
+            let firstDay = daysByTracker.compactMap { $0.min() }.min() ?? 0
+            var encoded: [Int] = []
+            encoded.reserveCapacity(daysByTracker.reduce(0) { $0 + $1.count })
+            for (index, days) in daysByTracker.enumerated() {
+                for day in days { encoded.append((day - firstDay) * count + index) }
+            }
+            encoded.sort()
+            trackers.reserveCapacity(encoded.count)
+            for (position, value) in encoded.enumerated() {
+                let day = firstDay + value / count
+                trackers.append(value % count)
+                if let last = days.last, last.day == day {
+                    days[days.count - 1].range = last.range.lowerBound..<(position + 1)
+                } else {
+                    days.append((day, position..<(position + 1)))
+                }
+            }
+        }
+    }
+
+    /// The date strings of the days with a check-in, each made once: the days and the runs that
+    /// start on them share it.
+    private struct DateStrings {
+        private var days: [Int] = []
+        private var strings: [JV] = []
+
+        /// The string of `day`, later than every day added before.
+        mutating func add(_ day: Int) -> JV {
+            let string = JV(string: CivilDate(day: day).description)
+            days.append(day)
+            strings.append(string)
+            return string
+        }
+
+        /// The string of `day`: the one added, or a new one.
+        func string(_ day: Int) -> JV {
+            var low = 0
+            var high = days.count
+            while low < high {
+                let middle = (low + high) / 2
+                if days[middle] < day { low = middle + 1 } else { high = middle }
+            }
+            return low < days.count && days[low] == day ? strings[low] : JV(string: CivilDate(day: day).description)
+        }
     }
 
     /// The member names, made once per facts value.
@@ -89,7 +144,7 @@ public enum HabitFacts {
     }
 
     private static func object(
-        _ tracker: HabitTracker, checkins: Int, runs: [(first: Int, length: Int)], keys: Keys
+        _ tracker: HabitTracker, checkins: Int, runs: [(first: Int, length: Int)], dates: DateStrings, keys: Keys
     ) -> JVObjectBuilder {
         var object = JVObjectBuilder()
         object.set(keys.id, string: tracker.id)
@@ -103,8 +158,8 @@ public enum HabitFacts {
         object.set(keys.checkins, number: Double(checkins))
         var runValues = JVArrayBuilder()
         for run in runs {
-            var pair = JVArrayBuilder()
-            pair.append(string: CivilDate(day: run.first).description)
+            var pair = JVArrayBuilder(capacity: 2)
+            pair.append(dates.string(run.first))
             pair.append(number: Double(run.length))
             runValues.append(array: pair)
         }

@@ -84,6 +84,11 @@ public struct JVArrayBuilder: ~Copyable {
         raw = jv_array()
     }
 
+    /// An array with room for `capacity` elements (libjq's default is 16).
+    public init(capacity: Int) {
+        raw = jv_array_sized(Int32(clamping: max(capacity, 0)))
+    }
+
     deinit {
         jv_free(raw)
     }
