@@ -170,12 +170,12 @@ import Testing
         for round in 0..<4 {
             let revision = round % 2 == 0 ? new : old
             let target = sending.load(ordering: .acquiring) + 1
-            try #require(try LiveService.waitUntil(seconds: 60) { sending.load(ordering: .acquiring) >= target })
+            try #require(LiveService.waitUntil(seconds: 60) { sending.load(ordering: .acquiring) >= target })
             _ = try send("POST", "/v1/rules/revisions/\(revision)/activate", ["message": "now"], to: second)
             try #require(try serves(revision), "round \(round)")
             served.append((revision, Date()))
             let count = batches.withLock { $0.count }
-            _ = try LiveService.waitUntil(seconds: 60) { batches.withLock { $0.count } >= count + 2 }
+            _ = LiveService.waitUntil(seconds: 60) { batches.withLock { $0.count } >= count + 2 }
         }
         stop.store(true, ordering: .relaxed)
         while !sender.isFinished { Thread.sleep(forTimeInterval: 0.05) }

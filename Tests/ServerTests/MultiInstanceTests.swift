@@ -383,7 +383,7 @@ final class Instances: @unchecked Sendable {
         let revision = answer["revision"]?["revision"]?.stringValue ?? ""
         let start = Date()
         var servedBy: Set<Int> = []
-        let served = try LiveService.waitUntil(seconds: 20) {
+        let served = LiveService.waitUntil(seconds: 20) {
             for (index, port) in ports.withLock({ $0 }).enumerated() {
                 guard let port, !servedBy.contains(index) else { continue }
                 // Both workers of an instance: four answers in a row with the revision.
