@@ -52,10 +52,47 @@ public enum HabitStatistics {
     /// The statistics computed from the stored trackers and check-ins, never from a kept answer.
     public static func computed(user: String, store: any StoreReader, evaluator: RuleEvaluator) throws -> JSON {
         let trackers = try store.habitTrackers(user: user)
-        let days = try store.habitCheckinDays(user: user)
+        let days = try checkinDays(user: user, store: store)
         return try json(
             facts: HabitFacts.value(trackers: trackers, days: days), hasData: days.values.contains { !$0.isEmpty },
             evaluator: evaluator)
+    }
+
+    /// Each tracker's check-in days (``StoreReader/habitCheckinDays(user:)``), kept in the
+    /// store's ``DerivedCache`` per user with the version each tracker's days were read at
+    /// (``StoreReader/habitCheckinVersions(user:)``): a screen after a check-in re-reads that
+    /// tracker's days alone, a first screen (or one after most trackers changed) all of them in
+    /// one read. The versions are read first, so days kept are never older than their version.
+    static func checkinDays(user: String, store: any StoreReader) throws -> [String: [Int]] {
+        let versions = try store.habitCheckinVersions(user: user)
+        let key = "habit-days\u{0}" + user
+        var kept = store.derivedCache.kept(key, as: KeptCheckinDays.self) ?? KeptCheckinDays()
+        let stale = versions.filter { kept.versions[$0.key] != $0.value }.map(\.key)
+        let gone = kept.versions.keys.filter { versions[$0] == nil }
+        guard !stale.isEmpty || !gone.isEmpty else { return kept.days }
+        // Trackers without a check-in have no entry, as in habitCheckinDays(user:).
+        if stale.count * 2 > versions.count {
+            let all = try store.habitCheckinDays(user: user)
+            for id in stale { kept.days[id] = all[id] }
+        } else {
+            for id in stale {
+                let days = try store.habitCheckinDays(user: user, tracker: id)
+                kept.days[id] = days.isEmpty ? nil : days
+            }
+        }
+        for id in stale { kept.versions[id] = versions[id] }
+        for id in gone {
+            kept.versions[id] = nil
+            kept.days[id] = nil
+        }
+        store.derivedCache.replace(key, with: kept)
+        return kept.days
+    }
+
+    /// A user's check-in days by tracker, with the version each tracker's were read at.
+    private struct KeptCheckinDays {
+        var versions: [String: Int64] = [:]
+        var days: [String: [Int]] = [:]
     }
 
     /// The statistics of already built facts.

@@ -5,6 +5,8 @@ import Store
 private let liveCheckins = "FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL"
 /// Each tracker's check-in dates, joined by commas.
 private let checkinDatesByTracker = "SELECT tracker_id, string_agg(date, ',') \(liveCheckins) GROUP BY tracker_id"
+/// One tracker's check-in dates, joined by commas.
+private let trackerCheckinDates = "SELECT string_agg(date, ',') \(liveCheckins) AND tracker_id = ?"
 /// The check-ins by date.
 private let checkinsByDate = "SELECT tracker_id, date \(liveCheckins) ORDER BY date, tracker_id"
 
@@ -69,6 +71,24 @@ extension StoreReader {
         return days
     }
 
+    /// The check-in days of the user's tracker `id` (as ``habitCheckinDays(user:)`` gives each).
+    public func habitCheckinDays(user: String, tracker id: String) throws -> [Int] {
+        try first(trackerCheckinDates, [.text(user), .text(id)]) { row in
+            row.withUTF8(0) { $0.map(CivilDate.days(joined:)) }
+        }.flatMap { $0 } ?? []
+    }
+
+    /// For each of the user's trackers, the user's habit version (``habitDataVersion(user:)``)
+    /// when its check-ins last changed, or when it was created: its check-in days read at one
+    /// version are its days until the version moves.
+    public func habitCheckinVersions(user: String) throws -> [String: Int64] {
+        var versions: [String: Int64] = [:]
+        try query("SELECT tracker_id, checkins_version FROM habit_trackers WHERE user_id = ?", [.text(user)]) { row in
+            if let id = row.text(0) { versions[id] = row.integer(1) }
+        }
+        return versions
+    }
+
     /// A user's check-ins, by date (days unchecked again are not check-ins).
     public func habitCheckins(user: String) throws -> [HabitCheckin] {
         try rows(checkinsByDate, [.text(user)]) {
@@ -104,6 +124,7 @@ extension Store {
                 try applyHabitChange(
                     .scheduleChanged(trackerID: tracker.id, schedule: schedule), user: user, at: at, event: event)
             }
+            try markCheckinsChanged(user: user, tracker: tracker.id)
         case .trackerUpdated(let id, let name, let category, let emoji, let color, let pinned):
             var sets: [String] = []
             var values: [SQLValue] = []
@@ -156,6 +177,7 @@ extension Store {
                     .text(user), .text(checkin.trackerID), .text(checkin.date), .real(at),
                     event.map(SQLValue.integer) ?? .null,
                 ])
+            try markCheckinsChanged(user: user, tracker: checkin.trackerID)
         case .unchecked(let checkin):
             // Kept, marked unchecked: checking the day again then counts once (see
             // ``HabitCheckinState``).
@@ -165,6 +187,18 @@ extension Store {
                 WHERE user_id = ? AND tracker_id = ? AND date = ? AND unchecked_at IS NULL
                 """,
                 [.real(at), .text(user), .text(checkin.trackerID), .text(checkin.date)])
+            try markCheckinsChanged(user: user, tracker: checkin.trackerID)
         }
+    }
+
+    /// Gives the tracker's check-ins the user's habit version just made (see
+    /// ``StoreReader/habitCheckinVersions(user:)``); each version is made once, so a tracker
+    /// deleted and made again under its id never has its old days' version.
+    private func markCheckinsChanged(user: String, tracker id: String) throws {
+        try run(
+            """
+            UPDATE habit_trackers SET checkins_version = (SELECT version FROM habit_versions WHERE user_id = ?)
+            WHERE user_id = ? AND tracker_id = ?
+            """, [.text(user), .text(user), .text(id)])
     }
 }

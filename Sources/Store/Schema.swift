@@ -349,5 +349,11 @@ enum Schema {
                 CREATE INDEX habit_checkins_done ON habit_checkins (user_id, tracker_id, date, unchecked_at)
                     WHERE unchecked_at IS NULL;
                 """),
+        Migration(
+            version: 16,
+            name: "each tracker keeps the user's habit version of its check-ins' last change, so that the statistics re-read only the trackers that changed",
+            sql: """
+                ALTER TABLE habit_trackers ADD COLUMN checkins_version INTEGER NOT NULL DEFAULT 0;
+                """),
     ]
 }
