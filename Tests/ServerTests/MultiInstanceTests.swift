@@ -170,6 +170,44 @@ struct MultiInstanceTests {
         )
     }
 
+    /// Each instance keeps a user's check-in days with the versions it read them at (in its
+    /// own memory): a check-in or an uncheck through one instance shows in the statistics the
+    /// other serves next, never a day it kept from before.
+    @Test func statisticsFollowCheckinsMadeThroughAnotherInstance() throws {
+        let server = try ThrowawayPostgres()
+        let instances = try (0..<2).map { _ in try LiveService(workers: 1, arguments: ["--db", server.url], seed: false) }
+        let now = Timestamp.format(Date().timeIntervalSince1970.rounded(.down))
+        var counter = 0
+        func send(_ type: String, _ payload: JSON, through instance: Int) throws {
+            counter += 1
+            let event: JSON = [
+                "event_id": .string("e\(counter)"), "user_id": "hana", "type": .string(type), "occurred_at": .string(now),
+                "payload": payload,
+            ]
+            let (status, body) = try instances[instance].client().json("POST", "/v1/events", ["events": [event]])
+            try #require(status == 200 && body["accepted"] == 1, "\(type): \(body.compactText.prefix(300))")
+        }
+        func completed(through instance: Int) throws -> JSON? {
+            try instances[instance].client().json("GET", "/v1/users/hana/habits/stats").1["trackers_completed"]
+        }
+        try send("category_created", ["category_id": "home", "name": "Home"], through: 0)
+        for id in ["vet", "tea"] {
+            try send(
+                "tracker_created",
+                ["tracker_id": .string(id), "name": "T", "kind": "irregular", "category": "home", "emoji": "🩺", "color": "#3366FF"],
+                through: 0)
+        }
+        try send("habit_checked", ["tracker_id": "vet"], through: 0)
+        #expect(try completed(through: 1) == 1)
+        #expect(try completed(through: 0) == 1)
+        try send("habit_checked", ["tracker_id": "tea"], through: 0)
+        #expect(try completed(through: 1) == 2, "a check-in through the other instance")
+        try send("habit_unchecked", ["tracker_id": "vet"], through: 1)
+        #expect(try completed(through: 0) == 1, "an uncheck through the other instance")
+        try send("tracker_deleted", ["tracker_id": "tea"], through: 0)
+        #expect(try completed(through: 1) == .null, "a tracker deleted through the other instance")
+    }
+
     /// A password in `--db` reaches the workers in their environment, never on a command line
     /// any user of the machine can read, nor in the log.
     @Test func theStorePasswordStaysOffCommandLinesAndLogs() throws {
