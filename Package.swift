@@ -28,8 +28,8 @@ let package = Package(
         // Swift wrappers, one per C library.
         .target(name: "JQ", dependencies: ["CJQ", "Core"]),
         .target(name: "YAML", dependencies: ["CYAML", "Core"]),
-        .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "Postgres", dependencies: ["CPostgres"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "Core"]),
+        .target(name: "Postgres", dependencies: ["CPostgres", "Core"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Core"]),
         // Bearer tokens: JSON Web Tokens (HS256, RS256, ES256) checked with libcrypto.
         .target(name: "Auth", dependencies: ["COpenSSL", "Core"]),

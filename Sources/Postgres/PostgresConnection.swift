@@ -1,4 +1,5 @@
 import CPostgres
+import Core
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +18,7 @@ import CPostgres
 public final class PostgresConnection {
     private let handle: OpaquePointer
     /// Prepared statements by their SQL (of the current session: emptied on reconnection).
-    private var prepared: [String: (name: String, parameters: Int)] = [:]
+    private var prepared: [StatementKey: (name: String, parameters: Int)] = [:]
     /// Whether a transaction is open (BEGIN sent, no COMMIT or ROLLBACK yet).
     private var inTransaction = false
     /// Statements run at the start of every session (see ``setUpSession(_:)``).
@@ -264,13 +265,14 @@ public final class PostgresConnection {
     }
 
     private func prepare(_ sql: String) throws(PostgresError) -> (name: String, parameters: Int) {
-        if let known = prepared[sql] { return known }
+        let key = StatementKey(sql)
+        if let known = prepared[key] { return known }
         let (translated, parameters) = Placeholders.translate(sql)
         let name = "s\(prepared.count)"
         let result = PQprepare(handle, name, translated, Int32(parameters), nil)
         defer { PQclear(result) }
         try check(result, sql: sql)
-        prepared[sql] = (name, parameters)
+        prepared[key] = (name, parameters)
         return (name, parameters)
     }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import Core
 
 /// One SQLite connection, owned here and closed when this goes away.
 ///
@@ -9,7 +10,7 @@ public final class Connection {
     let handle: OpaquePointer
     /// The database file.
     public let path: String
-    private var statements: [String: Statement] = [:]
+    private var statements: [StatementKey: Statement] = [:]
 
     /// How a connection is opened.
     public struct Options: Sendable {
@@ -82,9 +83,10 @@ public final class Connection {
 
     /// The cached prepared statement for `sql`.
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
-        if let statement = statements[sql] { return statement }
+        let key = StatementKey(sql)
+        if let statement = statements[key] { return statement }
         let statement = try Statement(connection: self, sql: sql)
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
 
