@@ -227,7 +227,7 @@ import Testing
     ])
     func unusableKeySets(text: String, message: String) throws {
         let path = TestKeys.shared.path("set-\(UUID().uuidString).json")
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        precondition(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)), "cannot create \(path)")
         do {
             _ = try TokenKeys.jwks(file: path)
             Issue.record("accepted \(text)")
@@ -242,7 +242,9 @@ import Testing
 
     @Test func shortSecretsAreRefused() throws {
         let path = TestKeys.shared.path("short.secret")
-        FileManager.default.createFile(atPath: path, contents: Data("0123456789abcdef0123456789abcde\n".utf8))
+        precondition(
+            FileManager.default.createFile(atPath: path, contents: Data("0123456789abcdef0123456789abcde\n".utf8)),
+            "cannot create \(path)")
         #expect(throws: KeyError.self) { try TokenKeys.secret(file: path) }
     }
 

@@ -18,8 +18,12 @@ public struct ProcessRun: Sendable {
         _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil
     ) throws {
         let output = try TemporaryDirectory()
-        FileManager.default.createFile(atPath: output.file("out"), contents: nil)
-        FileManager.default.createFile(atPath: output.file("err"), contents: nil)
+        precondition(
+            FileManager.default.createFile(atPath: output.file("out"), contents: nil),
+            "cannot create \(output.file("out"))")
+        precondition(
+            FileManager.default.createFile(atPath: output.file("err"), contents: nil),
+            "cannot create \(output.file("err"))")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -43,7 +47,9 @@ extension Process {
         while true {
             if !isRunning { return terminationStatus }
             let reaped = waitpid(processIdentifier, &status, WNOHANG)
-            if reaped == processIdentifier { return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
+            if reaped == processIdentifier {
+                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            }
             if reaped < 0, errno == ECHILD { return isRunning ? 1 : terminationStatus }
             usleep(10_000)
         }

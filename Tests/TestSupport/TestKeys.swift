@@ -62,7 +62,7 @@ public final class TestKeys: Sendable {
     /// JOSE's r || s).
     public func sign(_ message: [UInt8], with name: String) throws -> [UInt8] {
         let input = folder.file("message-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: input, contents: Data(message))
+        precondition(FileManager.default.createFile(atPath: input, contents: Data(message)), "cannot create \(input)")
         let output = try Self.openssl(["dgst", "-sha256", "-sign", folder.file("\(name).pem"), input])
         guard name.hasPrefix("ec") else { return output }
         let (sequence, _) = try DERReader.element(output[...])
