@@ -108,7 +108,10 @@ struct HabitBenchmark {
                     ["engine: store reads + facts as a libjq value (no rules)", format(f), ratio(f / c)],
                     ["engine: the whole statistics screen, computed (nothing kept)", format(w), ratio(w / c)],
                     ["engine: the whole statistics screen after a check-in", format(a), ratio(a / c)],
-                    ["engine: the whole statistics screen, shown again (kept)", format(median(kept)), ratio(median(kept) / c)],
+                    [
+                        "engine: the whole statistics screen, shown again (kept)", format(median(kept)),
+                        ratio(median(kept) / c),
+                    ],
                 ]))
         print(
             """

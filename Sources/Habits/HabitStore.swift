@@ -1,6 +1,5 @@
 import Store
 
-/// A user's check-ins (days unchecked again are not check-ins), as both reads select them.
 /// A user's check-ins (days unchecked again are not check-ins).
 private let liveCheckins = "FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL"
 /// Each tracker's check-in dates, joined by commas.

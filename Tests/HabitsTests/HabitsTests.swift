@@ -61,7 +61,11 @@ struct HabitsTests {
         #expect(unknown.message?.hasPrefix("unknown field `payload.colour` for tracker_created; fields:") == true)
         harness.send("u1", "category_created", ["category_id": "health", "name": "Health"], at: at)
         harness.send(
-            "u1", "tracker_created", ["tracker_id": "walk", "name": "Walk", "schedule": ["mon"], "category": "health", "emoji": "⭐", "color": "#3366FF"],
+            "u1", "tracker_created",
+            [
+                "tracker_id": "walk", "name": "Walk", "schedule": ["mon"], "category": "health", "emoji": "⭐",
+                "color": "#3366FF",
+            ],
             at: at)
         let future = harness.send(
             "u1", "habit_checked", ["tracker_id": "walk", "date": "2026-11-02"], at: "2026-11-01T23:59:59+00:00")
@@ -83,10 +87,14 @@ struct HabitsTests {
     @Test(arguments: trackerIDs)
     func trackerIDsFollowTheOneIdentifierRule(_ id: String, _ refusal: String?) throws {
         let harness = try HabitsHarness()
-        harness.send("u1", "category_created", ["category_id": "general", "name": "General"], at: "2026-11-01T08:00:00Z")
+        harness.send(
+            "u1", "category_created", ["category_id": "general", "name": "General"], at: "2026-11-01T08:00:00Z")
         let result = harness.send(
             "u1", "tracker_created",
-            ["tracker_id": .string(id), "name": "Walk", "schedule": ["mon"], "category": "general", "emoji": "⭐", "color": "#3366FF"],
+            [
+                "tracker_id": .string(id), "name": "Walk", "schedule": ["mon"], "category": "general", "emoji": "⭐",
+                "color": "#3366FF",
+            ],
             at: "2026-11-01T08:00:00Z")
         if let refusal {
             #expect(result.code == "invalid" && result.message == refusal, "\(result.json)")
@@ -98,11 +106,15 @@ struct HabitsTests {
     /// A name is counted in characters as people see them: 38 emoji fit.
     @Test func namesCountCharactersNotBytes() throws {
         let harness = try HabitsHarness()
-        harness.send("u1", "category_created", ["category_id": "general", "name": "General"], at: "2026-11-01T08:00:00Z")
+        harness.send(
+            "u1", "category_created", ["category_id": "general", "name": "General"], at: "2026-11-01T08:00:00Z")
         let name = String(repeating: "🐕", count: 38)
         let result = harness.send(
             "u1", "tracker_created",
-            ["tracker_id": "dogs", "name": .string(name), "schedule": ["mon"], "category": "general", "emoji": "⭐", "color": "#3366FF"],
+            [
+                "tracker_id": "dogs", "name": .string(name), "schedule": ["mon"], "category": "general", "emoji": "⭐",
+                "color": "#3366FF",
+            ],
             at: "2026-11-01T08:00:00Z")
         #expect(result.status == .accepted, "\(result.json)")
     }
@@ -110,10 +122,14 @@ struct HabitsTests {
     /// Deleting a tracker removes its schedules and check-ins from the store, not only from views.
     @Test func deletingATrackerLeavesNoRows() throws {
         let harness = try HabitsHarness()
-        harness.send("u1", "category_created", ["category_id": "general", "name": "General"], at: "2026-11-02T08:00:00Z")
+        harness.send(
+            "u1", "category_created", ["category_id": "general", "name": "General"], at: "2026-11-02T08:00:00Z")
         harness.send(
             "u1", "tracker_created",
-            ["tracker_id": "walk", "name": "Walk", "schedule": ["mon", "tue"], "category": "general", "emoji": "⭐", "color": "#3366FF"],
+            [
+                "tracker_id": "walk", "name": "Walk", "schedule": ["mon", "tue"], "category": "general", "emoji": "⭐",
+                "color": "#3366FF",
+            ],
             at: "2026-11-02T08:00:00Z")
         harness.send("u1", "tracker_updated", ["tracker_id": "walk", "schedule": ["mon"]], at: "2026-11-03T08:00:00Z")
         harness.send("u1", "habit_checked", ["tracker_id": "walk"], at: "2026-11-02T20:00:00Z")

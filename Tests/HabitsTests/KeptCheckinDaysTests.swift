@@ -17,7 +17,10 @@ struct KeptCheckinDaysTests {
         ("another tracker's day checked", .checked(HabitCheckin(trackerID: "b", date: "2026-11-05"))),
         ("a day unchecked", .unchecked(HabitCheckin(trackerID: "a", date: "2026-11-01"))),
         ("the same day checked again", .checked(HabitCheckin(trackerID: "a", date: "2026-11-01"))),
-        ("a schedule changed", .scheduleChanged(trackerID: "a", schedule: HabitSchedule(fromDate: "2026-11-04", days: ["mon"]))),
+        (
+            "a schedule changed",
+            .scheduleChanged(trackerID: "a", schedule: HabitSchedule(fromDate: "2026-11-04", days: ["mon"]))
+        ),
         ("a tracker deleted", .trackerDeleted(trackerID: "b")),
         ("made again under its id", .trackerCreated(Self.tracker("b", kind: .irregular))),
         ("its first day checked", .checked(HabitCheckin(trackerID: "b", date: "2026-11-06"))),
@@ -35,14 +38,17 @@ struct KeptCheckinDaysTests {
     func whatIsKeptIsWhatAFreshReadGives(backend: String) throws {
         let testStore = try TestStore(backend)
         let store = testStore.store
-        let evaluator = try #require(Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
+        let evaluator = try #require(
+            Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
         try store.ensureUser("u1", firstSeenAt: 0)
         try store.ensureUser("u2", firstSeenAt: 0)
         for user in ["u1", "u2"] {
             try store.applyHabitChange(.trackerCreated(Self.tracker("a", kind: .habit)), user: user, at: 0, event: nil)
-            try store.applyHabitChange(.trackerCreated(Self.tracker("b", kind: .irregular)), user: user, at: 0, event: nil)
+            try store.applyHabitChange(
+                .trackerCreated(Self.tracker("b", kind: .irregular)), user: user, at: 0, event: nil)
             for date in ["2026-11-01", "2026-11-02"] {
-                try store.applyHabitChange(.checked(HabitCheckin(trackerID: "a", date: date)), user: user, at: 0, event: nil)
+                try store.applyHabitChange(
+                    .checked(HabitCheckin(trackerID: "a", date: date)), user: user, at: 0, event: nil)
             }
         }
         _ = try HabitStatistics.checkinDays(user: "u1", store: store)
@@ -53,9 +59,12 @@ struct KeptCheckinDaysTests {
             #expect(kept == (try store.habitCheckinDays(user: "u1")), "after \(step.name)")
             let stats = try HabitStatistics.computed(user: "u1", store: store, evaluator: evaluator)
             store.derivedCache.removeAll()
-            #expect(stats == (try HabitStatistics.computed(user: "u1", store: store, evaluator: evaluator)), "after \(step.name)")
+            #expect(
+                stats == (try HabitStatistics.computed(user: "u1", store: store, evaluator: evaluator)),
+                "after \(step.name)")
             // Another user's days stay theirs.
-            #expect(try HabitStatistics.checkinDays(user: "u2", store: store) == (try store.habitCheckinDays(user: "u2")))
+            #expect(
+                try HabitStatistics.checkinDays(user: "u2", store: store) == (try store.habitCheckinDays(user: "u2")))
         }
     }
 
@@ -67,11 +76,13 @@ struct KeptCheckinDaysTests {
         try store.ensureUser("u1", firstSeenAt: 0)
         try store.applyHabitChange(.trackerCreated(Self.tracker("a", kind: .irregular)), user: "u1", at: 0, event: nil)
         try store.applyHabitChange(.trackerCreated(Self.tracker("b", kind: .irregular)), user: "u1", at: 0, event: nil)
-        try store.applyHabitChange(.checked(HabitCheckin(trackerID: "a", date: "2026-11-01")), user: "u1", at: 0, event: nil)
+        try store.applyHabitChange(
+            .checked(HabitCheckin(trackerID: "a", date: "2026-11-01")), user: "u1", at: 0, event: nil)
         let before = try HabitStatistics.checkinDays(user: "u1", store: store)
         try store.run("DELETE FROM habit_checkins WHERE tracker_id = 'a'", [])
         #expect(try HabitStatistics.checkinDays(user: "u1", store: store) == before)
-        try store.applyHabitChange(.checked(HabitCheckin(trackerID: "b", date: "2026-11-02")), user: "u1", at: 1, event: nil)
+        try store.applyHabitChange(
+            .checked(HabitCheckin(trackerID: "b", date: "2026-11-02")), user: "u1", at: 1, event: nil)
         let after = try HabitStatistics.checkinDays(user: "u1", store: store)
         #expect(after["a"] == before["a"])
         #expect(after["b"] == [try #require(CivilDate("2026-11-02")).day])

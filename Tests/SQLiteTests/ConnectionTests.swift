@@ -27,18 +27,19 @@ import Testing
     /// `string_agg(value, separator)` as PostgreSQL has it (SQLite has it only from 3.44):
     /// the non-NULL values in the order the rows come, joined by the separator; NULL when
     /// there is none; a NULL separator joins with nothing.
-    @Test(arguments: [
-        (["a", "b", "c"], ",", "a,b,c"),
-        (["a", nil, "c"], ",", "a,c"),
-        ([nil, "b"], ", ", "b"),
-        (["only"], ",", "only"),
-        (["", ""], ",", ","),
-        (["", "x"], "", "x"),
-        (["a", "b"], nil, "ab"),
-        ([nil, nil], ",", nil),
-        ([], ",", nil),
-        (["é", "日本"], "·", "é·日本"),
-    ] as [([String?], String?, String?)])
+    @Test(
+        arguments: [
+            (["a", "b", "c"], ",", "a,b,c"),
+            (["a", nil, "c"], ",", "a,c"),
+            ([nil, "b"], ", ", "b"),
+            (["only"], ",", "only"),
+            (["", ""], ",", ","),
+            (["", "x"], "", "x"),
+            (["a", "b"], nil, "ab"),
+            ([nil, nil], ",", nil),
+            ([], ",", nil),
+            (["é", "日本"], "·", "é·日本"),
+        ] as [([String?], String?, String?)])
     func stringAggregateJoinsLikePostgreSQL(values: [String?], separator: String?, joined: String?) throws {
         let file = TemporaryDatabaseFile()
         let db = try Connection(path: file.path)

@@ -22,10 +22,10 @@ import Testing
 struct MultiInstanceTests {
     /// The columns that differ with the order and time of arrival, not with the events: row
     /// ids (and the columns that point at them), times of receipt, which revision handled an
-    /// event.
+    /// event, the habit version of a tracker's last check-in.
     static let arrivalColumns: Set<String> = [
         "id", "event", "received_at", "rule_revision", "provenance", "users.first_seen_at",
-        "catalog_snapshots.created_at", "manifests.created_at",
+        "catalog_snapshots.created_at", "manifests.created_at", "habit_trackers.checkins_version",
     ]
     /// The service's own tables (the revision published mid-run, its audit): not the events'.
     static let serviceTables = ["rule_revisions", "rule_revision_files", "rule_activations", "audit_log"]
@@ -73,7 +73,9 @@ struct MultiInstanceTests {
                         }
                     }
                     pair.wait()
-                    for failure in outcomes.withLock({ $0 }) { if let failure { failures.withLock { $0.append(failure) } } }
+                    for failure in outcomes.withLock({ $0 }) {
+                        if let failure { failures.withLock { $0.append(failure) } }
+                    }
                     sent.withLock {
                         $0.batches += 1
                         if twice { $0.doubled += 1 }
@@ -175,13 +177,16 @@ struct MultiInstanceTests {
     /// other serves next, never a day it kept from before.
     @Test func statisticsFollowCheckinsMadeThroughAnotherInstance() throws {
         let server = try ThrowawayPostgres()
-        let instances = try (0..<2).map { _ in try LiveService(workers: 1, arguments: ["--db", server.url], seed: false) }
+        let instances = try (0..<2).map { _ in
+            try LiveService(workers: 1, arguments: ["--db", server.url], seed: false)
+        }
         let now = Timestamp.format(Date().timeIntervalSince1970.rounded(.down))
         var counter = 0
         func send(_ type: String, _ payload: JSON, through instance: Int) throws {
             counter += 1
             let event: JSON = [
-                "event_id": .string("e\(counter)"), "user_id": "hana", "type": .string(type), "occurred_at": .string(now),
+                "event_id": .string("e\(counter)"), "user_id": "hana", "type": .string(type),
+                "occurred_at": .string(now),
                 "payload": payload,
             ]
             let (status, body) = try instances[instance].client().json("POST", "/v1/events", ["events": [event]])
@@ -194,7 +199,10 @@ struct MultiInstanceTests {
         for id in ["vet", "tea"] {
             try send(
                 "tracker_created",
-                ["tracker_id": .string(id), "name": "T", "kind": "irregular", "category": "home", "emoji": "🩺", "color": "#3366FF"],
+                [
+                    "tracker_id": .string(id), "name": "T", "kind": "irregular", "category": "home", "emoji": "🩺",
+                    "color": "#3366FF",
+                ],
                 through: 0)
         }
         try send("habit_checked", ["tracker_id": "vet"], through: 0)
@@ -272,10 +280,14 @@ struct Workload: Sendable {
             let owner = "edge.\(copy)"
             order.append(owner)
             byUser[owner] = [
-                ["event_id": "edge-in", "user_id": .string(owner), "type": "tap",
-                 "occurred_at": .string(Timestamp.format(now - 7 * 86_400 + 600)), "payload": ["element_id": "plus"]],
-                ["event_id": "edge-out", "user_id": .string(owner), "type": "tap",
-                 "occurred_at": .string(Timestamp.format(now - 7 * 86_400 - 600)), "payload": ["element_id": "plus"]],
+                [
+                    "event_id": "edge-in", "user_id": .string(owner), "type": "tap",
+                    "occurred_at": .string(Timestamp.format(now - 7 * 86_400 + 600)), "payload": ["element_id": "plus"],
+                ],
+                [
+                    "event_id": "edge-out", "user_id": .string(owner), "type": "tap",
+                    "occurred_at": .string(Timestamp.format(now - 7 * 86_400 - 600)), "payload": ["element_id": "plus"],
+                ],
             ]
         }
         users = order.map { user in
@@ -298,7 +310,9 @@ struct Workload: Sendable {
         while queues.contains(where: { !$0.isEmpty }) {
             let size = 1 + Int(random.next() % 40)
             var batch: [JSON] = []
-            while batch.count < size, let index = queues.indices.filter({ !queues[$0].isEmpty }).randomElement(using: &random) {
+            while batch.count < size,
+                let index = queues.indices.filter({ !queues[$0].isEmpty }).randomElement(using: &random)
+            {
                 batch.append(queues[index].removeFirst())
             }
             batches.append(batch)
