@@ -30,7 +30,7 @@ public enum HabitStatistics {
         let version = try store.habitDataVersion(user: user)
         guard isCacheable(by: evaluator) else { return try computed(user: user, store: store, evaluator: evaluator) }
         let key = "habit-stats\u{0}\(user)\u{0}\(version)\u{0}\(evaluator.ruleSet.revision)"
-        if let kept = store.derivedCache.value(key, make: { () -> JSON? in nil }) { return kept }
+        if let kept = store.derivedCache.kept(key, as: JSON.self) { return kept }
         let stats = try computed(user: user, store: store, evaluator: evaluator)
         if stats["degraded"] == nil { _ = store.derivedCache.value(key) { stats } }
         return stats

@@ -1,8 +1,8 @@
 /// Values a store's user derives from rows that never change once committed (a dog's journey
 /// map: its manifest is never rebuilt, its catalog is kept by hash), or that carry the versions
 /// of the rows they were read from (a user's check-in days, tracker by tracker), kept beside
-/// the store for the one thread that uses it. The store empties it when a transaction or unit rolls back, so
-/// nothing derived from undone rows survives.
+/// the store for the one thread that uses it. The store empties it when a transaction or unit
+/// rolls back, so nothing derived from undone rows survives.
 ///
 /// Not `Sendable`: it belongs to its store's thread.
 public final class DerivedCache {
@@ -16,10 +16,9 @@ public final class DerivedCache {
 
     /// The value under `key`, made (and kept) on first use; nil results are not kept.
     public func value<T>(_ key: String, make: () throws -> T?) rethrows -> T? {
-        if let value = values[key] as? T { return value }
+        if let value = kept(key, as: T.self) { return value }
         guard let made = try make() else { return nil }
-        if values.count >= limit { values.removeAll(keepingCapacity: true) }
-        values[key] = made
+        replace(key, with: made)
         return made
     }
 
