@@ -25,21 +25,17 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The days of the dates in `joined` (`YYYY-MM-DD`, separated by commas, as a store's
-    /// `string_agg` gives them), ascending whatever their order there; what is not a date is
-    /// left out.
+    /// `string_agg` gives them), ascending and each once whatever their order there; what is
+    /// not a date is left out.
     public static func days(joined: UnsafeBufferPointer<UInt8>) -> [Int] {
         var days: [Int] = []
         days.reserveCapacity(joined.count / 11 + 1)
-        var ascending = true
         var start = 0
         for end in 0...joined.count where end == joined.count || joined[end] == UInt8(ascii: ",") {
-            if let date = CivilDate(utf8: UnsafeBufferPointer(rebasing: joined[start..<end])) {
-                if let last = days.last, last >= date.day { ascending = false }
-                days.append(date.day)
-            }
+            if let date = CivilDate(utf8: UnsafeBufferPointer(rebasing: joined[start..<end])) { days.append(date.day) }
             start = end + 1
         }
-        return ascending ? days : days.sorted()
+        return HabitFacts.sortedDistinct(days)
     }
 
     /// 0001-01-01: no date is earlier.
