@@ -253,8 +253,7 @@ struct CheckinCost {
     @inline(never) private func checkinsOnATrackerAged1000(_ body: () -> Double) -> Double { body() + 0 }
 }
 
-/// Microseconds per call of `body`, over `iterations` calls.
-/// Microseconds per call of `body`; `setUp` runs before each call, not timed.
+/// Microseconds per call of `body`, over `iterations` calls; `setUp` runs before each call, not timed.
 private func measure(_ iterations: Int, setUp: () -> Void = {}, _ body: () -> Void) -> Double {
     let clock = ContinuousClock()
     var total = Duration.zero

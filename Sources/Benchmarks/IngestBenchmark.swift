@@ -14,9 +14,8 @@ import Store
 /// check times and dogs, run the consumers (registration and the three bundled
 /// `event_effects` rules), write the event and its effects, in transactions of 500 events.
 /// The baseline replays the rows the engine wrote, every column (users, dogs, events with their
-/// outcome, revision and provenance, records, reminders as merged, analytics),
-/// already built, with prepared statements in transactions
-/// of the same size: the cost of storing alone.
+/// outcome, revision and provenance, records, reminders as merged, analytics), already built,
+/// with prepared statements in transactions of the same size: the cost of storing alone.
 struct IngestBenchmark {
     var options: BenchmarkOptions
     static let batchSize = 500

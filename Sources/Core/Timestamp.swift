@@ -57,8 +57,8 @@ public enum Timestamp {
         return daysFromCivil(year: year, month: month, day: day)
     }
 
-    /// The number `count` ASCII digits of `bytes` from `from` write; nil if any is missing or
-    /// not a digit.
+    /// The number written by the `count` ASCII digits of `bytes` at `from`; nil if any is
+    /// missing or not a digit.
     private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ count: Int) -> Int? {
         guard from + count <= bytes.count else { return nil }
         var value = 0

@@ -4,8 +4,8 @@ import Core
 /// One SQLite connection, owned here and closed when this goes away.
 ///
 /// Opened in WAL mode with a busy timeout and foreign keys on, with PostgreSQL's `string_agg`;
-/// statements prepared through ``prepare(_:)`` are cached by their SQL. Not `Sendable`: use a connection from one thread at
-/// a time (an owner such as the store serializes access).
+/// statements prepared through ``prepare(_:)`` are cached by their SQL. Not `Sendable`: use a
+/// connection from one thread at a time (an owner such as the store serializes access).
 public final class Connection {
     let handle: OpaquePointer
     /// The database file.
