@@ -5,18 +5,22 @@ import Store
 /// A change to the user's habit trackers, categories or check-ins.
 public struct HabitChangedEffect: FeatureEffect, Equatable {
     public var change: HabitChange
+    /// For a check or an uncheck: the tracker's streaks kept after it.
+    public var streaks = KeptStreaks()
 
     public var typeName: String { "habit_changed" }
     public var label: String { "habit_changed(\(change.json["change"]?.stringValue ?? ""))" }
     public var members: JSONObject { change.json.objectValue ?? [:] }
 
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
-        try store.applyHabitChange(change, user: event.userID, at: event.occurredAt, event: eventRow)
+        try store.applyHabitChange(change, user: event.userID, at: event.occurredAt, event: eventRow, streaks: streaks)
     }
 }
 
 extension Effect {
-    static func habitChanged(_ change: HabitChange) -> Effect { HabitChangedEffect(change: change).effect }
+    static func habitChanged(_ change: HabitChange, keeping streaks: KeptStreaks = KeptStreaks()) -> Effect {
+        HabitChangedEffect(change: change, streaks: streaks).effect
+    }
 }
 
 extension HabitsFeature {

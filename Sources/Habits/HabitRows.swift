@@ -19,6 +19,11 @@ public struct HabitTracker: Sendable, Equatable {
     /// The schedules in force, oldest first: a habit's weekdays from a local date on. A
     /// schedule change adds one; history is never rewritten.
     public var schedules: [HabitSchedule]
+    /// When its check-ins last changed (a check or an uncheck, by its `occurred_at`); nil
+    /// before the first.
+    public var checkinsChangedAt: Double?
+    /// Its latest streak as the store keeps it (see ``KeptStreaks``).
+    public var keptStreaks = KeptStreaks()
 
     public init(
         id: String, name: String, kind: Kind, categoryID: String? = nil, emoji: String? = nil, color: String? = nil,

@@ -10,15 +10,26 @@ extension StoreReader {
         var tracker: HabitTracker?
         try query(
             """
-            SELECT tracker_id, name, kind, category_id, emoji, color, pinned, created_on, created_at
+            SELECT tracker_id, name, kind, category_id, emoji, color, pinned, created_on, created_at,
+                checkins_changed_at, streak_date, streak_days, prior_streak_date, prior_streak_days
             FROM habit_trackers WHERE user_id = ? AND tracker_id = ?
             """, [.text(user), .text(id)]
         ) { row in
-            tracker = HabitTracker(
+            var found = HabitTracker(
                 id: row.text(0) ?? "", name: row.text(1) ?? "",
                 kind: HabitTracker.Kind(rawValue: row.text(2) ?? "") ?? .habit, categoryID: row.text(3),
                 emoji: row.text(4), color: row.text(5), pinned: row.integer(6) != 0, createdOn: row.text(7) ?? "",
                 createdAt: row.real(8))
+            found.checkinsChangedAt = row.isNull(9) ? nil : row.real(9)
+            /// The day and the streak kept in columns `column` and `column + 1`.
+            func dayStreak(_ column: Int32) -> DayStreak? {
+                guard let text = row.text(column), let day = CivilDate(text), !row.isNull(column + 1) else {
+                    return nil
+                }
+                return DayStreak(date: day, days: Int(row.integer(column + 1)))
+            }
+            found.keptStreaks = KeptStreaks(latest: dayStreak(10), prior: dayStreak(12))
+            tracker = found
         }
         guard var found = tracker else { return nil }
         try query(
@@ -39,6 +50,14 @@ extension StoreReader {
             [.text(user), .text(tracker), .text(date)]
         ) { row in state = row.isNull(0) ? .checked : .uncheckedAgain }
         return state
+    }
+
+    /// Whether the tracker is checked on a date after `date`.
+    public func habitIsChecked(user: String, tracker: String, after date: String) throws -> Bool {
+        try first(
+            "SELECT 1 FROM habit_checkins WHERE user_id = ? AND tracker_id = ? AND date > ? AND unchecked_at IS NULL LIMIT 1",
+            [.text(user), .text(tracker), .text(date)]
+        ) { _ in true } ?? false
     }
 
     /// When the tracker's check-in of `date` was made; nil when it has none.

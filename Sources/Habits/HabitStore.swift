@@ -98,8 +98,12 @@ extension StoreReader {
 }
 
 extension Store {
-    /// Applies a change to `user`'s habit trackers, categories or check-ins.
-    public func applyHabitChange(_ change: HabitChange, user: String, at: Double, event: Int64?) throws {
+    /// Applies a change to `user`'s habit trackers, categories or check-ins; a check or an
+    /// uncheck keeps `streaks` as the tracker's (nothing known by default), a schedule change
+    /// forgets them.
+    public func applyHabitChange(
+        _ change: HabitChange, user: String, at: Double, event: Int64?, streaks: KeptStreaks = KeptStreaks()
+    ) throws {
         // In the same transaction as the change: whoever reads the version first and the data
         // after it never keeps newer data under an older version.
         try run(
@@ -123,7 +127,7 @@ extension Store {
                 try applyHabitChange(
                     .scheduleChanged(trackerID: tracker.id, schedule: schedule), user: user, at: at, event: event)
             }
-            try markCheckinsChanged(user: user, tracker: tracker.id)
+            try markCheckinsChanged(user: user, tracker: tracker.id, at: nil)
         case .trackerUpdated(let id, let name, let category, let emoji, let color, let pinned):
             var sets: [String] = []
             var values: [SQLValue] = []
@@ -143,6 +147,8 @@ extension Store {
                 ON CONFLICT (user_id, tracker_id, from_date) DO UPDATE SET days = excluded.days
                 """,
                 [.text(user), .text(id), .text(schedule.fromDate), .text(schedule.days.joined(separator: ","))])
+            // Which days count changed: the streaks are read again at the next check-in.
+            try keepStreaks(KeptStreaks(), user: user, tracker: id)
         case .trackerDeleted(let id):
             // Its schedules and check-ins go with it (ON DELETE CASCADE); its name, emoji and
             // colour leave the event log, its unsent analytics are withdrawn.
@@ -176,7 +182,7 @@ extension Store {
                     .text(user), .text(checkin.trackerID), .text(checkin.date), .real(at),
                     event.map(SQLValue.integer) ?? .null,
                 ])
-            try markCheckinsChanged(user: user, tracker: checkin.trackerID)
+            try markCheckinsChanged(user: user, tracker: checkin.trackerID, at: at, streaks: streaks)
         case .unchecked(let checkin):
             // Kept, marked unchecked: checking the day again then counts once (see
             // ``HabitCheckinState``).
@@ -186,18 +192,47 @@ extension Store {
                 WHERE user_id = ? AND tracker_id = ? AND date = ? AND unchecked_at IS NULL
                 """,
                 [.real(at), .text(user), .text(checkin.trackerID), .text(checkin.date)])
-            try markCheckinsChanged(user: user, tracker: checkin.trackerID)
+            try markCheckinsChanged(user: user, tracker: checkin.trackerID, at: at, streaks: streaks)
         }
     }
 
     /// Gives the tracker's check-ins the user's habit version just made (see
     /// ``StoreReader/habitCheckinVersions(user:)``); each version is made once, so a tracker
-    /// deleted and made again under its id never has its old days' version.
-    private func markCheckinsChanged(user: String, tracker id: String) throws {
+    /// deleted and made again under its id never has its old days' version. A check or an
+    /// uncheck made `at` a time also keeps the latest such time and `streaks`.
+    private func markCheckinsChanged(
+        user: String, tracker id: String, at: Double?, streaks: KeptStreaks = KeptStreaks()
+    ) throws {
+        let version = "checkins_version = (SELECT version FROM habit_versions WHERE user_id = ?)"
+        guard let at else {
+            try run(
+                "UPDATE habit_trackers SET \(version) WHERE user_id = ? AND tracker_id = ?",
+                [.text(user), .text(user), .text(id)])
+            return
+        }
         try run(
             """
-            UPDATE habit_trackers SET checkins_version = (SELECT version FROM habit_versions WHERE user_id = ?)
+            UPDATE habit_trackers SET \(version),
+                checkins_changed_at = CASE WHEN checkins_changed_at > ? THEN checkins_changed_at ELSE ? END,
+                \(Self.streakColumns)
             WHERE user_id = ? AND tracker_id = ?
-            """, [.text(user), .text(user), .text(id)])
+            """, [.text(user), .real(at), .real(at)] + Self.values(streaks) + [.text(user), .text(id)])
+    }
+
+    /// Keeps `streaks` as the tracker's.
+    private func keepStreaks(_ streaks: KeptStreaks, user: String, tracker id: String) throws {
+        try run(
+            "UPDATE habit_trackers SET \(Self.streakColumns) WHERE user_id = ? AND tracker_id = ?",
+            Self.values(streaks) + [.text(user), .text(id)])
+    }
+
+    private static var streakColumns: String {
+        "streak_date = ?, streak_days = ?, prior_streak_date = ?, prior_streak_days = ?"
+    }
+
+    private static func values(_ streaks: KeptStreaks) -> [SQLValue] {
+        [streaks.latest, streaks.prior].flatMap { kept -> [SQLValue] in
+            [.optional(kept?.date.description), .optional(kept.map { Int64($0.days) })]
+        }
     }
 }

@@ -9,25 +9,16 @@ enum HabitStreak {
     static let limit = 366
 
     /// The run of consecutive scheduled days done that ends on `day` (0 when `day` is not a
-    /// scheduled day), up to ``limit``: `day` counts as done; `earlier(date, limit)` gives up to
+    /// scheduled day), up to `limit`: `day` counts as done; `earlier(date, limit)` gives up to
     /// `limit` dates before `date` the tracker is done on, newest first.
     static func ending(
-        on day: CivilDate, of tracker: HabitTracker, earlier: (CivilDate, Int) throws -> [CivilDate]
+        on day: CivilDate, of tracker: HabitTracker, limit: Int = limit,
+        earlier: (CivilDate, Int) throws -> [CivilDate]
     ) rethrows -> Int {
-        let schedule = tracker.kind == .habit ? ScheduleSegments(tracker) : nil
-        let isScheduled = { (day: Int) in schedule?.isScheduled(day) ?? true }
-        guard isScheduled(day.day) else { return 0 }
-        /// The scheduled day before `day` (nil past a year without one).
-        func previous(_ day: Int) -> Int? {
-            var candidate = day - 1
-            while !isScheduled(candidate) {
-                candidate -= 1
-                if day - candidate > 366 { return nil }
-            }
-            return candidate
-        }
+        let counted = StreakDays(tracker)
+        guard counted.counts(day.day) else { return 0 }
         var streak = 1
-        guard var wanted = previous(day.day) else { return streak }
+        guard var wanted = counted.previous(day.day) else { return streak }
         var cursor = day
         while true {
             let page = try earlier(cursor, pageSize)
@@ -36,11 +27,32 @@ enum HabitStreak {
                 if date.day > wanted { continue }
                 if date.day < wanted { return streak }
                 streak += 1
-                guard streak < limit, let next = previous(wanted) else { return streak }
+                guard streak < limit, let next = counted.previous(wanted) else { return streak }
                 wanted = next
             }
             guard page.count == pageSize, let last = page.last else { return streak }
             cursor = last
         }
+    }
+}
+
+/// The days a tracker's streak counts: a habit's scheduled days (by the schedule in force on
+/// each), every day for an irregular event.
+struct StreakDays {
+    private let schedule: ScheduleSegments?
+
+    init(_ tracker: HabitTracker) { schedule = tracker.kind == .habit ? ScheduleSegments(tracker) : nil }
+
+    /// Whether `day` counts.
+    func counts(_ day: Int) -> Bool { schedule?.isScheduled(day) ?? true }
+
+    /// The counted day before `day` (nil past a year without one).
+    func previous(_ day: Int) -> Int? {
+        var candidate = day - 1
+        while !counts(candidate) {
+            candidate -= 1
+            if day - candidate > 366 { return nil }
+        }
+        return candidate
     }
 }

@@ -115,6 +115,7 @@ public struct HabitsConsumer: EventConsumer {
             )
         }
         let checkin = HabitCheckin(trackerID: id, date: date.description)
+        let counted = StreakDays(tracker)
         let state = try store.habitCheckinState(user: user, tracker: id, date: checkin.date)
         guard event.type == "habit_checked" else {
             if state == .never {
@@ -129,21 +130,49 @@ public struct HabitsConsumer: EventConsumer {
                 // Unchecked already, or checked only after this (that check-in arrived first).
                 throw AlreadyRecorded("not_checked", "tracker `\(id)` is not checked on \(date): nothing to uncheck")
             }
-            return [.habitChanged(.unchecked(checkin))]
+            return [.habitChanged(.unchecked(checkin), keeping: tracker.keptStreaks.unchecking(date, counted: counted))]
         }
         if state == .checked {
             throw AlreadyRecorded("already_checked", "tracker `\(id)` is already checked on \(date); it counts once")
         }
-        let streak = try Self.streak(on: date, of: tracker, user: user, asOf: event.occurredAt, store: store)
+        // Made after every check and uncheck the tracker has: as of its time, the check-ins are
+        // those the store has now.
+        let inTimeOrder = tracker.checkinsChangedAt.map { event.occurredAt >= $0 } ?? true
+        let streak: Int
+        let kept: KeptStreaks
+        var mayLengthenLater = true
+        if let known = tracker.keptStreaks.checking(date, counted: counted) {
+            kept = known.kept
+            if inTimeOrder {
+                streak = known.streak
+                // Every day done after it does not count: no later streak changes.
+                mayLengthenLater = false
+            } else {
+                streak = try Self.streak(on: date, of: tracker, user: user, asOf: event.occurredAt, store: store)
+            }
+        } else if inTimeOrder, counted.counts(date.day),
+            try !store.habitIsChecked(user: user, tracker: id, after: checkin.date)
+        {
+            // The latest day done: read once, and kept from now on.
+            let reach = try Self.streak(
+                on: date, of: tracker, user: user, asOf: event.occurredAt, limit: HabitStreak.limit + 1, store: store)
+            streak = min(reach, HabitStreak.limit)
+            kept = KeptStreaks.read(date, reach: reach, counted: counted)
+        } else {
+            streak = try Self.streak(on: date, of: tracker, user: user, asOf: event.occurredAt, store: store)
+            kept = KeptStreaks()
+        }
         var facts: JSONObject = [
             "tracker_id": .string(id), "kind": .string(tracker.kind.rawValue), "date": .string(checkin.date),
             "streak_days": .number(Double(streak)),
         ]
         // Checked, unchecked, and checked again: challenges counted the day the first time.
         if state == .uncheckedAgain { facts["checked_before"] = true }
-        let revised = try Self.streaksLengthened(by: date, at: event.occurredAt, of: tracker, user: user, store: store)
+        let revised =
+            mayLengthenLater
+            ? try Self.streaksLengthened(by: date, at: event.occurredAt, of: tracker, user: user, store: store) : []
         return [
-            .habitChanged(.checked(checkin)),
+            .habitChanged(.checked(checkin), keeping: kept),
             // Facts other rules read (a challenge's streak metric): the analytics event
             // carries the tracker's streak ending on the checked date.
             .analyticsEvent(name: "habit_checked", properties: facts),
@@ -154,9 +183,9 @@ public struct HabitsConsumer: EventConsumer {
     /// made by then), `including` a day checked that is not stored yet.
     static func streak(
         on day: CivilDate, of tracker: HabitTracker, user: String, asOf time: Double, including extra: CivilDate? = nil,
-        store: any StoreReader
+        limit: Int = HabitStreak.limit, store: any StoreReader
     ) throws -> Int {
-        try HabitStreak.ending(on: day, of: tracker) { before, limit in
+        try HabitStreak.ending(on: day, of: tracker, limit: limit) { before, limit in
             var dates = try store.habitCheckinDates(
                 user: user, tracker: tracker.id, before: before.description, asOf: time, limit: limit
             ).compactMap { CivilDate($0) }
@@ -246,10 +275,17 @@ public struct HabitsConsumer: EventConsumer {
     static func requireSections(_ category: String?, _ emoji: String?, _ color: String?, kind: HabitTracker.Kind)
         throws -> (String, String, String)
     {
-        let sections = "a \(kind == .habit ? "habit" : "irregular event") is created with every section filled: `category`, `emoji` and `color`\(kind == .habit ? " (and `schedule`)" : "")"
-        guard let category else { throw Rejection(.invalid, "`payload.category` is required for tracker_created: \(sections)") }
-        guard let emoji else { throw Rejection(.invalid, "`payload.emoji` is required for tracker_created: \(sections)") }
-        guard let color else { throw Rejection(.invalid, "`payload.color` is required for tracker_created: \(sections)") }
+        let sections =
+            "a \(kind == .habit ? "habit" : "irregular event") is created with every section filled: `category`, `emoji` and `color`\(kind == .habit ? " (and `schedule`)" : "")"
+        guard let category else {
+            throw Rejection(.invalid, "`payload.category` is required for tracker_created: \(sections)")
+        }
+        guard let emoji else {
+            throw Rejection(.invalid, "`payload.emoji` is required for tracker_created: \(sections)")
+        }
+        guard let color else {
+            throw Rejection(.invalid, "`payload.color` is required for tracker_created: \(sections)")
+        }
         return (category, emoji, color)
     }
 
@@ -274,7 +310,8 @@ public struct HabitsConsumer: EventConsumer {
         for (field, given, value) in [
             ("category", categoryGiven, category), ("emoji", emojiGiven, emoji), ("color", colorGiven, color),
         ] where given && value == nil {
-            throw Rejection(.invalid, "`payload.\(field)` cannot be removed: a tracker keeps every section; choose another")
+            throw Rejection(
+                .invalid, "`payload.\(field)` cannot be removed: a tracker keeps every section; choose another")
         }
         let tracker = try existingTracker(id, user: user, store: store)
         if let category {

@@ -355,5 +355,19 @@ enum Schema {
             sql: """
                 ALTER TABLE habit_trackers ADD COLUMN checkins_version INTEGER NOT NULL DEFAULT 0;
                 """),
+        Migration(
+            version: 17,
+            name:
+                "each tracker keeps the time of its check-ins' last change and its latest streak, so that a check-in made in time order reads no earlier check-ins",
+            sql: """
+                ALTER TABLE habit_trackers ADD COLUMN checkins_changed_at REAL;
+                ALTER TABLE habit_trackers ADD COLUMN streak_date TEXT;
+                ALTER TABLE habit_trackers ADD COLUMN streak_days INTEGER;
+                ALTER TABLE habit_trackers ADD COLUMN prior_streak_date TEXT;
+                ALTER TABLE habit_trackers ADD COLUMN prior_streak_days INTEGER;
+                UPDATE habit_trackers SET checkins_changed_at = (
+                    SELECT max(CASE WHEN c.unchecked_at > c.checked_at THEN c.unchecked_at ELSE c.checked_at END)
+                    FROM habit_checkins c WHERE c.user_id = habit_trackers.user_id AND c.tracker_id = habit_trackers.tracker_id);
+                """),
     ]
 }

@@ -191,11 +191,9 @@ final class ArrivalOrderWorld {
     static func canonicalDump(_ store: any StoreConnection, backend: String) throws -> StoreDump {
         var dump = try StoreDump(
             store, backend: backend,
-            excluding: [
+            excluding: StoreDump.habitArrivalColumns.union([
                 "id", "event", "received_at", "outcome", "provenance", "rule_revision", "first_seen_at",
-                // The user's habit version at a tracker's last check-in: a counter of arrivals.
-                "habit_trackers.checkins_version",
-            ])
+            ]))
         for (table, column) in [("reminders", "kind"), ("analytics_outbox", "name")] {
             guard var rows = dump.tables[table], let index = rows.columns.firstIndex(of: column) else { continue }
             rows.rows = rows.rows.filter {

@@ -146,11 +146,9 @@ import Testing
         }
         var dump = try StoreDump(
             test.store, backend: "sqlite",
-            excluding: [
+            excluding: StoreDump.habitArrivalColumns.union([
                 "id", "event", "received_at", "outcome", "provenance", "rule_revision", "first_seen_at",
-                // The user's habit version at a tracker's last check-in: a counter of arrivals.
-                "habit_trackers.checkins_version",
-            ])
+            ]))
         for (table, column, values) in stillInArrivalOrder {
             guard var rows = dump.tables[table] else { continue }
             if let column {

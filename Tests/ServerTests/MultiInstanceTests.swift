@@ -22,11 +22,11 @@ import Testing
 struct MultiInstanceTests {
     /// The columns that differ with the order and time of arrival, not with the events: row
     /// ids (and the columns that point at them), times of receipt, which revision handled an
-    /// event, the habit version of a tracker's last check-in.
-    static let arrivalColumns: Set<String> = [
+    /// event, what a habit tracker keeps by the order of its check-ins.
+    static let arrivalColumns: Set<String> = StoreDump.habitArrivalColumns.union([
         "id", "event", "received_at", "rule_revision", "provenance", "users.first_seen_at",
-        "catalog_snapshots.created_at", "manifests.created_at", "habit_trackers.checkins_version",
-    ]
+        "catalog_snapshots.created_at", "manifests.created_at",
+    ])
     /// The service's own tables (the revision published mid-run, its audit): not the events'.
     static let serviceTables = ["rule_revisions", "rule_revision_files", "rule_activations", "audit_log"]
 

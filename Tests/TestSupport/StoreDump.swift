@@ -10,6 +10,14 @@ public struct StoreDump: Equatable, CustomStringConvertible {
 
     public var tables: [String: Table]
 
+    /// What a habit tracker keeps that follows the order its check-ins arrived in, not the set
+    /// of them: the user's habit version at its last check-in (a counter of arrivals) and the
+    /// streaks it keeps (known or not, by which changes came in time order).
+    public static let habitArrivalColumns: Set<String> = [
+        "habit_trackers.checkins_version", "habit_trackers.streak_date", "habit_trackers.streak_days",
+        "habit_trackers.prior_streak_date", "habit_trackers.prior_streak_days",
+    ]
+
     /// Dumps `store` (on backend `backend`: `sqlite` or `postgres`), leaving out the columns
     /// named in `excluding` (row ids, arrival times: what differs with the order of arrival)
     /// and the migrations table.
