@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "HabitsTests",
             dependencies: [
-                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport",
+                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "Postgres", "JQ", "Core", "TestSupport",
             ],
             exclude: ["Cases"]
         ),

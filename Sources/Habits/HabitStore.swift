@@ -3,9 +3,13 @@ import Store
 /// A user's check-ins (days unchecked again are not check-ins).
 private let liveCheckins = "FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL"
 /// Each tracker's check-in dates, joined by commas.
-private let checkinDatesByTracker = "SELECT tracker_id, string_agg(date, ',') \(liveCheckins) GROUP BY tracker_id"
-/// One tracker's check-in dates, joined by commas.
-private let trackerCheckinDates = "SELECT string_agg(date, ',') \(liveCheckins) AND tracker_id = ?"
+private let checkinYearsByTracker = """
+    SELECT tracker_id, year, \(CheckinYears.columns) FROM habit_checkin_years WHERE user_id = ? ORDER BY tracker_id, year
+    """
+/// One tracker's check-in years.
+private let trackerCheckinYears = """
+    SELECT year, \(CheckinYears.columns) FROM habit_checkin_years WHERE user_id = ? AND tracker_id = ? ORDER BY year
+    """
 /// The check-ins by date.
 private let checkinsByDate = "SELECT tracker_id, date \(liveCheckins) ORDER BY date, tracker_id"
 
@@ -58,23 +62,34 @@ extension StoreReader {
     }
 
     /// Each tracker's check-in days (days since 1970), ascending: the check-ins of
-    /// ``habitCheckins(user:)``, joined per tracker by the store (`string_agg`: one row a
-    /// tracker instead of one a check-in) and read from the column's bytes with no `String` or
-    /// ``HabitCheckin`` per date. A date that is not one is left out. What the statistics read.
+    /// ``habitCheckins(user:)``, read from the bits kept a tracker and year
+    /// (``CheckinYears``: a few rows a tracker instead of one a check-in). A tracker without a
+    /// check-in has no entry. What the statistics read.
     public func habitCheckinDays(user: String) throws -> [String: [Int]] {
         var days: [String: [Int]] = [:]
-        try query(checkinDatesByTracker, [.text(user)]) { row in
-            guard let tracker = row.text(0) else { return }
-            days[tracker] = row.withUTF8(1) { $0.map(CivilDate.days(joined:)) } ?? []
+        var tracker = ""
+        var trackerDays: [Int] = []
+        func keep() { if !trackerDays.isEmpty { days[tracker] = trackerDays } }
+        try query(checkinYearsByTracker, [.text(user)]) { row in
+            // The rows come a tracker at a time: its id is made once.
+            if !row.withUTF8(0, { $0?.elementsEqual(tracker.utf8) ?? false }) {
+                keep()
+                tracker = row.text(0) ?? ""
+                trackerDays = []
+            }
+            CheckinYears.appendDays(year: Int(row.integer(1)), word: { row.integer(Int32($0) + 2) }, to: &trackerDays)
         }
+        keep()
         return days
     }
 
     /// The check-in days of the user's tracker `id` (as ``habitCheckinDays(user:)`` gives each).
     public func habitCheckinDays(user: String, tracker id: String) throws -> [Int] {
-        try first(trackerCheckinDates, [.text(user), .text(id)]) { row in
-            row.withUTF8(0) { $0.map(CivilDate.days(joined:)) }
-        }.flatMap { $0 } ?? []
+        var days: [Int] = []
+        try query(trackerCheckinYears, [.text(user), .text(id)]) { row in
+            CheckinYears.appendDays(year: Int(row.integer(0)), word: { row.integer(Int32($0) + 1) }, to: &days)
+        }
+        return days
     }
 
     /// For each of the user's trackers, the user's habit version (``habitDataVersion(user:)``)
@@ -182,6 +197,7 @@ extension Store {
                     .text(user), .text(checkin.trackerID), .text(checkin.date), .real(at),
                     event.map(SQLValue.integer) ?? .null,
                 ])
+            try keepCheckinBit(user: user, checkin: checkin, checked: true)
             try markCheckinsChanged(user: user, tracker: checkin.trackerID, at: at, streaks: streaks)
         case .unchecked(let checkin):
             // Kept, marked unchecked: checking the day again then counts once (see
@@ -192,6 +208,7 @@ extension Store {
                 WHERE user_id = ? AND tracker_id = ? AND date = ? AND unchecked_at IS NULL
                 """,
                 [.real(at), .text(user), .text(checkin.trackerID), .text(checkin.date)])
+            try keepCheckinBit(user: user, checkin: checkin, checked: false)
             try markCheckinsChanged(user: user, tracker: checkin.trackerID, at: at, streaks: streaks)
         }
     }
@@ -217,6 +234,22 @@ extension Store {
                 \(Self.streakColumns)
             WHERE user_id = ? AND tracker_id = ?
             """, [.text(user), .real(at), .real(at)] + Self.values(streaks) + [.text(user), .text(id)])
+    }
+
+    /// Sets or clears the check-in's day in its tracker's ``CheckinYears``.
+    private func keepCheckinBit(user: String, checkin: HabitCheckin, checked: Bool) throws {
+        guard let date = CivilDate(checkin.date) else { return }
+        let (year, word, bit) = CheckinYears.position(of: date)
+        let mask = Int64(1) << bit
+        if checked {
+            try run(
+                CheckinYears.setBit[word],
+                [.text(user), .text(checkin.trackerID), .integer(Int64(year)), .integer(mask)])
+        } else {
+            try run(
+                CheckinYears.clearBit[word],
+                [.integer(~mask), .text(user), .text(checkin.trackerID), .integer(Int64(year))])
+        }
     }
 
     /// Keeps `streaks` as the tracker's.

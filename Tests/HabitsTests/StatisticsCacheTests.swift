@@ -90,9 +90,13 @@ import Testing
         events.send("habit_checked", ["tracker_id": "walk", "date": "2026-11-03"])
         let first = try HabitStatistics.json(user: "u1", store: other, evaluator: evaluator)
         #expect(first["trackers_completed"] == 2 && first["best_period"] == 2)
-        // Kept: a row changed without a habit change is not read again.
+        // Kept: rows changed without a habit change are not read again (2026-11-02 unchecked
+        // behind the engine's back, in its row and in the bits the statistics read: day 305 of
+        // its year, word 5, bit 0).
         _ = try test.store.run(
             "UPDATE habit_checkins SET unchecked_at = 1 WHERE user_id = ? AND date = ?", [.text("u1"), .text("2026-11-02")])
+        _ = try test.store.run(
+            "UPDATE habit_checkin_years SET w5 = w5 - 1 WHERE user_id = ? AND year = 2026", [.text("u1")])
         #expect(try HabitStatistics.json(user: "u1", store: other, evaluator: evaluator) == first)
         // A check-in through the other connection: a new version, so the answer is computed again.
         events.send("habit_checked", ["tracker_id": "walk", "date": "2026-11-04"])
