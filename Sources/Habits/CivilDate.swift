@@ -24,20 +24,6 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         self.day = day
     }
 
-    /// The days of the dates in `joined` (`YYYY-MM-DD`, separated by commas, as a store's
-    /// `string_agg` gives them), ascending and each once whatever their order there; what is
-    /// not a date is left out.
-    public static func days(joined: UnsafeBufferPointer<UInt8>) -> [Int] {
-        var days: [Int] = []
-        days.reserveCapacity(joined.count / 11 + 1)
-        var start = 0
-        for end in 0...joined.count where end == joined.count || joined[end] == UInt8(ascii: ",") {
-            if let date = CivilDate(utf8: UnsafeBufferPointer(rebasing: joined[start..<end])) { days.append(date.day) }
-            start = end + 1
-        }
-        return HabitFacts.sortedDistinct(days)
-    }
-
     /// 0001-01-01: no date is earlier.
     private static let firstDayOfYearOne = Timestamp.daysFromCivil(year: 1, month: 1, day: 1)
 

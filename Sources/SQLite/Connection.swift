@@ -3,9 +3,9 @@ import Core
 
 /// One SQLite connection, owned here and closed when this goes away.
 ///
-/// Opened in WAL mode with a busy timeout and foreign keys on, with PostgreSQL's `string_agg`;
-/// statements prepared through ``prepare(_:)`` are cached by their SQL. Not `Sendable`: use a
-/// connection from one thread at a time (an owner such as the store serializes access).
+/// Opened in WAL mode with a busy timeout and foreign keys on; statements prepared through
+/// ``prepare(_:)`` are cached by their SQL. Not `Sendable`: use a connection from one thread
+/// at a time (an owner such as the store serializes access).
 public final class Connection {
     let handle: OpaquePointer
     /// The database file.
@@ -44,8 +44,6 @@ public final class Connection {
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
         journey_sqlite3_set_busy_wait(handle, options.busyTimeoutMilliseconds)
-        let added = journey_sqlite3_add_string_agg(handle)
-        guard added == SQLITE_OK else { throw error(added, sql: nil) }
         if !options.readOnly {
             try execute("PRAGMA journal_mode = WAL")
         }

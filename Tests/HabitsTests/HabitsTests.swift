@@ -157,22 +157,4 @@ struct HabitsTests {
     func notDates(_ text: String) {
         #expect(CivilDate(text) == nil)
     }
-
-    /// The dates a store joined (`string_agg`): ascending whatever order they came in, and
-    /// what is not a date (empty, a bad date, a stray separator) left out.
-    @Test(arguments: [
-        ("2026-01-01,2026-01-02,2026-01-05", ["2026-01-01", "2026-01-02", "2026-01-05"]),
-        ("2026-01-05,2026-01-01,2026-01-02", ["2026-01-01", "2026-01-02", "2026-01-05"]),
-        ("2026-11-29", ["2026-11-29"]),
-        ("", []),
-        (",", []),
-        ("2026-01-02,,2026-02-30,x,2026-01-01,", ["2026-01-01", "2026-01-02"]),
-        ("2026-01-012026-01-02", []),
-        ("1969-12-31,1970-01-01", ["1969-12-31", "1970-01-01"]),
-    ])
-    func joinedDates(_ joined: String, _ dates: [String]) {
-        var text = joined
-        let days = text.withUTF8 { CivilDate.days(joined: $0) }
-        #expect(days.map { CivilDate(day: $0).description } == dates)
-    }
 }

@@ -24,52 +24,6 @@ import Testing
         #expect(sqlite3_memory_used() == 0)
     }
 
-    /// `string_agg(value, separator)` as PostgreSQL has it (SQLite has it only from 3.44):
-    /// the non-NULL values in the order the rows come, joined by the separator; NULL when
-    /// there is none; a NULL separator joins with nothing.
-    @Test(
-        arguments: [
-            (["a", "b", "c"], ",", "a,b,c"),
-            (["a", nil, "c"], ",", "a,c"),
-            ([nil, "b"], ", ", "b"),
-            (["only"], ",", "only"),
-            (["", ""], ",", ","),
-            (["", "x"], "", "x"),
-            (["a", "b"], nil, "ab"),
-            ([nil, nil], ",", nil),
-            ([], ",", nil),
-            (["é", "日本"], "·", "é·日本"),
-        ] as [([String?], String?, String?)])
-    func stringAggregateJoinsLikePostgreSQL(values: [String?], separator: String?, joined: String?) throws {
-        let file = TemporaryDatabaseFile()
-        let db = try Connection(path: file.path)
-        try db.execute("CREATE TABLE t (n INTEGER PRIMARY KEY, x TEXT)")
-        for (n, value) in values.enumerated() {
-            try db.run("INSERT INTO t VALUES (?, ?)", [.integer(Int64(n)), value.map(SQLiteValue.text) ?? .null])
-        }
-        let result = try db.prepare("SELECT string_agg(x, ?) FROM (SELECT x FROM t ORDER BY n)").first(
-            [separator.map(SQLiteValue.text) ?? .null]
-        ) { $0.text(0) }
-        #expect(result == .some(joined))
-    }
-
-    /// Per group, and a statement reset before its last group (its steps' text is freed, and
-    /// the next run starts afresh).
-    @Test func stringAggregateByGroupAndAfterAReset() throws {
-        let file = TemporaryDatabaseFile()
-        let db = try Connection(path: file.path)
-        try db.execute("CREATE TABLE t (g TEXT, x TEXT); CREATE INDEX t_g ON t (g, x)")
-        for (g, x) in [("a", "1"), ("b", "3"), ("a", "2"), ("c", "4")] {
-            try db.run("INSERT INTO t VALUES (?, ?)", [.text(g), .text(x)])
-        }
-        let sql = "SELECT g, string_agg(x, '+') FROM t GROUP BY g ORDER BY g"
-        let first = try db.prepare(sql).first { "\($0.text(0) ?? ""):\($0.text(1) ?? "")" }
-        #expect(first == "a:1+2")
-        var groups: [String] = []
-        try db.prepare(sql).query { groups.append("\($0.text(0) ?? ""):\($0.text(1) ?? "")") }
-        #expect(groups == ["a:1+2", "b:3", "c:4"])
-    }
-
     /// A writer waits while another connection (another worker process) holds the write lock,
     /// and gives up with SQLITE_BUSY once its busy timeout has passed.
     @Test func writersWaitForTheLockUpToTheirTimeout() throws {
