@@ -123,7 +123,7 @@ let package = Package(
         // numbers, temporary folders and stores. Low layers only, so every test target can use it.
         .target(name: "TestSupport", dependencies: ["Store", "SQLite", "Postgres", "YAML", "Core", "Auth", "HTTP"], path: "Tests/TestSupport"),
 
-        .testTarget(name: "CoreTests", dependencies: ["Core"]),
+        .testTarget(name: "CoreTests", dependencies: ["Core", "TestSupport"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "TestSupport"]),
         .testTarget(name: "ExperimentStatisticsTests", dependencies: ["ExperimentStatistics", "Core", "TestSupport"], exclude: ["Cases"]),
         .testTarget(name: "JQTests", dependencies: ["JQ", "Core", "TestSupport"]),

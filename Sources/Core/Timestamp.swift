@@ -83,6 +83,42 @@ public enum Timestamp {
             days -= 1
         }
         let (year, month, day) = civil(fromDays: days)
+        if (0...9999).contains(year) {
+            // Written digit by digit: reminders, records and every view format times.
+            return String(unsafeUninitializedCapacity: 24) { text in
+                var count = 0
+                func put(_ n: Int, width: Int) {
+                    var divisor = 1
+                    for _ in 1..<width { divisor *= 10 }
+                    while divisor > 0 {
+                        text[count] = UInt8(ascii: "0") + UInt8(n / divisor % 10)
+                        count += 1
+                        divisor /= 10
+                    }
+                }
+                func put(_ character: Unicode.Scalar) {
+                    text[count] = UInt8(ascii: character)
+                    count += 1
+                }
+                put(year, width: 4)
+                put("-")
+                put(month, width: 2)
+                put("-")
+                put(day, width: 2)
+                put("T")
+                put(rest / 3600, width: 2)
+                put(":")
+                put(rest / 60 % 60, width: 2)
+                put(":")
+                put(rest % 60, width: 2)
+                if milliseconds > 0 {
+                    put(".")
+                    put(milliseconds, width: 3)
+                }
+                put("Z")
+                return count
+            }
+        }
         func pad(_ n: Int, _ width: Int = 2) -> String {
             let s = String(n)
             return String(repeating: "0", count: max(0, width - s.count)) + s
