@@ -72,61 +72,78 @@ public enum Timestamp {
 
     /// `2026-11-29T18:20:00Z` (with milliseconds when there are any).
     public static func format(_ seconds: Double) -> String {
-        // Rounded to the millisecond first, so that .9996 s carries into the next second.
-        let totalMilliseconds = Int((seconds * 1000).rounded())
-        let whole = Int((Double(totalMilliseconds) / 1000).rounded(.down))
-        let milliseconds = totalMilliseconds - whole * 1000
-        var days = whole / 86_400
-        var rest = whole % 86_400
-        if rest < 0 {
-            rest += 86_400
-            days -= 1
-        }
-        let (year, month, day) = civil(fromDays: days)
-        if (0...9999).contains(year) {
-            // Written digit by digit: reminders, records and every view format times.
-            return String(unsafeUninitializedCapacity: 24) { text in
-                var count = 0
-                func put(_ n: Int, width: Int) {
-                    var divisor = 1
-                    for _ in 1..<width { divisor *= 10 }
-                    while divisor > 0 {
-                        text[count] = UInt8(ascii: "0") + UInt8(n / divisor % 10)
-                        count += 1
-                        divisor /= 10
-                    }
-                }
-                func put(_ character: Unicode.Scalar) {
-                    text[count] = UInt8(ascii: character)
+        let time = CivilTime(seconds)
+        guard (0...9999).contains(time.year) else { return formatPadded(time) }
+        // Written digit by digit: reminders, records and every view format times.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var count = 0
+            func put(_ n: Int, width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                while divisor > 0 {
+                    text[count] = UInt8(ascii: "0") + UInt8(n / divisor % 10)
                     count += 1
+                    divisor /= 10
                 }
-                put(year, width: 4)
-                put("-")
-                put(month, width: 2)
-                put("-")
-                put(day, width: 2)
-                put("T")
-                put(rest / 3600, width: 2)
-                put(":")
-                put(rest / 60 % 60, width: 2)
-                put(":")
-                put(rest % 60, width: 2)
-                if milliseconds > 0 {
-                    put(".")
-                    put(milliseconds, width: 3)
-                }
-                put("Z")
-                return count
             }
+            func put(_ character: Unicode.Scalar) {
+                text[count] = UInt8(ascii: character)
+                count += 1
+            }
+            put(time.year, width: 4)
+            put("-")
+            put(time.month, width: 2)
+            put("-")
+            put(time.day, width: 2)
+            put("T")
+            put(time.secondOfDay / 3600, width: 2)
+            put(":")
+            put(time.secondOfDay / 60 % 60, width: 2)
+            put(":")
+            put(time.secondOfDay % 60, width: 2)
+            if time.milliseconds > 0 {
+                put(".")
+                put(time.milliseconds, width: 3)
+            }
+            put("Z")
+            return count
         }
+    }
+
+    /// The same text built from padded numbers, for any year (one before 0 keeps its sign, one
+    /// past 9999 its digits).
+    static func formatPadded(_ time: CivilTime) -> String {
         func pad(_ n: Int, _ width: Int = 2) -> String {
             let s = String(n)
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
+        let rest = time.secondOfDay
         var text =
-            "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(rest / 3600)):\(pad(rest / 60 % 60)):\(pad(rest % 60))"
-        if milliseconds > 0 { text += "." + pad(milliseconds, 3) }
+            "\(pad(time.year, 4))-\(pad(time.month))-\(pad(time.day))T\(pad(rest / 3600)):\(pad(rest / 60 % 60)):\(pad(rest % 60))"
+        if time.milliseconds > 0 { text += "." + pad(time.milliseconds, 3) }
         return text + "Z"
+    }
+
+    /// A time in UTC as its calendar parts, rounded to the millisecond first, so that .9996 s
+    /// carries into the next second.
+    struct CivilTime {
+        var year: Int, month: Int, day: Int
+        var secondOfDay: Int
+        var milliseconds: Int
+
+        init(_ seconds: Double) {
+            let totalMilliseconds = Int((seconds * 1000).rounded())
+            let whole = Int((Double(totalMilliseconds) / 1000).rounded(.down))
+            milliseconds = totalMilliseconds - whole * 1000
+            var days = whole / 86_400
+            var rest = whole % 86_400
+            if rest < 0 {
+                rest += 86_400
+                days -= 1
+            }
+            secondOfDay = rest
+            (year, month, day) = civil(fromDays: days)
+        }
     }
 
     /// Days in `month` of `year` (Gregorian).
