@@ -2,7 +2,7 @@ import Store
 
 /// A user's check-ins (days unchecked again are not check-ins).
 private let liveCheckins = "FROM habit_checkins WHERE user_id = ? AND unchecked_at IS NULL"
-/// Each tracker's check-in dates, joined by commas.
+/// Each tracker's check-in years (its live check-ins as bits), a tracker at a time.
 private let checkinYearsByTracker = """
     SELECT tracker_id, year, \(CheckinYears.columns) FROM habit_checkin_years WHERE user_id = ? ORDER BY tracker_id, year
     """
@@ -220,20 +220,13 @@ extension Store {
     private func markCheckinsChanged(
         user: String, tracker id: String, at: Double?, streaks: KeptStreaks = KeptStreaks()
     ) throws {
-        let version = "checkins_version = (SELECT version FROM habit_versions WHERE user_id = ?)"
         guard let at else {
-            try run(
-                "UPDATE habit_trackers SET \(version) WHERE user_id = ? AND tracker_id = ?",
-                [.text(user), .text(user), .text(id)])
+            try run(HabitTrackerUpdates.version, [.text(user), .text(user), .text(id)])
             return
         }
         try run(
-            """
-            UPDATE habit_trackers SET \(version),
-                checkins_changed_at = CASE WHEN checkins_changed_at > ? THEN checkins_changed_at ELSE ? END,
-                \(Self.streakColumns)
-            WHERE user_id = ? AND tracker_id = ?
-            """, [.text(user), .real(at), .real(at)] + Self.values(streaks) + [.text(user), .text(id)])
+            HabitTrackerUpdates.checkinsChanged,
+            [.text(user), .real(at), .real(at)] + HabitTrackerUpdates.values(streaks) + [.text(user), .text(id)])
     }
 
     /// Sets or clears the check-in's day in its tracker's ``CheckinYears``.
@@ -254,16 +247,29 @@ extension Store {
 
     /// Keeps `streaks` as the tracker's.
     private func keepStreaks(_ streaks: KeptStreaks, user: String, tracker id: String) throws {
-        try run(
-            "UPDATE habit_trackers SET \(Self.streakColumns) WHERE user_id = ? AND tracker_id = ?",
-            Self.values(streaks) + [.text(user), .text(id)])
+        try run(HabitTrackerUpdates.streaks, HabitTrackerUpdates.values(streaks) + [.text(user), .text(id)])
     }
+}
 
-    private static var streakColumns: String {
-        "streak_date = ?, streak_days = ?, prior_streak_date = ?, prior_streak_days = ?"
-    }
+/// The updates of a tracker's row that follow its check-ins.
+private enum HabitTrackerUpdates {
+    private static let setVersion = "checkins_version = (SELECT version FROM habit_versions WHERE user_id = ?)"
+    private static let setStreaks = "streak_date = ?, streak_days = ?, prior_streak_date = ?, prior_streak_days = ?"
+    private static let tracker = "WHERE user_id = ? AND tracker_id = ?"
+    /// The user's habit version (parameters: user, user, tracker).
+    static let version = "UPDATE habit_trackers SET \(setVersion) \(tracker)"
+    /// The version, the latest time of a check or uncheck and the streaks (parameters: user,
+    /// the time twice, ``values(_:)``, user, tracker).
+    static let checkinsChanged = """
+        UPDATE habit_trackers SET \(setVersion),
+            checkins_changed_at = CASE WHEN checkins_changed_at > ? THEN checkins_changed_at ELSE ? END, \(setStreaks)
+        \(tracker)
+        """
+    /// The streaks alone (parameters: ``values(_:)``, user, tracker).
+    static let streaks = "UPDATE habit_trackers SET \(setStreaks) \(tracker)"
 
-    private static func values(_ streaks: KeptStreaks) -> [SQLValue] {
+    /// The four streak columns' values.
+    static func values(_ streaks: KeptStreaks) -> [SQLValue] {
         [streaks.latest, streaks.prior].flatMap { kept -> [SQLValue] in
             [.optional(kept?.date.description), .optional(kept.map { Int64($0.days) })]
         }

@@ -98,9 +98,9 @@ public struct HabitsConsumer: EventConsumer {
     /// today): one check-in per tracker and date. Checking a day already checked (a retry under
     /// a fresh `event_id`) or unchecking one that is not is ``AlreadyRecorded``; checking a day
     /// again after unchecking it is kept, its facts saying `checked_before` so that challenges
-    /// do not count it again. Dates before
-    /// the tracker was created are refused. Reads one tracker, one day and the streak's days:
-    /// never the tracker's whole history.
+    /// do not count it again. Dates before the tracker was created are refused. Reads one
+    /// tracker and one day; the streak's days only when the tracker's kept streaks do not
+    /// answer (``checkedStreak(_:on:of:counted:store:)``): never the tracker's whole history.
     private func checkin(
         _ event: Event, tracker id: String, date: CivilDate, user: String, context: ConsumerContext
     ) throws -> [Effect] {
@@ -135,33 +135,8 @@ public struct HabitsConsumer: EventConsumer {
         if state == .checked {
             throw AlreadyRecorded("already_checked", "tracker `\(id)` is already checked on \(date); it counts once")
         }
-        // Made after every check and uncheck the tracker has: as of its time, the check-ins are
-        // those the store has now.
-        let inTimeOrder = tracker.checkinsChangedAt.map { event.occurredAt >= $0 } ?? true
-        let streak: Int
-        let kept: KeptStreaks
-        var mayLengthenLater = true
-        if let known = tracker.keptStreaks.checking(date, counted: counted) {
-            kept = known.kept
-            if inTimeOrder {
-                streak = known.streak
-                // Every day done after it does not count: no later streak changes.
-                mayLengthenLater = false
-            } else {
-                streak = try Self.streak(on: date, of: tracker, user: user, asOf: event.occurredAt, store: store)
-            }
-        } else if inTimeOrder, counted.counts(date.day),
-            try !store.habitIsChecked(user: user, tracker: id, after: checkin.date)
-        {
-            // The latest day done: read once, and kept from now on.
-            let reach = try Self.streak(
-                on: date, of: tracker, user: user, asOf: event.occurredAt, limit: HabitStreak.limit + 1, store: store)
-            streak = min(reach, HabitStreak.limit)
-            kept = KeptStreaks.read(date, reach: reach, counted: counted)
-        } else {
-            streak = try Self.streak(on: date, of: tracker, user: user, asOf: event.occurredAt, store: store)
-            kept = KeptStreaks()
-        }
+        let (streak, kept, lengthensLater) = try Self.checkedStreak(
+            event, on: date, of: tracker, counted: counted, store: store)
         var facts: JSONObject = [
             "tracker_id": .string(id), "kind": .string(tracker.kind.rawValue), "date": .string(checkin.date),
             "streak_days": .number(Double(streak)),
@@ -169,7 +144,7 @@ public struct HabitsConsumer: EventConsumer {
         // Checked, unchecked, and checked again: challenges counted the day the first time.
         if state == .uncheckedAgain { facts["checked_before"] = true }
         let revised =
-            mayLengthenLater
+            lengthensLater
             ? try Self.streaksLengthened(by: date, at: event.occurredAt, of: tracker, user: user, store: store) : []
         return [
             .habitChanged(.checked(checkin), keeping: kept),
@@ -177,6 +152,35 @@ public struct HabitsConsumer: EventConsumer {
             // carries the tracker's streak ending on the checked date.
             .analyticsEvent(name: "habit_checked", properties: facts),
         ] + (revised.isEmpty ? [] : [HabitStreaksRevisedEffect(trackerID: id, revisions: revised).effect])
+    }
+
+    /// The streak a check-in of `date` reports (as of its time), what its tracker keeps once it
+    /// is checked, and whether it may lengthen the streaks of check-ins after it. The kept
+    /// streaks answer a check-in made after every change of the tracker's check-ins; others
+    /// read the streak back, and a check-in of the latest day done keeps what it read.
+    static func checkedStreak(
+        _ event: Event, on date: CivilDate, of tracker: HabitTracker, counted: StreakDays, store: any StoreReader
+    ) throws -> (streak: Int, kept: KeptStreaks, lengthensLater: Bool) {
+        let user = event.userID
+        /// Read back as of the check-in's time, up to `limit` days.
+        func readBack(limit: Int = HabitStreak.limit) throws -> Int {
+            try streak(on: date, of: tracker, user: user, asOf: event.occurredAt, limit: limit, store: store)
+        }
+        // Made after every check and uncheck the tracker has: as of its time, the check-ins are
+        // those the store has now.
+        let inTimeOrder = tracker.checkinsChangedAt.map { event.occurredAt >= $0 } ?? true
+        if let known = tracker.keptStreaks.checking(date, counted: counted) {
+            // In time order, every day done after it does not count: no later streak changes.
+            return inTimeOrder ? (known.streak, known.kept, false) : (try readBack(), known.kept, true)
+        }
+        if inTimeOrder, counted.counts(date.day),
+            try !store.habitIsChecked(user: user, tracker: tracker.id, after: date.description)
+        {
+            // The latest day done: read once (a day further, for the day before), kept from now on.
+            let reach = try readBack(limit: HabitStreak.limit + 1)
+            return (min(reach, HabitStreak.limit), KeptStreaks.read(date, reach: reach, counted: counted), true)
+        }
+        return (try readBack(), KeptStreaks(), true)
     }
 
     /// The tracker's streak ending on `day` as it was at `time`, in time order (the check-ins
