@@ -280,7 +280,7 @@ public struct HabitsConsumer: EventConsumer {
         throws -> (String, String, String)
     {
         let sections =
-            "a \(kind == .habit ? "habit" : "irregular event") is created with every section filled: `category`, `emoji` and `color`\(kind == .habit ? " (and `schedule`)" : "")"
+            "\(kind == .habit ? "a habit" : "an irregular event") is created with every section filled: `category`, `emoji` and `color`\(kind == .habit ? " (and `schedule`)" : "")"
         guard let category else {
             throw Rejection(.invalid, "`payload.category` is required for tracker_created: \(sections)")
         }

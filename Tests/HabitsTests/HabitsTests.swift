@@ -157,4 +157,23 @@ struct HabitsTests {
     func notDates(_ text: String) {
         #expect(CivilDate(text) == nil)
     }
+
+    /// A tracker created without its category is refused in words for its kind.
+    @Test(arguments: [
+        (
+            ["schedule": ["mon"]] as JSONObject,
+            "`payload.category` is required for tracker_created: a habit is created with every section filled: `category`, `emoji` and `color` (and `schedule`)"
+        ),
+        (
+            ["kind": "irregular"] as JSONObject,
+            "`payload.category` is required for tracker_created: an irregular event is created with every section filled: `category`, `emoji` and `color`"
+        ),
+    ])
+    func aTrackerWithoutItsCategoryIsRefusedInWordsForItsKind(_ kind: JSONObject, _ message: String) throws {
+        let harness = try HabitsHarness()
+        var payload: JSONObject = ["tracker_id": "t", "name": "T", "emoji": "⭐", "color": "#3366FF"]
+        for (key, value) in kind { payload[key] = value }
+        let result = harness.send("u1", "tracker_created", payload, at: "2026-11-29T08:00:00Z")
+        #expect(result.status == .rejected && result.message == message)
+    }
 }
