@@ -28,6 +28,12 @@ extension StoreReader {
     }
 }
 
+/// A kind's newest records of a dog, newest first.
+private let newestOfKind = """
+    SELECT \(ProfileRecord.columns) FROM profile_records
+    WHERE dog_id = ? AND kind = ? ORDER BY recorded_at DESC, id DESC LIMIT ?
+    """
+
 extension StoreReader {
     /// The newest `perKind` records of each kind of `dog`, oldest first (ties by id): the window
     /// a rule sees. Its cost follows the window, not the dog's history: the kinds are found by
@@ -43,27 +49,31 @@ extension StoreReader {
     public func newestRecords<T>(
         dog: String, perKind: Int, kinds selected: Set<String>? = nil, _ make: (any SQLRow) throws -> T
     ) throws -> [T] {
-        let kinds = try selected.map { $0.sorted() } ?? rows(
-            """
-            WITH RECURSIVE kinds (kind) AS (
-                SELECT min(kind) FROM profile_records WHERE dog_id = ?
-                UNION ALL
-                SELECT (SELECT min(next.kind) FROM profile_records AS next WHERE next.dog_id = ? AND next.kind > kinds.kind)
-                FROM kinds WHERE kinds.kind IS NOT NULL
-            )
-            SELECT kind FROM kinds WHERE kind IS NOT NULL
-            """, [.text(dog), .text(dog)]
-        ) { $0.text(0) ?? "" }
-        var records: [(at: Double, id: Int64, value: T)] = []
-        for kind in kinds {
-            records += try rows(
+        let kinds =
+            try selected.map { $0.sorted() }
+            ?? rows(
                 """
-                SELECT \(ProfileRecord.columns) FROM profile_records
-                WHERE dog_id = ? AND kind = ? ORDER BY recorded_at DESC, id DESC LIMIT ?
-                """, [.text(dog), .text(kind), .integer(Int64(max(perKind, 0)))]
-            ) { (at: $0.real(2), id: $0.integer(0), value: try make($0)) }
+                WITH RECURSIVE kinds (kind) AS (
+                    SELECT min(kind) FROM profile_records WHERE dog_id = ?
+                    UNION ALL
+                    SELECT (SELECT min(next.kind) FROM profile_records AS next WHERE next.dog_id = ? AND next.kind > kinds.kind)
+                    FROM kinds WHERE kinds.kind IS NOT NULL
+                )
+                SELECT kind FROM kinds WHERE kind IS NOT NULL
+                """, [.text(dog), .text(dog)]
+            ) { $0.text(0) ?? "" }
+        // Each kind's rows come newest first; their places, not the values, are sorted.
+        var values: [T] = []
+        var order: [(at: Double, id: Int64, index: Int)] = []
+        for kind in kinds {
+            try query(newestOfKind, [.text(dog), .text(kind), .integer(Int64(max(perKind, 0)))]) { row in
+                order.append((row.real(2), row.integer(0), values.count))
+                values.append(try make(row))
+            }
         }
-        return records.sorted { ($0.at, $0.id) < ($1.at, $1.id) }.map(\.value)
+        guard kinds.count > 1 else { return values.reversed() }
+        order.sort { ($0.at, $0.id) < ($1.at, $1.id) }
+        return order.map { values[$0.index] }
     }
 }
 

@@ -221,6 +221,11 @@ import Testing
         #expect(window.map(\.recordedAt) == [2, 4, 4, 5])
         #expect(try store.newestRecords(dog: "d1", perKind: 10).count == 6)
         #expect(try store.newestRecords(dog: "nobody", perKind: 2).isEmpty)
+        // One kind: its rows as they come, reversed (ties by id, oldest first).
+        let weights = try store.newestRecords(dog: "d1", perKind: 3, kinds: ["weight"]) { ($0.real(2), $0.integer(0)) }
+        #expect(weights.map(\.0) == [3, 4, 4] && weights[1].1 < weights[2].1)
+        let two = try store.newestRecords(dog: "d1", perKind: 1, kinds: ["weight", "vaccine"]) { $0.text(1) ?? "" }
+        #expect(two == ["vaccine", "weight"])
     }
 
     /// A check's earlier records: the block's newest of one source up to a time, oldest first.
