@@ -30,7 +30,7 @@ public enum HabitFacts {
     /// the store reads them (any order is sorted); those of trackers not in `trackers` are left out.
     public static func value(trackers: [HabitTracker], days: [String: [Int]]) -> JV {
         let daysByTracker = trackers.map { days[$0.id] ?? [] }
-        let schedules = trackers.map { $0.kind == .habit ? ScheduleSegments($0) : nil }
+        let schedules = trackers.map(ScheduleSegments.counted(for:))
         // Habits with their schedules, and the day each was created.
         let habits: [(index: Int, created: Int, schedule: ScheduleSegments)] = trackers.indices.compactMap { index in
             guard let schedule = schedules[index] else { return nil }
@@ -196,7 +196,7 @@ public enum HabitFacts {
     /// The run of consecutive scheduled days done that ends on `day` (0 when `day` is not a
     /// scheduled day the tracker was done): the tracker's current streak as of that day.
     public static func streak(of tracker: HabitTracker, on dates: [CivilDate], endingOn day: CivilDate) -> Int {
-        let schedule = tracker.kind == .habit ? ScheduleSegments(tracker) : nil
+        let schedule = ScheduleSegments.counted(for: tracker)
         let pairs = scheduledIndexes(schedule, on: Array(Set(dates.map(\.day))).sorted())
         guard var index = pairs.first(where: { $0.day == day.day })?.index else { return 0 }
         let done = Set(pairs.map(\.index))
@@ -232,6 +232,12 @@ public enum HabitFacts {
 struct ScheduleSegments {
     private let starts: [Int]
     private let masks: [UInt8]
+
+    /// The days that count for `tracker`: its schedule's for a habit; nil (every day) for an
+    /// irregular event or a habit without a schedule.
+    static func counted(for tracker: HabitTracker) -> ScheduleSegments? {
+        tracker.kind == .habit ? ScheduleSegments(tracker) : nil
+    }
 
     /// Nil for a tracker without a schedule.
     init?(_ tracker: HabitTracker) {

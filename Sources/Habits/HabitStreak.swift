@@ -41,7 +41,7 @@ enum HabitStreak {
 struct StreakDays {
     private let schedule: ScheduleSegments?
 
-    init(_ tracker: HabitTracker) { schedule = tracker.kind == .habit ? ScheduleSegments(tracker) : nil }
+    init(_ tracker: HabitTracker) { schedule = ScheduleSegments.counted(for: tracker) }
 
     /// Whether `day` counts.
     func counts(_ day: Int) -> Bool { schedule?.isScheduled(day) ?? true }
