@@ -1,5 +1,4 @@
 import Core
-import Foundation
 import Postgres
 import SQLite
 import TestSupport
@@ -43,33 +42,18 @@ struct CheckinYearsTests {
             \(dates.map { "('u1', 'walk', '\($0)', 1, NULL)" }.joined(separator: ", ")),
                 ('u1', 'walk', '2025-07-15', 1, 2), ('u1', 'read', '2024-06-01', 1, 2), ('u2', 'walk', '2024-06-01', 1, NULL);
             """
-        let store: any StoreConnection
-        var schema: String?
-        switch backend {
-        case "sqlite":
-            let file = TemporaryDatabaseFile()
-            let old = try Connection(path: file.path)
-            _ = try old.migrate(Array(Schema.migrations.prefix(17)), now: 0)
-            try old.execute(rows)
-            store = try SQLiteStore(path: file.path)
-            withExtendedLifetime(file) {}
-        default:
-            let url = try #require(TestStore.postgresURL)
-            let name = "years_\(UUID().uuidString.prefix(8).lowercased())"
-            try PostgresConnection(url: url).execute("CREATE SCHEMA \(name)")
-            schema = name
-            let location = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)"
-            let old = try PostgresConnection(url: location)
-            _ = try old.migrate(Array(PostgresSchema.migrations.prefix(17)), now: 0)
-            try old.execute(rows)
-            store = try PostgresStore(url: location)
-        }
-        defer {
-            if let schema, let url = TestStore.postgresURL {
-                try? PostgresConnection(url: url).execute(
-                    "SET client_min_messages = warning; DROP SCHEMA \(schema) CASCADE")
+        let test = try TestStore(backend) { location in
+            if backend == "sqlite" {
+                let old = try Connection(path: location)
+                _ = try old.migrate(Array(Schema.migrations.prefix(17)), now: 0)
+                try old.execute(rows)
+            } else {
+                let old = try PostgresConnection(url: location)
+                _ = try old.migrate(Array(PostgresSchema.migrations.prefix(17)), now: 0)
+                try old.execute(rows)
             }
         }
+        let store = test.store
         let days = try store.habitCheckinDays(user: "u1")
         #expect(days == ["walk": dates.compactMap { CivilDate($0)?.day }], "\(backend)")
         #expect(try store.habitCheckinDays(user: "u2") == ["walk": [CivilDate("2024-06-01")!.day]], "\(backend)")

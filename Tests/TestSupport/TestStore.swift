@@ -12,7 +12,9 @@ public final class TestStore: CustomStringConvertible, @unchecked Sendable {
     private let file: TestDatabase?
     private let schema: String?
 
-    public init(_ name: String) throws {
+    /// `prepare`, given the store's location (a file path, or a URL naming a schema of its
+    /// own) before the store is opened and migrated, can build an older schema there.
+    public init(_ name: String, before prepare: (String) throws -> Void = { _ in }) throws {
         self.name = name
         switch name {
         case "sqlite":
@@ -20,6 +22,7 @@ public final class TestStore: CustomStringConvertible, @unchecked Sendable {
             self.file = file
             schema = nil
             location = file.path
+            try prepare(location)
             store = file.store
         default:
             guard let url = Self.postgresURL else {
@@ -30,6 +33,7 @@ public final class TestStore: CustomStringConvertible, @unchecked Sendable {
             self.schema = schema
             file = nil
             location = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+            try prepare(location)
             store = try PostgresStore(url: location)
         }
     }
