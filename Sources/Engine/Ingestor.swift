@@ -87,26 +87,32 @@ public final class Ingestor {
         var carried: [String: DogProfile] = [:]
         var current = validate(first)
         precomputer.start(current.map(\.event), dogs: dogContexts(current, carried: &carried))
+        // The batch after the one being computed is parsed and validated while the workers
+        // compute, so that they can start on it the moment they finish: parsing is never on the
+        // path between one batch's computation and the next.
+        var parsed = iterator.next()
+        var ahead = parsed.map { validate($0) }
+        var aheadDogs = ahead.map { dogContexts($0, carried: &carried) }
         // What the writer is done with (the batch written before: its events, outcomes and
-        // results; the lines just parsed) is freed by a worker while the next batch is
-        // computed, not by the writer's thread.
+        // results; the lines parsed for the batch just started) is freed by a worker while the
+        // next batch is computed, not by the writer's thread.
         var written: (items: [Item], outcomes: [Precomputer.Outcome?], results: [IngestResult])?
         while true {
             let outcomes = precomputer.finish()
-            var parsed = iterator.next()
-            let next = parsed.map(validate)
-            if let next {
-                precomputer.start(
-                    next.map(\.event), dogs: dogContexts(next, carried: &carried), releasing: (written, parsed))
+            if let ahead, let aheadDogs {
+                precomputer.start(ahead.map(\.event), dogs: aheadDogs, releasing: (written, parsed))
             }
             written = nil
             parsed = nil
             let results = write(current, outcomes)
             onResults(results)
-            guard let next else { return }
+            guard let next = ahead else { return }
             written = (current, outcomes, results)
             current = next
             if carried.count > Self.cacheLimit { carried.removeAll() }
+            parsed = iterator.next()
+            ahead = parsed.map { validate($0) }
+            aheadDogs = ahead.map { dogContexts($0, carried: &carried) }
         }
     }
 
