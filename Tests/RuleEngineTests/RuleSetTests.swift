@@ -125,6 +125,11 @@ import Testing
         ("250ms", .milliseconds(250)), ("30s", .seconds(30)), ("5m", .seconds(300)), ("2h", .seconds(7200)),
         ("7d", .seconds(604_800)), ("1h30m", .seconds(5400)), ("1.5s", .milliseconds(1500)),
         ("", nil), ("5", nil), ("5 minutes", nil), ("-1s", nil), ("ms", nil),
+        (" 14d ", .seconds(1_209_600)), ("  ", nil), ("1h 30m", nil), ("1.2.3s", nil), (".5s", .milliseconds(500)),
+        ("2.s", .seconds(2)), ("1D", nil), ("1w", nil), ("5mss", nil), ("1m30", nil), ("1\u{301}s", nil),
+        ("٣s", nil), ("1h30m15s250ms", .milliseconds(5_415_250)), ("999999999999999s", nil),
+        ("11574075d", nil), ("11574074d", .seconds(999_999_993_600)), ("1234567890123456ms", nil),
+        ("0.001ms", .milliseconds(0)), ("0d", .milliseconds(0)),
     ]
 
     @Test(arguments: durations)
