@@ -30,7 +30,7 @@ extension JSON {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: JSON.format(number: n).utf8)
+        case .number(let n): JSON.write(number: n, to: &out)
         case .string(let s): JSON.writeQuoted(s, to: &out)
         case .array(let elements):
             guard !elements.isEmpty else {
@@ -81,6 +81,23 @@ extension JSON {
             return String(Int64(n))
         }
         return n.description
+    }
+
+    /// Appends ``format(number:)``'s text of `n`: whole numbers (most in rule outputs and
+    /// payloads) digit by digit, without making a `String`.
+    static func write(number n: Double, to out: inout [UInt8]) {
+        guard n == n.rounded(), abs(n) < 1e15, n != 0 else {
+            out.append(contentsOf: format(number: n).utf8)
+            return
+        }
+        var magnitude = UInt64(abs(n))
+        if n < 0 { out.append(UInt8(ascii: "-")) }
+        let start = out.count
+        while magnitude > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        }
+        out[start...].reverse()
     }
 
     /// Appends `s` as a JSON string literal with jq's escapes.

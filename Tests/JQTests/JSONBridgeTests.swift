@@ -44,6 +44,27 @@ import Testing
         #expect(value.compactText == #"{"b":[1,2.5,"x\u0001"],"a":null,"c":{"d":true}}"#)
     }
 
+    static let numbers: [Double] = [
+        0, -0.0, 1, -1, 9, 10, -10, 99, 100, 12_345, -987_654_321, 999_999_999_999_999, 1e15, -1e15, 1e15 + 1,
+        9_007_199_254_740_992, 1e17, 0.5, -0.5, 2.5, 1e-7, 123.000001, .nan, .infinity, -.infinity,
+    ]
+
+    /// Whole numbers are written digit by digit; the text must be what `format(number:)` and jq give.
+    @Test(arguments: numbers)
+    func numberText(_ n: Double) {
+        #expect(JSON.number(n).compactText == JSON.format(number: n))
+        if n.isFinite, n == n.rounded(), abs(n) < 1e17 { #expect(JSON.number(n).compactText == JV(JSON.number(n)).compactText) }
+    }
+
+    @Test func randomWholeNumbersText() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<10_000 {
+            let n = Double(Int64.random(in: -2_000_000_000_000_000...2_000_000_000_000_000, using: &generator))
+                / [1, 1_000, 1_000_000][Int.random(in: 0..<3, using: &generator)]
+            #expect(JSON.number(n).compactText == JSON.format(number: n), "\(n)")
+        }
+    }
+
     @Test func prettyText() {
         let value: JSON = ["a": [1, 2], "b": [:]]
         #expect(value.prettyText == "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}")
