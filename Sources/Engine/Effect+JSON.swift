@@ -6,30 +6,34 @@ import Store
 extension Effect {
     /// The effect as JSON, as ingest results and stored outcomes show it.
     public var json: JSON {
-        var object: JSONObject = ["type": .string(typeName)]
+        // Every effect is computed and kept as JSON: its members are appended in order (the
+        // keys below are distinct), into room made once.
+        var object = JSONObject()
+        object.reserveCapacity(8)
+        object.appendUnique("type", .string(typeName))
         switch self {
         case .dogRegistered(let dog):
-            object["dog"] = dog.json
+            object.appendUnique("dog", dog.json)
         case .recordAdded(let record):
-            object["dog_id"] = .string(record.dogID)
-            object["kind"] = .string(record.kind)
-            object["recorded_at"] = .string(record.recordedAtText)
-            object["payload"] = record.payload
-            object["source"] = .string(record.source)
-            object["block_id"] = record.blockID.map(JSON.string) ?? .null
+            object.appendUnique("dog_id", .string(record.dogID))
+            object.appendUnique("kind", .string(record.kind))
+            object.appendUnique("recorded_at", .string(record.recordedAtText))
+            object.appendUnique("payload", record.payload)
+            object.appendUnique("source", .string(record.source))
+            object.appendUnique("block_id", record.blockID.map(JSON.string) ?? .null)
         case .rewardGranted(let reward, let amount, let badge, let reason):
-            object["reward"] = .string(reward)
-            object["amount"] = amount.map(JSON.number) ?? .null
-            object["badge_id"] = badge.map(JSON.string) ?? .null
-            object["reason"] = reason.map(JSON.string) ?? .null
+            object.appendUnique("reward", .string(reward))
+            object.appendUnique("amount", amount.map(JSON.number) ?? .null)
+            object.appendUnique("badge_id", badge.map(JSON.string) ?? .null)
+            object.appendUnique("reason", reason.map(JSON.string) ?? .null)
         case .reminderScheduled(let reminder):
-            object["kind"] = .string(reminder.kind)
-            object["due_at"] = .string(Timestamp.format(reminder.dueAt))
-            object["dog_id"] = reminder.dogID.map(JSON.string) ?? .null
-            object["payload"] = reminder.payload
+            object.appendUnique("kind", .string(reminder.kind))
+            object.appendUnique("due_at", .string(Timestamp.format(reminder.dueAt)))
+            object.appendUnique("dog_id", reminder.dogID.map(JSON.string) ?? .null)
+            object.appendUnique("payload", reminder.payload)
         case .analyticsEvent(let name, let properties):
-            object["name"] = .string(name)
-            object["properties"] = .object(properties)
+            object.appendUnique("name", .string(name))
+            object.appendUnique("properties", .object(properties))
         case .feature(let effect):
             for (key, value) in effect.members { object[key] = value }
         }

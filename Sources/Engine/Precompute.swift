@@ -90,7 +90,7 @@ final class Precomputer {
                 let requestKey = slot.evaluator.inputKey
                 slot.evaluator.inputKey = event.quarantineKey
                 defer { slot.evaluator.inputKey = requestKey }
-                var results: [Int: Result<PreparedOutput, Rejection>] = [:]
+                var results: [Int: Result<PreparedOutput, Rejection>] = .init(minimumCapacity: consumers.count)
                 for (consumerIndex, consumer) in consumers {
                     do {
                         let output = try consumer.output(of: event, in: context, log: slot.log)

@@ -9,7 +9,8 @@ import RuleEngine
 /// code and message; any other failure refuses it as `consumer_failed`, naming the rule.
 public struct EventRulesConsumer: EventConsumer {
     public let rule: RuleDefinition
-    public var name: String { "rule:\(rule.id)" }
+    /// `rule:<id>`, made once: it names every effect's origin.
+    public let name: String
     /// A rule reads only `{event, dog}`.
     /// Pure unless the rule has an experiment (its assignment is read and kept in the store).
     public var isPure: Bool { rule.experiment == nil }
@@ -20,6 +21,7 @@ public struct EventRulesConsumer: EventConsumer {
 
     public init(rule: RuleDefinition, effectTypes: EffectTypes = .engine) {
         self.rule = rule
+        self.name = "rule:\(rule.id)"
         self.events = rule.events.map(Set.init)
         self.effectTypes = effectTypes
     }
