@@ -358,8 +358,9 @@ public final class Ingestor {
         defer { evaluator.inputKey = requestKey }
         var effects: [Effect] = []
         var outcome: [JSON] = []
-        var outcomeTexts: [String] = []
-        var origins: [String] = []
+        // The row's outcome and provenance texts, joined as the consumers give their pieces.
+        var outcomeText = "["
+        var provenanceText = "["
         // Outputs computed ahead hold while the event sees the dog they were computed with.
         var precomputedHolds = precomputed.map { $0.dog == context.dog } ?? false
         for (index, consumer) in consumers.enumerated() {
@@ -388,8 +389,14 @@ public final class Ingestor {
             }
             effects += produced.effects
             outcome += produced.json
-            outcomeTexts += produced.texts
-            origins += repeatElement(produced.origin, count: produced.effects.count)
+            for text in produced.texts {
+                if outcomeText.utf8.count > 1 {
+                    outcomeText += ","
+                    provenanceText += ","
+                }
+                outcomeText += text
+                provenanceText += produced.origin
+            }
             context.effectsSoFar = effects
         }
         // Writes only from here on: every refusal above leaves nothing behind.
@@ -402,8 +409,8 @@ public final class Ingestor {
                 userID: event.userID, eventID: event.eventID, type: event.type, dogID: event.dogID,
                 occurredAt: event.occurredAt, occurredAtText: event.occurredAtText, receivedAt: event.receivedAt,
                 payload: .object(event.payload), outcome: .array(outcome), ruleRevision: evaluator.ruleSet.revision,
-                provenanceText: origins.isEmpty ? nil : "[" + origins.joined(separator: ",") + "]",
-                payloadText: precomputed?.payloadText, outcomeText: "[" + outcomeTexts.joined(separator: ",") + "]"))
+                provenanceText: effects.isEmpty ? nil : provenanceText + "]", payloadText: precomputed?.payloadText,
+                outcomeText: outcomeText + "]"))
         try EffectApplier.apply(effects, of: event, eventRow: row, to: store)
         return IngestResult(
             status: .accepted, eventID: event.eventID, userID: event.userID, type: event.type, code: nil, message: nil,
