@@ -90,29 +90,31 @@ public final class Ingestor {
         // The batch after the one being computed is parsed and validated while the workers
         // compute, so that they can start on it the moment they finish: parsing is never on the
         // path between one batch's computation and the next.
-        var parsed = iterator.next()
-        var ahead = parsed.map { validate($0) }
-        var aheadDogs = ahead.map { dogContexts($0, carried: &carried) }
+        var parsed: [Result<JSON, Rejection>]?
+        var ahead: (items: [Item], dogs: [Precomputer.DogContext])?
+        func readAhead() {
+            parsed = iterator.next()
+            ahead = parsed.map { validate($0) }.map { ($0, dogContexts($0, carried: &carried)) }
+        }
+        readAhead()
         // What the writer is done with (the batch written before: its events, outcomes and
         // results; the lines parsed for the batch just started) is freed by a worker while the
         // next batch is computed, not by the writer's thread.
         var written: (items: [Item], outcomes: [Precomputer.Outcome?], results: [IngestResult])?
         while true {
             let outcomes = precomputer.finish()
-            if let ahead, let aheadDogs {
-                precomputer.start(ahead.map(\.event), dogs: aheadDogs, releasing: (written, parsed))
+            if let ahead {
+                precomputer.start(ahead.items.map(\.event), dogs: ahead.dogs, releasing: (written, parsed))
             }
             written = nil
             parsed = nil
             let results = write(current, outcomes)
             onResults(results)
-            guard let next = ahead else { return }
+            guard let next = ahead?.items else { return }
             written = (current, outcomes, results)
             current = next
             if carried.count > Self.cacheLimit { carried.removeAll() }
-            parsed = iterator.next()
-            ahead = parsed.map { validate($0) }
-            aheadDogs = ahead.map { dogContexts($0, carried: &carried) }
+            readAhead()
         }
     }
 
