@@ -31,6 +31,14 @@ final class OriginTexts {
         var variant: String
         var experiment: String?
         var error: String?
+
+        init(_ entry: DecisionLog.Entry) {
+            (rule, variant, experiment, error) = (entry.rule, entry.variant, entry.experiment, entry.error)
+        }
+
+        func matches(_ entry: DecisionLog.Entry) -> Bool {
+            rule == entry.rule && variant == entry.variant && experiment == entry.experiment && error == entry.error
+        }
     }
     private var texts: [Key: String] = [:]
     /// The texts given last, one per consumer, checked before `texts`: an event's consumers
@@ -38,29 +46,22 @@ final class OriginTexts {
     private var recent: [(consumer: String, rules: [Rule], text: String)] = []
 
     func text(consumer: String, rules: [DecisionLog.Entry]) -> String {
-        if let hit = recent.firstIndex(where: { $0.consumer == consumer }),
-            Self.same(recent[hit].rules, rules)
-        {
-            return recent[hit].text
+        let hit = recent.firstIndex { $0.consumer == consumer }
+        if let hit, recent[hit].rules.elementsEqual(rules, by: { $0.matches($1) }) { return recent[hit].text }
+        let key = Key(consumer: consumer, rules: rules.map(Rule.init))
+        let text: String
+        if let known = texts[key] {
+            text = known
+        } else {
+            text = EffectOrigin(consumer: consumer, rules: rules).json.compactText
+            if texts.count > 10_000 { texts.removeAll() }
+            texts[key] = text
         }
-        let key = Key(
-            consumer: consumer,
-            rules: rules.map { Rule(rule: $0.rule, variant: $0.variant, experiment: $0.experiment, error: $0.error) })
-        let text = texts[key] ?? EffectOrigin(consumer: consumer, rules: rules).json.compactText
-        if texts.count > 10_000 { texts.removeAll() }
-        texts[key] = text
-        if let hit = recent.firstIndex(where: { $0.consumer == consumer }) {
+        if let hit {
             recent[hit] = (consumer, key.rules, text)
         } else if recent.count < 16 {
             recent.append((consumer, key.rules, text))
         }
         return text
-    }
-
-    private static func same(_ kept: [Rule], _ rules: [DecisionLog.Entry]) -> Bool {
-        kept.count == rules.count
-            && zip(kept, rules).allSatisfy {
-                $0.rule == $1.rule && $0.variant == $1.variant && $0.experiment == $1.experiment && $0.error == $1.error
-            }
     }
 }
