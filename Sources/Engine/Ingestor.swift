@@ -123,42 +123,46 @@ public final class Ingestor {
         return batch.map { Item($0, receivedAt: receivedAt) }
     }
 
-    /// Writes a validated batch, with the pure consumers' outcomes computed ahead (if any).
-    ///
-    /// Fast path first: the batch in one transaction without per-event savepoints, which is
-    /// safe because every refusal happens before an event writes anything. Should a write fail
-    /// (a storage error), the transaction is rolled back and the batch runs again with each
-    /// event in its own savepoint, so that only the failing event is refused.
+    /// Writes a validated batch, with the pure consumers' outcomes computed ahead (if any),
+    /// trying each ``WriteMode`` in turn until one commits: a stored duplicate fails the first
+    /// (its row breaks the events' uniqueness), a storage error the first two.
     private func write(_ items: [Item], _ precomputed: [Precomputer.Outcome?]?) -> [IngestResult] {
         let users = Array(Set(items.compactMap { $0.event?.userID }))
-        func attempt(guarded: Bool) throws -> [IngestResult] {
-            try retryingTransient {
-                try store.transaction {
-                    try store.serializeWriters(of: users)
-                    return try run(items, precomputed, guarded: guarded)
+        var failure: (any Error)?
+        for mode in WriteMode.allCases {
+            do {
+                return try retryingTransient {
+                    try store.transaction {
+                        try store.serializeWriters(of: users)
+                        return try run(items, precomputed, mode)
+                    }
                 }
+            } catch {
+                forget()  // nothing of the try was kept, nor may be remembered
+                failure = error
             }
         }
-        do {
-            return try attempt(guarded: false)
-        } catch {
-            forget()
-        }
-        do {
-            return try attempt(guarded: true)
-        } catch {
-            // The batch could not be committed: nothing of it was kept, nor may be remembered.
-            forget()
-            let rejection = Rejection(
-                .storageError, "the batch could not be stored (\(error)); nothing of it was kept: send it again")
-            return items.map { item in
-                switch item {
-                case .refused(let result): result
-                case .event(let event):
-                    .rejected(rejection, eventID: event.eventID, userID: event.userID, type: event.type)
-                }
+        let rejection = Rejection(
+            .storageError,
+            "the batch could not be stored (\(failure.map { "\($0)" } ?? "")); nothing of it was kept: send it again")
+        return items.map { item in
+            switch item {
+            case .refused(let result): result
+            case .event(let event): .rejected(rejection, eventID: event.eventID, userID: event.userID, type: event.type)
             }
         }
+    }
+
+    /// How a batch is written, in the order tried. Every refusal happens before an event writes
+    /// anything, so that a batch needs no savepoints unless a write fails.
+    enum WriteMode: CaseIterable {
+        /// In one transaction, stored events not looked up: a resent one fails to insert (and so
+        /// the try), and one refused first is looked up then, as the original result wins.
+        case optimistic
+        /// In one transaction, the events that may be stored looked up first (``BatchEvents``).
+        case checked
+        /// Looked up, each event in its own savepoint: a storage error refuses only that event.
+        case guarded
     }
 
     /// A validated event, or the result of refusing it.
@@ -222,15 +226,17 @@ public final class Ingestor {
         return contexts
     }
 
-    private func run(_ items: [Item], _ precomputed: [Precomputer.Outcome?]?, guarded: Bool) throws -> [IngestResult] {
+    private func run(_ items: [Item], _ precomputed: [Precomputer.Outcome?]?, _ mode: WriteMode) throws
+        -> [IngestResult]
+    {
         var results: [IngestResult] = []
         results.reserveCapacity(items.count)
-        var batch = try BatchEvents(items.compactMap(\.event), in: store)
+        var batch = mode == .optimistic ? BatchEvents() : try BatchEvents(items.compactMap(\.event), in: store)
         for (index, item) in items.enumerated() {
             switch item {
             case .refused(let result): results.append(result)
             case .event(let event):
-                let result = try ingestOne(event, precomputed: precomputed?[index], guarded: guarded, batch: batch)
+                let result = try ingestOne(event, precomputed: precomputed?[index], mode: mode, batch: batch)
                 if result.status == .accepted { batch.accepted(event) }
                 results.append(result)
             }
@@ -239,10 +245,12 @@ public final class Ingestor {
     }
 
     /// Which of a batch's events may already be stored: those stored before the batch (read
-    /// once per user, under the batch's writer lock, so no other instance adds any meanwhile)
-    /// and those accepted earlier in it. Only these are looked up one by one.
+    /// once per user, under the batch's writer lock, so no other instance adds any meanwhile;
+    /// none when not asked) and those accepted earlier in it. Only these are looked up one by one.
     struct BatchEvents {
         private var stored: Set<String> = []
+
+        init() {}
 
         init(_ events: [Event], in store: any Store) throws {
             var byUser: [String: [String]] = [:]
@@ -259,31 +267,45 @@ public final class Ingestor {
         private static func key(_ user: String, _ id: String) -> String { user + "\u{0}" + id }
     }
 
-    /// One event. Unguarded, a storage error is thrown (to abort the fast path); guarded, the
-    /// event runs in a savepoint and a storage error refuses only it.
-    private func ingestOne(_ event: Event, precomputed: Precomputer.Outcome?, guarded: Bool, batch: BatchEvents) throws
-        -> IngestResult
+    /// One event. Unguarded, a storage error is thrown (to abort the try); guarded, the event
+    /// runs in a savepoint and a storage error refuses only it.
+    private func ingestOne(_ event: Event, precomputed: Precomputer.Outcome?, mode: WriteMode, batch: BatchEvents)
+        throws -> IngestResult
     {
         var learned = Learned()
         let lookUp = batch.mayBeStored(event)
+        /// Not looked up before it was refused: a stored event's original result wins.
+        func original() throws -> IngestResult? {
+            mode == .optimistic && !lookUp ? try storedResult(of: event) : nil
+        }
         do {
             let result =
-                guarded
+                mode == .guarded
                 ? try store.atomically { try apply(event, precomputed: precomputed, lookUp: lookUp, learned: &learned) }
                 : try apply(event, precomputed: precomputed, lookUp: lookUp, learned: &learned)
             remember(learned)
             return result
         } catch let rejection as Rejection {
-            return .rejected(rejection, eventID: event.eventID, userID: event.userID, type: event.type)
+            return try original()
+                ?? .rejected(rejection, eventID: event.eventID, userID: event.userID, type: event.type)
         } catch let repeated as AlreadyRecorded {
-            return IngestResult(
-                status: .duplicate, eventID: event.eventID, userID: event.userID, type: event.type,
-                code: repeated.code, message: repeated.message, effects: [])
+            return try original()
+                ?? IngestResult(
+                    status: .duplicate, eventID: event.eventID, userID: event.userID, type: event.type,
+                    code: repeated.code, message: repeated.message, effects: [])
         } catch {
-            guard guarded else { throw error }
+            guard mode == .guarded else { throw error }
             return .rejected(
                 Rejection(.storageError, "\(error)"), eventID: event.eventID, userID: event.userID, type: event.type)
         }
+    }
+
+    /// The original result of `event` if its user's `event_id` is stored.
+    private func storedResult(of event: Event) throws -> IngestResult? {
+        guard let stored = try store.event(user: event.userID, eventID: event.eventID) else { return nil }
+        return IngestResult(
+            status: .duplicate, eventID: event.eventID, userID: event.userID, type: stored.type, code: nil,
+            message: nil, effects: stored.outcome.arrayValue ?? [])
     }
 
     /// Runs `body` again (after a short, growing pause) while it fails with a transient store
@@ -338,11 +360,7 @@ public final class Ingestor {
     private func apply(_ event: Event, precomputed: Precomputer.Outcome?, lookUp: Bool, learned: inout Learned) throws
         -> IngestResult
     {
-        if lookUp, let stored = try store.event(user: event.userID, eventID: event.eventID) {
-            return IngestResult(
-                status: .duplicate, eventID: event.eventID, userID: event.userID, type: stored.type, code: nil,
-                message: nil, effects: stored.outcome.arrayValue ?? [])
-        }
+        if lookUp, let stored = try storedResult(of: event) { return stored }
         try checkTime(event)
         var dog: (profile: DogProfile, input: JV)?
         if let dogID = event.dogID {

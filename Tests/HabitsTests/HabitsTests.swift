@@ -44,6 +44,30 @@ struct HabitsTests {
         }
     }
 
+    /// A check-in resent under its own event id gets its original answer, not "already
+    /// checked": the stored event wins over what the consumer would refuse it for now.
+    @Test func aResentCheckInIsAnsweredAsFirst() throws {
+        let harness = try HabitsHarness()
+        let at = "2026-11-01T08:00:00Z"
+        harness.send("u1", "category_created", ["category_id": "health", "name": "Health"], at: at)
+        harness.send(
+            "u1", "tracker_created",
+            ["tracker_id": "walk", "name": "Walk", "schedule": ["sun"], "category": "health", "emoji": "⭐", "color": "#3366FF"],
+            at: at)
+        let checkIn: JSON = [
+            "event_id": "walked", "user_id": "u1", "type": "habit_checked", "occurred_at": .string(at),
+            "payload": ["tracker_id": "walk"],
+        ]
+        let first = harness.ingestor.ingest([checkIn])[0]
+        #expect(first.status == .accepted, "\(first.json)")
+        for batch in [[checkIn], [checkIn, checkIn]] {
+            for again in harness.ingestor.ingest(batch) {
+                #expect(again.status == .duplicate && again.code == nil, "\(again.json)")
+                #expect(again.effects == first.effects)
+            }
+        }
+    }
+
     /// Each refusal names the field and what fits.
     @Test func refusalsSayWhatIsWrong() throws {
         let harness = try HabitsHarness()
