@@ -1,17 +1,16 @@
 extension JSON {
     /// Compact JSON text in jq's style (`jq -c`): no spaces, keys in insertion order.
     public var compactText: String {
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
+        var out = TextBuffer()
         write(to: &out, indent: nil, level: 0)
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
     /// Indented JSON text (two spaces, as `jq .` prints), keys in insertion order.
     public var prettyText: String {
-        var out: [UInt8] = []
+        var out = TextBuffer()
         write(to: &out, indent: 2, level: 0)
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
     /// Compact text cut to at most `limit` characters, ending in `…` when cut: for error messages.
@@ -21,20 +20,35 @@ extension JSON {
         return String(text.prefix(limit)) + "…"
     }
 
-    /// Appends the compact UTF-8 text of this value to `out`.
-    public func appendCompactText(to out: inout [UInt8]) {
-        write(to: &out, indent: nil, level: 0)
+    /// The text of an array whose elements' texts are `elements` (each valid JSON text).
+    public static func arrayText(of elements: [String]) -> String {
+        var out = TextBuffer(capacity: elements.reduce(2) { $0 + $1.utf8.count + 1 })
+        out.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            var element = element
+            element.withUTF8 { out.append($0) }
+        }
+        out.append(UInt8(ascii: "]"))
+        return out.string
     }
 
-    private func write(to out: inout [UInt8], indent: Int?, level: Int) {
+    /// Appends the compact UTF-8 text of this value to `out`.
+    public func appendCompactText(to out: inout [UInt8]) {
+        var text = TextBuffer()
+        write(to: &text, indent: nil, level: 0)
+        text.withBytes { out.append(contentsOf: $0) }
+    }
+
+    private func write(to out: inout TextBuffer, indent: Int?, level: Int) {
         switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
         case .number(let n): JSON.write(number: n, to: &out)
         case .string(let s): JSON.writeQuoted(s, to: &out)
         case .array(let elements):
             guard !elements.isEmpty else {
-                out.append(contentsOf: "[]".utf8)
+                out.append("[]")
                 return
             }
             out.append(UInt8(ascii: "["))
@@ -47,7 +61,7 @@ extension JSON {
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             guard !object.isEmpty else {
-                out.append(contentsOf: "{}".utf8)
+                out.append("{}")
                 return
             }
             out.append(UInt8(ascii: "{"))
@@ -66,10 +80,10 @@ extension JSON {
         }
     }
 
-    private static func newline(_ out: inout [UInt8], indent: Int?, level: Int) {
+    private static func newline(_ out: inout TextBuffer, indent: Int?, level: Int) {
         guard let indent else { return }
         out.append(0x0A)
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
+        out.append(UInt8(ascii: " "), times: indent * level)
     }
 
     /// A number as jq prints it: integers without a fraction, NaN as null, ±infinity as ±DBL_MAX.
@@ -85,9 +99,10 @@ extension JSON {
 
     /// Appends ``format(number:)``'s text of `n`: whole numbers (most in rule outputs and
     /// payloads) digit by digit, without making a `String`.
-    static func write(number n: Double, to out: inout [UInt8]) {
+    static func write(number n: Double, to out: inout TextBuffer) {
         guard n == n.rounded(), abs(n) < 1e15, n != 0 else {
-            out.append(contentsOf: format(number: n).utf8)
+            var text = format(number: n)
+            text.withUTF8 { out.append($0) }
             return
         }
         var magnitude = UInt64(abs(n))
@@ -97,44 +112,57 @@ extension JSON {
             out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
             magnitude /= 10
         }
-        out[start...].reverse()
+        out.reverse(from: start)
     }
 
     /// Appends `s` as a JSON string literal with jq's escapes.
     public static func writeQuoted(_ s: String, to out: inout String) {
-        var bytes: [UInt8] = []
+        var bytes = TextBuffer()
         writeQuoted(s, to: &bytes)
-        out += String(decoding: bytes, as: UTF8.self)
+        out += bytes.string
+    }
+
+    /// Appends `s` as a JSON string literal (UTF-8) with jq's escapes.
+    public static func writeQuoted(_ s: String, to out: inout [UInt8]) {
+        var bytes = TextBuffer()
+        writeQuoted(s, to: &bytes)
+        bytes.withBytes { out.append(contentsOf: $0) }
     }
 
     /// Appends `s` as a JSON string literal (UTF-8) with jq's escapes: `"`, `\\`, control
     /// characters and DEL are escaped; everything else is written as is.
-    public static func writeQuoted(_ s: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { bytes in
-            var pending = 0
-            for i in 0..<bytes.count {
-                let c = bytes[i]
-                guard c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<i]))
-                pending = i + 1
-                out.append(UInt8(ascii: "\\"))
-                switch c {
-                case 0x22: out.append(0x22)
-                case 0x5C: out.append(0x5C)
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<bytes.count]))
+    static func writeQuoted(_ s: String, to out: inout TextBuffer) {
+        if s.utf8.withContiguousStorageIfAvailable({ writeQuoted(utf8: $0, to: &out) }) == nil {
+            var s = s
+            s.withUTF8 { writeQuoted(utf8: $0, to: &out) }
         }
+    }
+
+    private static func writeQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout TextBuffer) {
+        out.append(UInt8(ascii: "\""))
+        var pending = 0
+        for i in 0..<bytes.count {
+            let c = bytes[i]
+            guard c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F else { continue }
+            out.append(UnsafeBufferPointer(rebasing: bytes[pending..<i]))
+            pending = i + 1
+            out.append(UInt8(ascii: "\\"))
+            switch c {
+            case 0x22: out.append(0x22)
+            case 0x5C: out.append(0x5C)
+            case 0x08: out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(UInt8(ascii: "f"))
+            case 0x0A: out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(UInt8(ascii: "t"))
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                out.append("u00")
+                out.append(hex.utf8Start[Int(c >> 4)])
+                out.append(hex.utf8Start[Int(c & 0xF)])
+            }
+        }
+        out.append(UnsafeBufferPointer(rebasing: bytes[pending..<bytes.count]))
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -44,6 +44,25 @@ import Testing
         #expect(value.compactText == #"{"b":[1,2.5,"x\u0001"],"a":null,"c":{"d":true}}"#)
     }
 
+    /// The text of every round-trip value, of every ASCII character (escaped or not), and of
+    /// texts longer than the writer's first buffer, is byte for byte what jq writes.
+    @Test func everyTextMatchesJq() {
+        let ascii = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        let long = String(repeating: "é\"🐕\u{1f}", count: 200)
+        let values: [JSON] =
+            Self.roundTrips.map(\.1) + (0..<128).map { JSON.string(String(UnicodeScalar(UInt8($0)))) } + [
+                .string(ascii), .string(long), ["k": .string(long), .init(stringLiteral: long): [.string(ascii)]],
+            ]
+        for value in values {
+            #expect(value.compactText == JV(value).compactText, "\(value.compactText.prefix(80))")
+            var bytes: [UInt8] = [0x2A]
+            value.appendCompactText(to: &bytes)
+            #expect(bytes == [0x2A] + Array(value.compactText.utf8))
+        }
+        #expect(JSON.arrayText(of: values.map(\.compactText)) == JSON.array(values).compactText)
+        #expect(JSON.arrayText(of: []) == "[]")
+    }
+
     static let numbers: [Double] = [
         0, -0.0, 1, -1, 9, 10, -10, 99, 100, 12_345, -987_654_321, 999_999_999_999_999, 1e15, -1e15, 1e15 + 1,
         9_007_199_254_740_992, 1e17, 0.5, -0.5, 2.5, 1e-7, 123.000001, .nan, .infinity, -.infinity,
