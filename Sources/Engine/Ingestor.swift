@@ -156,8 +156,9 @@ public final class Ingestor {
     /// How a batch is written, in the order tried. Every refusal happens before an event writes
     /// anything, so that a batch needs no savepoints unless a write fails.
     enum WriteMode: CaseIterable {
-        /// In one transaction, stored events not looked up: a resent one fails to insert (and so
-        /// the try), and one refused first is looked up then, as the original result wins.
+        /// In one transaction, stored events not looked up: a resent one (or one repeated in the
+        /// batch) fails to insert, and so the try; one refused first is looked up then, as the
+        /// original result wins.
         case optimistic
         /// In one transaction, the events that may be stored looked up first (``BatchEvents``).
         case checked
@@ -231,13 +232,13 @@ public final class Ingestor {
     {
         var results: [IngestResult] = []
         results.reserveCapacity(items.count)
-        var batch = mode == .optimistic ? BatchEvents() : try BatchEvents(items.compactMap(\.event), in: store)
+        var batch = mode == .optimistic ? nil : try BatchEvents(items.compactMap(\.event), in: store)
         for (index, item) in items.enumerated() {
             switch item {
             case .refused(let result): results.append(result)
             case .event(let event):
                 let result = try ingestOne(event, precomputed: precomputed?[index], mode: mode, batch: batch)
-                if result.status == .accepted { batch.accepted(event) }
+                if result.status == .accepted { batch?.accepted(event) }
                 results.append(result)
             }
         }
@@ -245,12 +246,10 @@ public final class Ingestor {
     }
 
     /// Which of a batch's events may already be stored: those stored before the batch (read
-    /// once per user, under the batch's writer lock, so no other instance adds any meanwhile;
-    /// none when not asked) and those accepted earlier in it. Only these are looked up one by one.
+    /// once per user, under the batch's writer lock, so no other instance adds any meanwhile)
+    /// and those accepted earlier in it. Only these are looked up one by one.
     struct BatchEvents {
         private var stored: Set<String> = []
-
-        init() {}
 
         init(_ events: [Event], in store: any Store) throws {
             var byUser: [String: [String]] = [:]
@@ -269,14 +268,15 @@ public final class Ingestor {
 
     /// One event. Unguarded, a storage error is thrown (to abort the try); guarded, the event
     /// runs in a savepoint and a storage error refuses only it.
-    private func ingestOne(_ event: Event, precomputed: Precomputer.Outcome?, mode: WriteMode, batch: BatchEvents)
+    /// With no `batch` (the optimistic try), nothing is looked up before the event is applied.
+    private func ingestOne(_ event: Event, precomputed: Precomputer.Outcome?, mode: WriteMode, batch: BatchEvents?)
         throws -> IngestResult
     {
         var learned = Learned()
-        let lookUp = batch.mayBeStored(event)
+        let lookUp = batch?.mayBeStored(event) ?? false
         /// Not looked up before it was refused: a stored event's original result wins.
         func original() throws -> IngestResult? {
-            mode == .optimistic && !lookUp ? try storedResult(of: event) : nil
+            batch == nil ? try storedResult(of: event) : nil
         }
         do {
             let result =
@@ -378,9 +378,9 @@ public final class Ingestor {
         defer { evaluator.inputKey = requestKey }
         var effects: [Effect] = []
         var outcome: [JSON] = []
-        // The row's outcome and provenance texts, joined as the consumers give their pieces.
-        var outcomeText = "["
-        var provenanceText = "["
+        // The texts of the row's outcome and provenance elements, joined once at the end.
+        var outcomeTexts: [String] = []
+        var provenanceTexts: [String] = []
         // Outputs computed ahead hold while the event sees the dog they were computed with.
         var precomputedHolds = precomputed.map { $0.dog == context.dog } ?? false
         for (index, consumer) in consumers.enumerated() {
@@ -409,14 +409,8 @@ public final class Ingestor {
             }
             effects += produced.effects
             outcome += produced.json
-            for text in produced.texts {
-                if outcomeText.utf8.count > 1 {
-                    outcomeText += ","
-                    provenanceText += ","
-                }
-                outcomeText += text
-                provenanceText += produced.origin
-            }
+            outcomeTexts += produced.texts
+            provenanceTexts += repeatElement(produced.origin, count: produced.texts.count)
             context.effectsSoFar = effects
         }
         // Writes only from here on: every refusal above leaves nothing behind.
@@ -429,8 +423,8 @@ public final class Ingestor {
                 userID: event.userID, eventID: event.eventID, type: event.type, dogID: event.dogID,
                 occurredAt: event.occurredAt, occurredAtText: event.occurredAtText, receivedAt: event.receivedAt,
                 payload: .object(event.payload), outcome: .array(outcome), ruleRevision: evaluator.ruleSet.revision,
-                provenanceText: effects.isEmpty ? nil : provenanceText + "]", payloadText: precomputed?.payloadText,
-                outcomeText: outcomeText + "]"))
+                provenanceText: effects.isEmpty ? nil : JSON.arrayText(of: provenanceTexts),
+                payloadText: precomputed?.payloadText, outcomeText: JSON.arrayText(of: outcomeTexts)))
         try EffectApplier.apply(effects, of: event, eventRow: row, to: store)
         return IngestResult(
             status: .accepted, eventID: event.eventID, userID: event.userID, type: event.type, code: nil, message: nil,
