@@ -156,9 +156,9 @@ public final class Ingestor {
     /// How a batch is written, in the order tried. Every refusal happens before an event writes
     /// anything, so that a batch needs no savepoints unless a write fails.
     enum WriteMode: CaseIterable {
-        /// In one transaction, stored events not looked up: a resent one (or one repeated in the
-        /// batch) fails to insert, and so the try; one refused first is looked up then, as the
-        /// original result wins.
+        /// In one transaction, only the batch's own repeats looked up: a resent event fails to
+        /// insert, and so the try; one refused first is looked up then, as the original result
+        /// wins.
         case optimistic
         /// In one transaction, the events that may be stored looked up first (``BatchEvents``).
         case checked
@@ -232,13 +232,13 @@ public final class Ingestor {
     {
         var results: [IngestResult] = []
         results.reserveCapacity(items.count)
-        var batch = mode == .optimistic ? nil : try BatchEvents(items.compactMap(\.event), in: store)
+        var batch = mode == .optimistic ? BatchEvents() : try BatchEvents(items.compactMap(\.event), in: store)
         for (index, item) in items.enumerated() {
             switch item {
             case .refused(let result): results.append(result)
             case .event(let event):
                 let result = try ingestOne(event, precomputed: precomputed?[index], mode: mode, batch: batch)
-                if result.status == .accepted { batch?.accepted(event) }
+                if result.status == .accepted { batch.accepted(event) }
                 results.append(result)
             }
         }
@@ -246,37 +246,41 @@ public final class Ingestor {
     }
 
     /// Which of a batch's events may already be stored: those stored before the batch (read
-    /// once per user, under the batch's writer lock, so no other instance adds any meanwhile)
-    /// and those accepted earlier in it. Only these are looked up one by one.
+    /// once per user, under the batch's writer lock, so no other instance adds any meanwhile;
+    /// none for the optimistic try) and those accepted earlier in it. Only these are looked up
+    /// one by one.
     struct BatchEvents {
-        private var stored: Set<String> = []
+        private struct Key: Hashable {
+            var user: String
+            var id: String
+        }
+        private var stored: Set<Key> = []
+
+        init() {}
 
         init(_ events: [Event], in store: any Store) throws {
             var byUser: [String: [String]] = [:]
             for event in events { byUser[event.userID, default: []].append(event.eventID) }
             for (user, ids) in byUser {
-                for id in try store.storedEventIDs(user: user, among: ids) { stored.insert(Self.key(user, id)) }
+                for id in try store.storedEventIDs(user: user, among: ids) { stored.insert(Key(user: user, id: id)) }
             }
         }
 
-        func mayBeStored(_ event: Event) -> Bool { stored.contains(Self.key(event.userID, event.eventID)) }
+        func mayBeStored(_ event: Event) -> Bool { stored.contains(Key(user: event.userID, id: event.eventID)) }
 
-        mutating func accepted(_ event: Event) { stored.insert(Self.key(event.userID, event.eventID)) }
-
-        private static func key(_ user: String, _ id: String) -> String { user + "\u{0}" + id }
+        mutating func accepted(_ event: Event) { stored.insert(Key(user: event.userID, id: event.eventID)) }
     }
 
     /// One event. Unguarded, a storage error is thrown (to abort the try); guarded, the event
     /// runs in a savepoint and a storage error refuses only it.
-    /// With no `batch` (the optimistic try), nothing is looked up before the event is applied.
-    private func ingestOne(_ event: Event, precomputed: Precomputer.Outcome?, mode: WriteMode, batch: BatchEvents?)
+    private func ingestOne(_ event: Event, precomputed: Precomputer.Outcome?, mode: WriteMode, batch: BatchEvents)
         throws -> IngestResult
     {
         var learned = Learned()
-        let lookUp = batch?.mayBeStored(event) ?? false
+        let lookUp = batch.mayBeStored(event)
         /// Not looked up before it was refused: a stored event's original result wins.
         func original() throws -> IngestResult? {
-            batch == nil ? try storedResult(of: event) : nil
+            mode == .optimistic && !lookUp ? try storedResult(of: event) : nil
         }
         do {
             let result =
