@@ -26,8 +26,7 @@ extension JSON {
         out.append(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            var element = element
-            element.withUTF8 { out.append($0) }
+            out.append(utf8Of: element)
         }
         out.append(UInt8(ascii: "]"))
         return out.string
@@ -101,8 +100,7 @@ extension JSON {
     /// payloads) digit by digit, without making a `String`.
     static func write(number n: Double, to out: inout TextBuffer) {
         guard n == n.rounded(), abs(n) < 1e15, n != 0 else {
-            var text = format(number: n)
-            text.withUTF8 { out.append($0) }
+            out.append(utf8Of: format(number: n))
             return
         }
         var magnitude = UInt64(abs(n))
@@ -132,10 +130,7 @@ extension JSON {
     /// Appends `s` as a JSON string literal (UTF-8) with jq's escapes: `"`, `\\`, control
     /// characters and DEL are escaped; everything else is written as is.
     static func writeQuoted(_ s: String, to out: inout TextBuffer) {
-        if s.utf8.withContiguousStorageIfAvailable({ writeQuoted(utf8: $0, to: &out) }) == nil {
-            var s = s
-            s.withUTF8 { writeQuoted(utf8: $0, to: &out) }
-        }
+        TextBuffer.withUTF8(of: s) { writeQuoted(utf8: $0, to: &out) }
     }
 
     private static func writeQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout TextBuffer) {

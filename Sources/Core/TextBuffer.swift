@@ -28,6 +28,19 @@ struct TextBuffer: ~Copyable {
         count += bytes.count
     }
 
+    /// Appends the UTF-8 bytes of `text`.
+    mutating func append(utf8Of text: String) {
+        Self.withUTF8(of: text) { append($0) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text`, read in place when its storage allows (a
+    /// native string), else from a copy.
+    static func withUTF8<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var text = text
+        return text.withUTF8(body)
+    }
+
     /// Appends the bytes of a literal such as `"null"`.
     mutating func append(_ literal: StaticString) {
         append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
