@@ -233,15 +233,18 @@ public final class Ingestor {
         var results: [IngestResult] = []
         results.reserveCapacity(items.count)
         var batch = mode == .optimistic ? BatchEvents() : try BatchEvents(items.compactMap(\.event), in: store)
+        var reminders = ReminderMerges()
         for (index, item) in items.enumerated() {
             switch item {
             case .refused(let result): results.append(result)
             case .event(let event):
-                let result = try ingestOne(event, precomputed: precomputed?[index], mode: mode, batch: batch)
+                let result = try ingestOne(
+                    event, precomputed: precomputed?[index], mode: mode, batch: batch, reminders: &reminders)
                 if result.status == .accepted { batch.accepted(event) }
                 results.append(result)
             }
         }
+        try reminders.flush(to: store)
         return results
     }
 
@@ -271,11 +274,13 @@ public final class Ingestor {
         mutating func accepted(_ event: Event) { stored.insert(Key(user: event.userID, id: event.eventID)) }
     }
 
-    /// One event. Unguarded, a storage error is thrown (to abort the try); guarded, the event
-    /// runs in a savepoint and a storage error refuses only it.
-    private func ingestOne(_ event: Event, precomputed: Precomputer.Outcome?, mode: WriteMode, batch: BatchEvents)
-        throws -> IngestResult
-    {
+    /// One event. Unguarded, a storage error is thrown (to abort the try) and the reminders it
+    /// schedules are held in the batch's `reminders`; guarded, the event runs in a savepoint, with
+    /// its reminders, and a storage error refuses only it.
+    private func ingestOne(
+        _ event: Event, precomputed: Precomputer.Outcome?, mode: WriteMode, batch: BatchEvents,
+        reminders: inout ReminderMerges
+    ) throws -> IngestResult {
         var learned = Learned()
         let lookUp = batch.mayBeStored(event)
         /// Not looked up before it was refused: a stored event's original result wins.
@@ -285,8 +290,14 @@ public final class Ingestor {
         do {
             let result =
                 mode == .guarded
-                ? try store.atomically { try apply(event, precomputed: precomputed, lookUp: lookUp, learned: &learned) }
-                : try apply(event, precomputed: precomputed, lookUp: lookUp, learned: &learned)
+                ? try store.atomically {
+                    var own = ReminderMerges()
+                    let result = try apply(
+                        event, precomputed: precomputed, lookUp: lookUp, learned: &learned, reminders: &own)
+                    try own.flush(to: store)
+                    return result
+                }
+                : try apply(event, precomputed: precomputed, lookUp: lookUp, learned: &learned, reminders: &reminders)
             remember(learned)
             return result
         } catch let rejection as Rejection {
@@ -360,10 +371,12 @@ public final class Ingestor {
     }
 
     /// Everything for one accepted-or-duplicate event (`lookUp`: it may be stored already);
-    /// throws ``Rejection`` to refuse it.
-    private func apply(_ event: Event, precomputed: Precomputer.Outcome?, lookUp: Bool, learned: inout Learned) throws
-        -> IngestResult
-    {
+    /// throws ``Rejection`` to refuse it. The reminders held in `reminders` are written before a
+    /// consumer that reads the store runs.
+    private func apply(
+        _ event: Event, precomputed: Precomputer.Outcome?, lookUp: Bool, learned: inout Learned,
+        reminders: inout ReminderMerges
+    ) throws -> IngestResult {
         if lookUp, let stored = try storedResult(of: event) { return stored }
         try checkTime(event)
         var dog: (profile: DogProfile, input: JV)?
@@ -389,9 +402,12 @@ public final class Ingestor {
         var precomputedHolds = precomputed.map { $0.dog == context.dog } ?? false
         for (index, consumer) in consumers.enumerated() {
             let produced: PreparedOutput
+            let ahead = precomputedHolds ? precomputed?.results[index] : nil
+            // A consumer that reads the store sees the reminders of the events before.
+            if ahead == nil, !consumer.isPure { try reminders.flush(to: store) }
             do {
-                if precomputedHolds, let result = precomputed?.results[index] {
-                    produced = try result.get()  // computed ahead with the same event and dog
+                if let ahead {
+                    produced = try ahead.get()  // computed ahead with the same event and dog
                 } else {
                     produced = PreparedOutput(
                         try consumer.output(of: event, in: context, log: originLog), consumer: consumer.name,
@@ -429,7 +445,7 @@ public final class Ingestor {
                 payload: .object(event.payload), outcome: .array(outcome), ruleRevision: evaluator.ruleSet.revision,
                 provenanceText: effects.isEmpty ? nil : JSON.arrayText(of: provenanceTexts),
                 payloadText: precomputed?.payloadText, outcomeText: JSON.arrayText(of: outcomeTexts)))
-        try EffectApplier.apply(effects, of: event, eventRow: row, to: store)
+        try EffectApplier.apply(effects, of: event, eventRow: row, to: store, reminders: &reminders)
         return IngestResult(
             status: .accepted, eventID: event.eventID, userID: event.userID, type: event.type, code: nil, message: nil,
             effects: outcome)
