@@ -372,7 +372,7 @@ public final class Ingestor {
 
     /// Everything for one accepted-or-duplicate event (`lookUp`: it may be stored already);
     /// throws ``Rejection`` to refuse it. The reminders held in `reminders` are written before a
-    /// consumer that reads the store runs.
+    /// consumer that reads them runs.
     private func apply(
         _ event: Event, precomputed: Precomputer.Outcome?, lookUp: Bool, learned: inout Learned,
         reminders: inout ReminderMerges
@@ -403,8 +403,8 @@ public final class Ingestor {
         for (index, consumer) in consumers.enumerated() {
             let produced: PreparedOutput
             let ahead = precomputedHolds ? precomputed?.results[index] : nil
-            // A consumer that reads the store sees the reminders of the events before.
-            if ahead == nil, !consumer.isPure { try reminders.flush(to: store) }
+            // A consumer that reads reminders sees those of the events before.
+            if ahead == nil, consumer.readsReminders { try reminders.flush(to: store) }
             do {
                 if let ahead {
                     produced = try ahead.get()  // computed ahead with the same event and dog

@@ -37,6 +37,39 @@ struct ReminderMergesTests {
 
     static let sequenceCount = 24
 
+    /// A consumer that reads reminders sees those of the batch's earlier events; one that says
+    /// it does not (dog registration) leaves them held.
+    @Test(arguments: [true, false])
+    func aConsumerThatReadsRemindersSeesTheBatchsEarlierOnes(readsReminders: Bool) throws {
+        let database = TestDatabase()
+        let loaded = Fixtures.bundledRules()
+        let counter = PendingReminderCounter(readsReminders: readsReminders)
+        let ingestor = Fixtures.ingestor(
+            database, consumers: Ingestor.defaultConsumers(for: loaded.evaluator!.ruleSet) + [counter])
+        let count: JSON = [
+            "event_id": "c1", "user_id": "u1", "type": "count", "occurred_at": "2026-11-29T10:05:00+01:00",
+        ]
+        let results = ingestor.ingest([Fixtures.registration(), Fixtures.weight("w1"), count])
+        #expect(results.map(\.status) == [.accepted, .accepted, .accepted])
+        let seen = results[2].effects.first?["properties"]?["pending"]?.numberValue
+        #expect(seen == (readsReminders ? 1 : 0))
+        #expect(try database.store.dueReminders(before: .infinity, limit: 10).map(\.kind) == ["weigh_again"])
+    }
+
+    /// Counts the pending reminders as it sees them, for `count` events.
+    struct PendingReminderCounter: EventConsumer {
+        let name = "pending_reminders"
+        let readsReminders: Bool
+
+        func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
+            guard event.type == "count" else { return [] }
+            let pending = try context.store.first("SELECT count(*) FROM reminders WHERE status = 'pending'", []) {
+                $0.integer(0)
+            }
+            return [.analyticsEvent(name: "pending", properties: ["pending": .number(Double(pending ?? -1))])]
+        }
+    }
+
     enum Step: CustomStringConvertible {
         case schedule(Reminder, event: Int?)
         case flush

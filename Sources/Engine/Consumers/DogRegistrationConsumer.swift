@@ -9,6 +9,8 @@ import Store
 /// effects; a dog id another user registered is a conflict.
 public struct DogRegistrationConsumer: EventConsumer {
     public let name = "dog_registration"
+    /// It reads only dogs.
+    public var readsReminders: Bool { false }
     static let fields = ["name", "birth_date", "age_range", "breed", "timezone", "metrics"]
 
     public init() {}
