@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Synchronization
 import JQ
 import RuleEngine
 import Store
@@ -7,9 +8,10 @@ import Store
 /// Computes the effects of pure consumers (rules that read only the event and its dog) ahead
 /// of the serial write phase, on other cores.
 ///
-/// Two ways: ``compute(_:dogs:)`` splits one batch between the calling thread and the worker
-/// threads; ``start(_:dogs:releasing:)`` + ``finish()`` compute the *next* batch on the worker threads
-/// only, while the calling thread writes the current one. Each slot (the caller's, and one per
+/// Two ways: ``compute(_:dogs:)`` shares one batch between the calling thread and the worker
+/// threads; ``start(_:dogs:releasing:)`` + ``finish()`` compute the *next* batch on the worker
+/// threads while the calling thread writes the current one, and on the calling thread too once
+/// it is done writing. Each slot (the caller's, and one per
 /// worker) has its own rule evaluator and its own libjq values: nothing libjq is shared.
 final class Precomputer {
     /// What the pure consumers gave for one event: by consumer index, effects or a refusal.
@@ -54,16 +56,21 @@ final class Precomputer {
         }
     }
 
-    /// One batch's work, shared by the threads that compute it.
+    /// One batch's work, shared by the threads that compute it: each claims the next few events
+    /// not yet claimed until none is left, so that a thread that is free sooner does more.
     ///
-    /// `@unchecked Sendable`: each thread writes only the outputs of the events it owns (by
-    /// stride) and uses only its own slot; results are read after every thread has finished
+    /// `@unchecked Sendable`: each thread writes only the outputs of the events it claimed and
+    /// uses only its own slot; results are read after every thread has finished
     /// (``WorkerThread/wait()`` orders those writes before the reads).
     private final class Job: @unchecked Sendable {
         let events: [Event?]
         let dogs: [DogContext]
         let consumers: [(index: Int, consumer: any EventConsumer)]
         var outputs: [Outcome?]
+        /// The first event no thread has claimed yet.
+        private let unclaimed = Atomic<Int>(0)
+        /// How many events a thread claims at a time.
+        static let claim = 4
 
         init(events: [Event?], dogs: [DogContext], consumers: [(index: Int, consumer: any EventConsumer)]) {
             self.events = events
@@ -72,43 +79,46 @@ final class Precomputer {
             self.outputs = Array(repeating: nil, count: events.count)
         }
 
-        /// Computes every `stride`-th event from `first`, with `slot`.
-        func compute(from first: Int, stride: Int, slot: Slot) {
-            var index = first
-            while index < events.count {
-                defer { index += stride }
-                guard let event = events[index] else { continue }
-                let dog: DogProfile?
-                switch dogs[index] {
-                case .none: dog = nil
-                case .dog(let profile): dog = profile
-                case .unknown: continue
-                }
-                let context = ConsumerContext(
-                    event: event, dog: dog, dogInput: dog.map(slot.dogInput), store: NoStore.shared,
-                    evaluator: slot.evaluator)
-                let requestKey = slot.evaluator.inputKey
-                slot.evaluator.inputKey = event.quarantineKey
-                defer { slot.evaluator.inputKey = requestKey }
-                var results: [Int: Result<PreparedOutput, Rejection>] = .init(minimumCapacity: consumers.count)
-                for (consumerIndex, consumer) in consumers {
-                    do {
-                        let output = try consumer.output(of: event, in: context, log: slot.log)
-                        results[consumerIndex] = .success(
-                            PreparedOutput(output, consumer: consumer.name, origins: slot.origins))
-                    } catch let rejection as Rejection {
-                        results[consumerIndex] = .failure(rejection)
-                    } catch {
-                        results[consumerIndex] = .failure(Rejection(.consumerFailed, "\(consumer.name): \(error)"))
-                    }
-                }
-                outputs[index] = Outcome(
-                    dog: dog, results: results, payloadText: JSON.object(event.payload).compactText)
+        /// Computes events not claimed by another thread, with `slot`, until none is left.
+        func computeUnclaimed(slot: Slot) {
+            while true {
+                let first = unclaimed.wrappingAdd(Self.claim, ordering: .relaxed).oldValue
+                guard first < events.count else { return }
+                for index in first..<min(first + Self.claim, events.count) { compute(index, slot: slot) }
             }
+        }
+
+        private func compute(_ index: Int, slot: Slot) {
+            guard let event = events[index] else { return }
+            let dog: DogProfile?
+            switch dogs[index] {
+            case .none: dog = nil
+            case .dog(let profile): dog = profile
+            case .unknown: return
+            }
+            let context = ConsumerContext(
+                event: event, dog: dog, dogInput: dog.map(slot.dogInput), store: NoStore.shared,
+                evaluator: slot.evaluator)
+            let requestKey = slot.evaluator.inputKey
+            slot.evaluator.inputKey = event.quarantineKey
+            defer { slot.evaluator.inputKey = requestKey }
+            var results: [Int: Result<PreparedOutput, Rejection>] = .init(minimumCapacity: consumers.count)
+            for (consumerIndex, consumer) in consumers {
+                do {
+                    let output = try consumer.output(of: event, in: context, log: slot.log)
+                    results[consumerIndex] = .success(
+                        PreparedOutput(output, consumer: consumer.name, origins: slot.origins))
+                } catch let rejection as Rejection {
+                    results[consumerIndex] = .failure(rejection)
+                } catch {
+                    results[consumerIndex] = .failure(Rejection(.consumerFailed, "\(consumer.name): \(error)"))
+                }
+            }
+            outputs[index] = Outcome(dog: dog, results: results, payloadText: JSON.object(event.payload).compactText)
         }
     }
 
-    /// Slot `i + 1` belongs to `workers[i]`; slot 0 to the calling thread.
+    /// The calling thread's slot; `workerSlots[i]` is `workers[i]`'s.
     private let callerSlot: Slot
     private let workerSlots: [Slot]
     private let workers: [WorkerThread]
@@ -155,33 +165,29 @@ final class Precomputer {
         for worker in workers { worker.wait() }  // a warm-up may still run
         shareQuarantine()
         let job = Job(events: events, dogs: dogs, consumers: consumers)
-        let stride = workers.count + 1
-        for (offset, worker) in workers.enumerated() {
-            let slot = workerSlots[offset]
-            worker.start { job.compute(from: offset + 1, stride: stride, slot: slot) }
+        for (slot, worker) in zip(workerSlots, workers) {
+            worker.start { job.computeUnclaimed(slot: slot) }
         }
-        job.compute(from: 0, stride: stride, slot: callerSlot)
+        job.computeUnclaimed(slot: callerSlot)
         for worker in workers { worker.wait() }
         return job.outputs
     }
 
-    /// Starts computing a batch on the workers only; the caller collects it with ``finish()``.
-    /// `done` is what the caller has finished with (the batch before, written): the first
-    /// worker frees it after its share, so that freeing thousands of small values does not
-    /// cost the writer's thread.
+    /// Starts computing a batch on the workers; the caller collects it with ``finish()``, where
+    /// it computes what they have not yet claimed. `done` is what the caller has finished with
+    /// (the batch before, written): the first worker frees it before its share, so that freeing
+    /// thousands of small values is shared out as the computing is.
     func start(_ events: [Event?], dogs: [DogContext], releasing done: (any Sendable)? = nil) {
         precondition(pending == nil && hasWorkers, "finish the previous batch first")
         for worker in workers { worker.wait() }  // a warm-up may still run
         shareQuarantine()
         let job = Job(events: events, dogs: dogs, consumers: consumers)
         pending = job
-        let stride = workers.count
         let garbage = Garbage(done)
-        for (offset, worker) in workers.enumerated() {
-            let slot = workerSlots[offset]
+        for (offset, (slot, worker)) in zip(workerSlots, workers).enumerated() {
             worker.start {
-                job.compute(from: offset, stride: stride, slot: slot)
                 if offset == 0 { garbage.value = nil }
+                job.computeUnclaimed(slot: slot)
             }
         }
     }
@@ -192,9 +198,11 @@ final class Precomputer {
         init(_ value: (any Sendable)?) { self.value = value }
     }
 
-    /// The outcomes of the batch given to ``start(_:dogs:releasing:)``, once the workers are done.
+    /// The outcomes of the batch given to ``start(_:dogs:releasing:)``: the caller computes the
+    /// events the workers have not claimed, then waits for theirs.
     func finish() -> [Outcome?] {
         guard let job = pending else { return [] }
+        job.computeUnclaimed(slot: callerSlot)
         for worker in workers { worker.wait() }
         pending = nil
         return job.outputs
