@@ -41,4 +41,19 @@ static inline int journey_sqlite3_disable_memory_statistics(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+// A statement whose LIKE has a bound pattern is compiled again each time the pattern changes
+// (SQLite sets its "expires on rebind" mask so that the LIKE optimization may use the new
+// prefix): ~60 k instructions a run. The query planner stability guarantee keeps one plan
+// whatever is bound. Our LIKEs are case-insensitive over BINARY columns, which the LIKE
+// optimization never serves, so no plan is lost.
+static inline int journey_sqlite3_keep_plans(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_QPSG, 1, (int *)0);
+}
+
+// How many times `statement` was compiled again since it was prepared (schema changes, or a
+// bound value that may change its plan).
+static inline int journey_sqlite3_reprepare_count(sqlite3_stmt *statement) {
+    return sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0);
+}
+
 #endif

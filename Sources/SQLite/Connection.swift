@@ -44,6 +44,7 @@ public final class Connection {
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
         journey_sqlite3_set_busy_wait(handle, options.busyTimeoutMilliseconds)
+        _ = journey_sqlite3_keep_plans(handle)
         if !options.readOnly {
             try execute("PRAGMA journal_mode = WAL")
         }

@@ -27,6 +27,9 @@ public final class Statement {
         sqlite3_finalize(handle)
     }
 
+    /// How many times SQLite compiled the statement again since it was prepared.
+    public var reprepareCount: Int { Int(journey_sqlite3_reprepare_count(handle)) }
+
     /// Binds `values` to parameters 1…n after resetting the statement.
     public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
