@@ -56,6 +56,24 @@ import Testing
         #expect(try db.first("SELECT score FROM scores WHERE id = ?", [.integer(9)]) { $0.real(0) } == nil)
     }
 
+    /// A fragment escaped by `EventTypeFilter.likePattern` matches, inside `%…%`, exactly the
+    /// names that contain it: its `%`, `_` and `\` are themselves, not wildcards.
+    @Test(arguments: Backend.names)
+    func anEscapedLikePatternMatchesItsTextOnly(backend name: String) throws {
+        let db = try Backend(name).database
+        let names = ["dog_1", "dogx1", "100%", "1000", #"a\b"#, "ab", "ünï_ok", "ünïxok", #"x\%y"#]
+        for (id, text) in names.enumerated() {
+            try db.run("INSERT INTO scores (id, name) VALUES (?, ?)", [.integer(Int64(id)), .text(text)])
+        }
+        for fragment in ["_", "g_1", "%", "0%", #"\"#, #"a\b"#, "ï_", #"\%"#, "plain"] {
+            let pattern = "%" + EventTypeFilter.likePattern(fragment) + "%"
+            let matched = try db.rows(
+                #"SELECT name FROM scores WHERE name LIKE ? ESCAPE '\' ORDER BY id"#, [.text(pattern)]
+            ) { $0.text(0) ?? "" }
+            #expect(matched == names.filter { $0.contains(fragment) }, "\(fragment) as \(pattern)")
+        }
+    }
+
     @Test(arguments: Backend.names)
     func runCountsChangedRowsAndRowsComeInOrder(backend name: String) throws {
         let backend = try Backend(name)
