@@ -16,6 +16,9 @@ import Store
 public struct ChallengesConsumer: EventConsumer {
     public let catalog: ChallengeCatalog
     public var name: String { "challenges" }
+    /// Challenges read participations, the ledger and events; they move their own reminders
+    /// only in their effects (the engine writes held reminders before a feature's effect).
+    public func readsReminders(for event: Event) -> Bool { false }
 
     public static let joinEventType = "challenge_joined"
 

@@ -14,16 +14,17 @@ public protocol EventConsumer: Sendable {
     /// True when the effects depend only on the event and its dog's profile (never on other
     /// stored state): the engine may then compute them ahead, on another core.
     var isPure: Bool { get }
-    /// False when the consumer never reads reminders: the engine may then keep the reminders of
-    /// the batch's earlier events unwritten while it runs (``isPure`` consumers read nothing).
-    var readsReminders: Bool { get }
+    /// False when the consumer does not read reminders for `event`: the engine may then keep the
+    /// reminders of the batch's earlier events unwritten while it runs (``isPure`` consumers
+    /// read nothing). A consumer that may read them must say so, or it misses the batch's.
+    func readsReminders(for event: Event) -> Bool
     /// The effects of `event`.
     func effects(of event: Event, in context: ConsumerContext) throws -> [Effect]
 }
 
 extension EventConsumer {
     public var isPure: Bool { false }
-    public var readsReminders: Bool { !isPure }
+    public func readsReminders(for event: Event) -> Bool { !isPure }
 }
 
 /// What a consumer can see while it handles one event.

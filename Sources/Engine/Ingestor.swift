@@ -404,7 +404,7 @@ public final class Ingestor {
             let produced: PreparedOutput
             let ahead = precomputedHolds ? precomputed?.results[index] : nil
             // A consumer that reads reminders sees those of the events before.
-            if ahead == nil, consumer.readsReminders { try reminders.flush(to: store) }
+            if ahead == nil, consumer.readsReminders(for: event) { try reminders.flush(to: store) }
             do {
                 if let ahead {
                     produced = try ahead.get()  // computed ahead with the same event and dog

@@ -12,6 +12,8 @@ import Store
 /// tracker deletes all of its data; deleting a category deletes its trackers too.
 public struct HabitsConsumer: EventConsumer {
     public var name: String { "habits" }
+    /// Habits read trackers, categories and check-ins, never reminders.
+    public func readsReminders(for event: Event) -> Bool { false }
 
     public init() {}
 

@@ -11,6 +11,8 @@ import Store
 /// reminder. Reading alone never completes a block.
 public struct JourneyConsumer: EventConsumer {
     public let name = "journey"
+    /// Only a check's answer reads reminders (doing a check cancels its "remind me later").
+    public func readsReminders(for event: Event) -> Bool { event.type == "check_answered" }
     let plugins: CheckPluginRegistry
 
     /// App events and the block action each of them performs.

@@ -16,6 +16,8 @@ import Store
 public struct OnboardingConsumer: EventConsumer {
     public let flows: OnboardingFlows
     public var name: String { "onboarding" }
+    /// Onboarding reads its own progress and the user's events, never reminders.
+    public func readsReminders(for event: Event) -> Bool { false }
     private let startTypes: Set<String>
 
     /// The event type that skips the current step.

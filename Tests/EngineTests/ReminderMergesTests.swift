@@ -61,6 +61,8 @@ struct ReminderMergesTests {
         let name = "pending_reminders"
         let readsReminders: Bool
 
+        func readsReminders(for event: Event) -> Bool { readsReminders && event.type == "count" }
+
         func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
             guard event.type == "count" else { return [] }
             let pending = try context.store.first("SELECT count(*) FROM reminders WHERE status = 'pending'", []) {

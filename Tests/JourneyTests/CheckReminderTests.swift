@@ -36,6 +36,23 @@ import Testing
         #expect(try journey.store.dueReminders(before: journey.clock + 365 * 86_400, limit: 100).isEmpty)
     }
 
+    /// The same in one batch: the "remind me later" is still held in memory (a batch merges its
+    /// reminders before writing them) when the check is done, and the check still finds it.
+    @Test func aCheckDoneInTheBatchOfItsRemindMeLaterCancelsIt() throws {
+        let journey = try JourneyHarness(now: "2026-11-20T08:00:00Z")
+        let results = journey.sendBatch([
+            ("dog_registered", JourneyBehaviourTests.registration),
+            ("block_started", ["block_id": "weight-baseline"]),
+            ("check_answered", ["block_id": "weight-baseline", "answer": ["outcome": "later"]]),
+            ("check_answered", ["block_id": "weight-baseline", "answer": ["outcome": "weighed"]]),
+        ])
+        #expect(results.map(\.status) == [.accepted, .accepted, .accepted, .accepted], "\(results.map(\.json))")
+        let cancelled = try #require(results[3].effects.first { $0["type"] == "reminders_cancelled" })
+        #expect(cancelled["count"] == 1)
+        #expect(try Self.pending(journey, "weight-baseline") == 0)
+        #expect(try journey.count("SELECT count(*) FROM reminders WHERE status = 'cancelled'") == 1)
+    }
+
     @Test func anotherBlocksCheckLeavesTheReminderAlone() throws {
         let journey = try JourneyHarness(now: "2026-11-20T08:00:00Z")
         journey.send("dog_registered", JourneyBehaviourTests.registration)

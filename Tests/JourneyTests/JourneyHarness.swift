@@ -44,14 +44,26 @@ final class JourneyHarness {
     @discardableResult
     func send(_ type: String, dog: String = "miso", user: String = "owner", _ payload: JSONObject = [:]) -> IngestResult
     {
+        ingest(nextEvent(type, dog: dog, user: user, payload))
+    }
+
+    /// Ingests events of `miso`'s owner in one batch (one transaction), a minute apart.
+    func sendBatch(_ events: [(type: String, payload: JSONObject)]) -> [IngestResult] {
+        let batch = events.map { nextEvent($0.type, dog: "miso", user: "owner", $0.payload) }
+        box.now = clock + 1
+        let results = ingestor.ingest(batch)
+        for (event, result) in zip(batch, results) where result.status == .accepted { accepted.append(event) }
+        return results
+    }
+
+    /// The next event at the clock moved on a minute.
+    private func nextEvent(_ type: String, dog: String, user: String, _ payload: JSONObject) -> JSON {
         counter += 1
         clock += 60
-        box.now = clock + 1
-        let event: JSON = [
+        return [
             "event_id": .string("ev-\(counter)"), "user_id": .string(user), "type": .string(type),
             "occurred_at": .string(Timestamp.format(clock)), "dog_id": .string(dog), "payload": .object(payload),
         ]
-        return ingest(event)
     }
 
     func ingest(_ event: JSON) -> IngestResult {

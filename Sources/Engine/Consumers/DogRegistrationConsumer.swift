@@ -10,7 +10,7 @@ import Store
 public struct DogRegistrationConsumer: EventConsumer {
     public let name = "dog_registration"
     /// It reads only dogs.
-    public var readsReminders: Bool { false }
+    public func readsReminders(for event: Event) -> Bool { false }
     static let fields = ["name", "birth_date", "age_range", "breed", "timezone", "metrics"]
 
     public init() {}
