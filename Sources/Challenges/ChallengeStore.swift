@@ -4,11 +4,15 @@ import Store
 /// The challenges feature's rows: each participation (value, team, join and completion), the
 /// running totals of everyone and of each side, the activity feed and the digests sent.
 extension StoreReader {
-    /// The challenges `user` joined.
+    /// The challenges `user` joined, in the order of their joins (then by id): the order an
+    /// event's outcome lists them in, the same on every backend.
     public func challengeParticipations(user: String) throws -> [ChallengeParticipation] {
         var result: [ChallengeParticipation] = []
         try query(
-            "SELECT \(ParticipationRow.columns) FROM challenge_progress WHERE user_id = ? AND joined_at IS NOT NULL",
+            """
+            SELECT \(ParticipationRow.columns) FROM challenge_progress WHERE user_id = ? AND joined_at IS NOT NULL
+            ORDER BY joined_at, challenge_id
+            """,
             [.text(user)]
         ) { result.append(ParticipationRow.make($0)) }
         return result

@@ -64,6 +64,26 @@ import Testing
         #expect(try world.count("rewards", last) == 2)
     }
 
+    /// An event's outcome lists the challenges it counts toward in the order the user joined
+    /// them, on every backend: PostgreSQL returned the participations in the order of their
+    /// rows' last change (an update moves a row), SQLite in the order they were first written.
+    @Test(arguments: TestStore.names)
+    func anOutcomeListsTheChallengesInJoinOrder(backend: String) throws {
+        let world = try ArrivalOrderWorld()
+        let events = [
+            ArrivalOrderWorld.event("u1", "j1", "challenge_joined", "2026-08-27T09:00:00+02:00", ["challenge_id": "solo"]),
+            ArrivalOrderWorld.event(
+                "u1", "j2", "challenge_joined", "2026-08-28T09:00:00+02:00", ["challenge_id": "from-join"]),
+            // Counts toward solo only (from-join counts from its join on): solo's row changes.
+            ArrivalOrderWorld.event("u1", "w1", "walk_completed", "2026-08-27T18:00:00+02:00", ["km": 1]),
+            ArrivalOrderWorld.event("u1", "w2", "walk_completed", "2026-08-29T18:00:00+02:00", ["km": 1]),
+        ]
+        let run = try world.ingest(events.map { [$0] }, backend: backend)
+        let outcome = try #require(try run.store.event(user: "u1", eventID: "w2")?.outcome.arrayValue)
+        let counted = outcome.filter { $0["type"] == "challenge_progress" }.compactMap { $0["challenge_id"]?.stringValue }
+        #expect(counted == ["solo", "from-join"])
+    }
+
     /// `counts_from: joined` counts only what happened from the join on, in either order.
     @Test func countsFromJoinedIgnoresEarlierEvents() throws {
         let world = try ArrivalOrderWorld()
