@@ -43,6 +43,56 @@ import Testing
         #expect(lines.allSatisfy { $0["request_id"]?.stringValue?.isEmpty == false })
     }
 
+    /// A budget is CPU time, also for an ad-hoc evaluation in its own process: one that a busy
+    /// machine starves (here: stopped for longer than its budget + 3 s) is not killed as a
+    /// runaway (422 evaluation_crashed, which CI once saw), and answers `timeout` once it has
+    /// run its budget.
+    @Test func aStarvedEvaluationProcessStillTimesOut() throws {
+        let service = try LiveService()
+        let port = service.port
+        let answer = LockedText()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let response = try? HTTPClient(port: port, timeoutSeconds: 60).json(
+                "POST", "/v1/eval", ["expr": "last(range(1e12))", "timeout_ms": 300], admin: true)
+            answer.set(response.map { "\($0.0) \($0.1["code"]?.stringValue ?? "")" } ?? "no answer")
+            done.signal()
+        }.start()
+        var child: pid_t?
+        _ = LiveService.waitUntil(seconds: 20) {
+            child = Self.evaluationProcess(of: service.process.processIdentifier)
+            return child != nil
+        }
+        let stopped = try #require(child, "no evaluation process was started")
+        kill(stopped, SIGSTOP)
+        usleep(4_500_000)
+        kill(stopped, SIGCONT)
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(answer.text == "422 timeout", "\(answer.text)")
+        #expect(service.stop() == 0)
+    }
+
+    /// The `serve --isolated-eval` process a worker of `supervisor` started, if one runs.
+    static func evaluationProcess(of supervisor: pid_t) -> pid_t? {
+        func parent(of pid: pid_t) -> pid_t? {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let end = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            return fields.count > 1 ? pid_t(fields[1]) : nil
+        }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = pid_t(entry),
+                let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                String(decoding: cmdline, as: UTF8.self).contains("--isolated-eval"),
+                let worker = parent(of: pid), parent(of: worker) == supervisor
+            else { continue }
+            return pid
+        }
+        return nil
+    }
+
     @Test func badHTTPInputGetsA4xxAndNeverA5xx() throws {
         let service = try LiveService(arguments: ["--max-body", "1MiB"])
         let client = service.client()
