@@ -160,6 +160,18 @@ final class RuleReloader: @unchecked Sendable {
                 finish(.refused, "refused: \(errors.count) error\(errors.count == 1 ? "" : "s") in the rules\(first)")
             )
         }
+        // A rule file found empty while the service runs is one being written (an editor, or
+        // `>`, truncates it first): serving it would drop its rules until the write ends. At
+        // startup it is the warning it is everywhere else.
+        if trigger != "startup", let empty = result.diagnostics.first(where: { $0.code == "empty_file" }) {
+            return (
+                nil,
+                finish(
+                    .refused,
+                    "refused: \(empty.location.file) holds nothing (still being written?); the rules served stay: save it whole, or delete it"
+                )
+            )
+        }
         let outcomes = RuleTestRunner(evaluator: evaluator, timeout: testBudget).run()
         report.testsRun = outcomes.count
         report.failedTests = outcomes.filter { $0.status == .failed }

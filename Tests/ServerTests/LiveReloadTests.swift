@@ -86,6 +86,31 @@ import Testing
         }
     }
 
+    /// A rule file emptied while the service runs (an editor truncates before it writes; CI
+    /// once caught the moment between the two) is refused: its rules keep being served.
+    @Test func anEmptiedRuleFileIsRefusedAndItsRulesStay() throws {
+        let service = try LiveService { folder in
+            try LiveReloadTests.probe(1).write(toFile: folder + "/Rules/probe.yaml", atomically: false, encoding: .utf8)
+        }
+        let path = service.folder + "/Rules/probe.yaml"
+        let client = service.client()
+        func probeValue() -> JSON? {
+            (try? client.json("POST", "/v1/rules/probe/evaluate", ["input": nil], admin: true))?.1["outputs"]?[0]
+        }
+        #expect(probeValue() == 1)
+        try "".write(toFile: path, atomically: false, encoding: .utf8)
+        let refused = LiveService.waitUntil(seconds: 30) {
+            guard let (_, rules) = try? client.json("GET", "/v1/rules", admin: true) else { return false }
+            return rules["last_reload"]?["outcome"] == "refused"
+                && rules["last_reload"]?.compactText.contains("Rules/probe.yaml holds nothing") == true
+        }
+        #expect(refused, "\(service.log)")
+        #expect(probeValue() == 1)
+        try LiveReloadTests.probe(2).write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(LiveService.waitUntil(seconds: 30) { probeValue() == 2 })
+        #expect(service.stop() == 0)
+    }
+
     @Test func twentyChangesUnderLoad() throws {
         let service = try LiveService { folder in
             try LiveReloadTests.probe(0).write(toFile: folder + "/Rules/probe.yaml", atomically: false, encoding: .utf8)
