@@ -69,7 +69,8 @@ final class RuleReloader: @unchecked Sendable {
         }
         return candidate(
             trigger: trigger, serving: serving, store: store, force: force, cache: cache, started: started,
-            unchanged: "the files are the revision already served", retry: "change the rules to try again"
+            unchanged: "the files are the revision already served", retry: "change the rules to try again",
+            refusingEmptyFiles: trigger != Self.startupTrigger
         ) { try snapshots.capture() }
     }
 
@@ -77,7 +78,7 @@ final class RuleReloader: @unchecked Sendable {
     /// one that crashed a worker (refused, saying to `retry`).
     private func candidate(
         trigger: String, serving: String?, store: any Store, force: Bool, cache: ProgramCache?,
-        started: ContinuousClock.Instant, unchanged: String, retry: String,
+        started: ContinuousClock.Instant, unchanged: String, retry: String, refusingEmptyFiles: Bool = false,
         _ snapshot: () throws -> RuleSnapshots.Snapshot
     ) -> (RulesGeneration?, ReloadReport) {
         func report(_ outcome: ReloadReport.Outcome, _ revision: String?, _ message: String) -> ReloadReport {
@@ -102,7 +103,9 @@ final class RuleReloader: @unchecked Sendable {
                     "revision \(candidate.revision.prefix(12)) crashed a worker while it was tested; \(retry)")
             )
         }
-        return load(candidate, trigger: trigger, store: store, started: started, cache: cache)
+        return load(
+            candidate, trigger: trigger, store: store, started: started, cache: cache,
+            refusingEmptyFiles: refusingEmptyFiles)
     }
 
     /// Compiles the programs of revision `revision` into `cache` (after startup, so that the
@@ -128,9 +131,16 @@ final class RuleReloader: @unchecked Sendable {
         return load(snapshot, trigger: trigger, store: store, started: ContinuousClock().now)
     }
 
+    /// The trigger of a worker's first load.
+    static let startupTrigger = "startup"
+
+    /// Loads `snapshot`; with `refusingEmptyFiles` (live files read while the service runs), a
+    /// rule set with an empty file is refused: it is one being written (an editor, or `>`,
+    /// truncates it first), and serving it would drop its rules until the write ends. A
+    /// published revision, or the files at startup, keep it the warning it is elsewhere.
     private func load(
         _ snapshot: RuleSnapshots.Snapshot, trigger: String, store: any Store, started: ContinuousClock.Instant,
-        cache: ProgramCache? = nil
+        cache: ProgramCache? = nil, refusingEmptyFiles: Bool = false
     ) -> (RulesGeneration?, ReloadReport) {
         slot?.beginValidation(candidate: snapshot.revision)
         defer { slot?.endEvaluation() }
@@ -160,10 +170,7 @@ final class RuleReloader: @unchecked Sendable {
                 finish(.refused, "refused: \(errors.count) error\(errors.count == 1 ? "" : "s") in the rules\(first)")
             )
         }
-        // A rule file found empty while the service runs is one being written (an editor, or
-        // `>`, truncates it first): serving it would drop its rules until the write ends. At
-        // startup it is the warning it is everywhere else.
-        if trigger != "startup", let empty = result.diagnostics.first(where: { $0.code == "empty_file" }) {
+        if refusingEmptyFiles, let empty = result.diagnostics.first(where: { $0.code == "empty_file" }) {
             return (
                 nil,
                 finish(

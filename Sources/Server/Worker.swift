@@ -82,14 +82,14 @@ public enum Worker {
             )
         }
         var (generation, report) = reloader.loadServed(
-            source: configuration.rulesSource, trigger: "startup", serving: nil, reader: store, store: store)
+            source: configuration.rulesSource, trigger: RuleReloader.startupTrigger, serving: nil, reader: store, store: store)
         if generation == nil {
             var text = "journey serve: w\(index): the rules were refused: \(report.message)"
             for diagnostic in report.diagnostics { text += "\n" + diagnostic.description }
             for test in report.failedTests {
                 text += "\n\(test.location): test failed: \(test.fullName): \(test.message ?? "")"
             }
-            guard let (lastGood, lastReport) = reloader.loadLastGood(trigger: "startup", store: store),
+            guard let (lastGood, lastReport) = reloader.loadLastGood(trigger: RuleReloader.startupTrigger, store: store),
                 let lastGood
             else {
                 throw StartupRefusal(
