@@ -53,14 +53,12 @@ struct ViewBenchmark {
                 .defaultVariant.expression.source, at: clock.now)
         let autoCompleteText = try require(ruleSet.rule(autoCompleteRule), "no rule \(autoCompleteRule)")
             .defaultVariant.expression.source
-        let offerFound = try AutoComplete.evidence(
+        let offerFound = try AutoComplete.evidenceCount(
             for: recommended, rule: autoCompleteRule, dog: state.map.dog, store: store, evaluator: evaluator,
-            now: views.now
-        ).count
-        let offerLater = try AutoComplete.evidence(
+            now: views.now)
+        let offerLater = try AutoComplete.evidenceCount(
             for: recommended, rule: autoCompleteRule, dog: state.map.dog, store: store, evaluator: evaluator,
-            now: later.now
-        ).count
+            now: later.now)
 
         print("journey-bench views: Today and a branch path, for a dog with \(records.count) records")
         print("\(options.iterations) views per round, \(options.rounds) alternating rounds, medians (µs per view)\n")
@@ -91,7 +89,9 @@ struct ViewBenchmark {
             for (name, now) in [("offer", views.now), ("offer.later", later.now)] {
                 measures["rules.\(name)", default: []].append(
                     measure {
-                        _ = try? evaluator.evaluate(autoCompleteRule, input: autoCompleteInput, options: .init(now: now))
+                        // As Today evaluates it: the evidence counted, not converted.
+                        _ = try? evaluator.evaluate(
+                            autoCompleteRule, input: autoCompleteInput, options: .init(now: now), reading: \.count)
                     })
                 measures["raw.\(name)", default: []].append(
                     jqb_ns_per_eval_prebuilt(

@@ -103,6 +103,18 @@ public final class JV {
         }
     }
 
+    /// Whether this is an array whose every element is of `kind` (true for an empty array).
+    public func isArray(of kind: Kind) -> Bool {
+        guard jv_get_kind(raw) == JV_KIND_ARRAY else { return false }
+        let length = jv_array_length(jv_copy(raw))  // consumes its argument
+        for index in 0..<length {
+            let element = jv_array_get(jv_copy(raw), index)  // consumes the array; +1 element
+            defer { jv_free(element) }
+            if Kind(jv_get_kind(element)) != kind { return false }
+        }
+        return true
+    }
+
     /// Compact JSON text exactly as `jq -c` prints it.
     public var compactText: String {
         // jv_dump_string consumes its argument and returns a string we own.

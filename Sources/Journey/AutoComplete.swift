@@ -12,16 +12,16 @@ public enum AutoComplete {
     public static let recordsPerKind = 100
     public static let eventWindow = 200
 
-    /// The evidence the block's auto-complete rule finds (empty: no offer). When the rule fails
-    /// (its budget, an error, a quarantine) its fallback answers, if it has one.
-    public static func evidence(
+    /// How many evidence records the block's auto-complete rule finds (0: no offer). When the
+    /// rule fails (its budget, an error, a quarantine) its fallback answers, if it has one. The
+    /// evidence is counted as libjq gives it, not converted.
+    public static func evidenceCount(
         for block: JourneyMap.Block, rule: String, dog: DogProfile, store: any StoreReader, evaluator: RuleEvaluator,
         now: Double
-    ) throws -> [JSON] {
+    ) throws -> Int {
         let input = try input(for: block, dog: dog, store: store, reads: evaluator.ruleSet.rule(rule)?.reads)
-        let result = try evaluator.evaluate(
-            rule, input: input, options: EvaluationOptions(now: now, fallbackOnError: true))
-        return result.value?.arrayValue ?? []
+        return try evaluator.evaluate(
+            rule, input: input, options: EvaluationOptions(now: now, fallbackOnError: true), reading: \.count)
     }
 
     /// The rule's input: the dog, the block, the dog's window of records and events, built as
@@ -90,9 +90,8 @@ public enum AutoComplete {
         }
     }
 
-    /// The offer as shown: "Found 2 weight records — count them".
-    public static func offer(_ evidence: [JSON], action: String) -> String {
-        let count = evidence.count
+    /// The offer as shown for `count` evidence records: "Found 2 weight records — count them".
+    public static func offer(count: Int, action: String) -> String {
         if action == "start_course" { return "The course is already started — count it" }
         let noun = noun(action)
         return "Found \(count) \(count == 1 ? String(noun.dropLast()) : noun) — count \(count == 1 ? "it" : "them")"

@@ -168,15 +168,15 @@ struct BlockFlow {
         guard let rule = block.autoCompleteRule else {
             throw Rejection(.invalid, "block `\(block.id)`'s action (\(block.actionType)) has no auto-complete")
         }
-        let evidence = try AutoComplete.evidence(
+        let found = try AutoComplete.evidenceCount(
             for: block, rule: rule, dog: dog, store: store, evaluator: evaluator, now: event.occurredAt)
-        guard !evidence.isEmpty else {
+        guard found > 0 else {
             throw Rejection(
                 .invalid,
                 "nothing to count yet for block `\(block.id)`: no \(AutoComplete.noun(block.actionType)) found")
         }
         complete("started", of: block)
-        completeAction(of: block, extra: ["auto_complete": true, "evidence": .number(Double(evidence.count))])
+        completeAction(of: block, extra: ["auto_complete": true, "evidence": .number(Double(found))])
     }
 
     // MARK: App events

@@ -37,7 +37,8 @@ extension RuleKind {
             }
             return nil
         },
-        selectableInputs: [AutoComplete.recordList, AutoComplete.eventList])
+        selectableInputs: [AutoComplete.recordList, AutoComplete.eventList],
+        acceptsOutput: { $0.isArray(of: .object) })
 
     public static let personalNote = RuleKind(
         name: "personal_note",

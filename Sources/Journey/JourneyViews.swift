@@ -232,14 +232,14 @@ public struct JourneyViews {
     /// `degraded` says so), never a failed view.
     func offer(for block: JourneyMap.Block, state: JourneyState) throws -> String? {
         guard let rule = block.autoCompleteRule, !(state.steps[block.id] ?? []).contains("action") else { return nil }
-        let evidence: [JSON]
+        let found: Int
         do {
-            evidence = try AutoComplete.evidence(
+            found = try AutoComplete.evidenceCount(
                 for: block, rule: rule, dog: state.map.dog, store: store, evaluator: evaluator, now: now)
         } catch let error as RuleError {
             log("dog \(state.map.dog.id): no offer for block `\(block.id)`: \(error.message)")
             return nil
         }
-        return evidence.isEmpty ? nil : AutoComplete.offer(evidence, action: block.actionType)
+        return found == 0 ? nil : AutoComplete.offer(count: found, action: block.actionType)
     }
 }

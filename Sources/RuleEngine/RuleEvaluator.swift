@@ -145,25 +145,66 @@ public final class RuleEvaluator {
     ///   outside the kind's contract, runtime error, halt, or timeout.
     public func evaluate(_ id: String, input: JV, options: EvaluationOptions = .init()) throws(RuleError) -> RuleResult
     {
-        guard let rule = ruleSet.rule(id) else {
-            var message = "no rule `\(id)`"
-            if let suggestion = closestMatch(to: id, in: ruleSet.rules.map(\.id)) {
-                message += "; did you mean `\(suggestion)`?"
-            }
-            throw RuleError(.unknownRule, message, rule: id)
-        }
-        return try evaluate(rule, input: input, options: options)
+        try evaluate(rule(id), input: input, options: options)
     }
 
     /// Evaluates `rule` on `input`.
     public func evaluate(
         _ rule: RuleDefinition, input: JV, options: EvaluationOptions = .init()
     ) throws(RuleError) -> RuleResult {
-        guard let log = decisionLog else { return try evaluateUnlogged(rule, input: input, options: options) }
+        try evaluateLogged(rule, input: input, options: options, keepsValues: false).result
+    }
+
+    /// Evaluates rule `id` on `input` like ``evaluate(_:input:options:)`` and gives `read` the
+    /// result as libjq returned it (the one output, the kind's value for none, or the array of
+    /// the outputs of a kind with any number), returning what `read` returns. Where the kind
+    /// accepts the outputs at a glance (``RuleKind/acceptsOutput``), nothing is converted to
+    /// ``JSON``: for callers that need a little of a large result, such as how many records an
+    /// auto-complete found. `read` must not keep the value beyond the call.
+    public func evaluate<Value>(
+        _ id: String, input: JV, options: EvaluationOptions = .init(), reading read: (JV) -> Value
+    ) throws(RuleError) -> Value {
+        let rule = try rule(id)
+        let evaluated = try evaluateLogged(rule, input: input, options: options, keepsValues: true)
+        switch rule.kind.cardinality {
+        case .many: return read(JV(array: evaluated.values))
+        case .one, .atMostOne:
+            if let output = evaluated.values.first { return read(output) }
+            return read(JV(evaluated.result.value ?? .null))
+        }
+    }
+
+    /// The rule named `id`.
+    private func rule(_ id: String) throws(RuleError) -> RuleDefinition {
+        if let rule = ruleSet.rule(id) { return rule }
+        var message = "no rule `\(id)`"
+        if let suggestion = closestMatch(to: id, in: ruleSet.rules.map(\.id)) {
+            message += "; did you mean `\(suggestion)`?"
+        }
+        throw RuleError(.unknownRule, message, rule: id)
+    }
+
+    /// An evaluation's result and, when asked for (`keepsValues`), its outputs as libjq values;
+    /// the result's outputs are then converted only where the contract needed them.
+    private struct Evaluated {
+        var result: RuleResult
+        var values: [JV] = []
+    }
+
+    private func evaluateLogged(
+        _ rule: RuleDefinition, input: JV, options: EvaluationOptions, keepsValues: Bool
+    ) throws(RuleError) -> Evaluated {
+        guard let log = decisionLog else {
+            return try evaluateUnlogged(rule, input: input, options: options, keepsValues: keepsValues)
+        }
         do {
-            let result = try evaluateUnlogged(rule, input: input, options: options)
-            log.record(rule, variant: result.variant, error: nil, input: input, result: result, options: options)
-            return result
+            let evaluated = try evaluateUnlogged(rule, input: input, options: options, keepsValues: keepsValues)
+            var logged = evaluated.result
+            if log.detailed, keepsValues, logged.outputs.count < evaluated.values.count {
+                logged.outputs = evaluated.values.compactMap { try? $0.json() }
+            }
+            log.record(rule, variant: logged.variant, error: nil, input: input, result: logged, options: options)
+            return evaluated
         } catch {
             log.record(rule, variant: nil, error: error, input: input, result: nil, options: options)
             throw error
@@ -171,11 +212,12 @@ public final class RuleEvaluator {
     }
 
     private func evaluateUnlogged(
-        _ rule: RuleDefinition, input: JV, options: EvaluationOptions
-    ) throws(RuleError) -> RuleResult {
+        _ rule: RuleDefinition, input: JV, options: EvaluationOptions, keepsValues: Bool
+    ) throws(RuleError) -> Evaluated {
         let compiledRule = compiledRule(rule)
         if options.useFallback {
-            return try evaluateFallback(rule, compiledRule, input: input, options: options, because: nil)
+            return try evaluateFallback(
+                rule, compiledRule, input: input, options: options, keepsValues: keepsValues, because: nil)
         }
         if let scope = quarantineScope(of: rule, input: input) {
             let subject = RuleError.subject(rule: rule.id, variant: nil)
@@ -184,7 +226,8 @@ public final class RuleEvaluator {
                 "\(subject) is quarantined \(scope) (it ran away before); it answers with its fallback until it changes or an admin lifts it",
                 rule: rule.id)
             guard rule.fallback != nil else { throw error }
-            return try evaluateFallback(rule, compiledRule, input: input, options: options, because: error)
+            return try evaluateFallback(
+                rule, compiledRule, input: input, options: options, keepsValues: keepsValues, because: error)
         }
         var variantName = options.variant
         if variantName == nil, let experiment = rule.experiment, let subject = options.subject,
@@ -205,10 +248,11 @@ public final class RuleEvaluator {
             let program = try compiledRule.program(variant: variant, of: rule)
             return try run(
                 rule, compiledRule, program: program, variantName: rule.variants[variant].name, input: input,
-                options: options)
+                options: options, keepsValues: keepsValues)
         } catch {
             guard options.fallbackOnError, rule.fallback != nil, error.code != .inputContract else { throw error }
-            return try evaluateFallback(rule, compiledRule, input: input, options: options, because: error)
+            return try evaluateFallback(
+                rule, compiledRule, input: input, options: options, keepsValues: keepsValues, because: error)
         }
     }
 
@@ -289,13 +333,14 @@ public final class RuleEvaluator {
 
     private func evaluateFallback(
         _ rule: RuleDefinition, _ compiledRule: CompiledRule, input: JV, options: EvaluationOptions,
-        because error: RuleError?
-    ) throws(RuleError) -> RuleResult {
+        keepsValues: Bool, because error: RuleError?
+    ) throws(RuleError) -> Evaluated {
         let program = try compiledRule.fallbackProgram(of: rule)
-        var result = try run(
-            rule, compiledRule, program: program, variantName: RuleError.fallbackName, input: input, options: options)
-        result.primaryError = error
-        return result
+        var evaluated = try run(
+            rule, compiledRule, program: program, variantName: RuleError.fallbackName, input: input, options: options,
+            keepsValues: keepsValues)
+        evaluated.result.primaryError = error
+        return evaluated
     }
 
     /// The index of the variant to evaluate.
@@ -313,8 +358,8 @@ public final class RuleEvaluator {
 
     private func run(
         _ rule: RuleDefinition, _ compiledRule: CompiledRule, program: Program, variantName: String, input: JV,
-        options: EvaluationOptions
-    ) throws(RuleError) -> RuleResult {
+        options: EvaluationOptions, keepsValues: Bool
+    ) throws(RuleError) -> Evaluated {
         if let problem = rule.kind.checkInput(input, keys: compiledRule.inputKeys) {
             let subject = RuleError.subject(rule: rule.id, variant: variantName)
             throw RuleError(.inputContract, "\(subject): \(problem)", rule: rule.id, variant: variantName)
@@ -323,13 +368,15 @@ public final class RuleEvaluator {
             let type = input.string(at: compiledRule.eventTypeKeys), !events.contains(type)
         {
             // Not one of the rule's events: it gives nothing, without being evaluated.
-            return RuleResult(
-                rule: rule.id, variant: variantName, outputs: [], value: whenEmpty, trace: [], duration: .zero,
-                primaryError: nil)
+            return Evaluated(
+                result: RuleResult(
+                    rule: rule.id, variant: variantName, outputs: [], value: whenEmpty, trace: [], duration: .zero,
+                    primaryError: nil))
         }
         let limit = rule.kind.cardinality == .many ? Int.max : 2
         let clock = ContinuousClock()
         let started = clock.now
+        var values: [JV] = []
         var outputs: [JSON] = []
         let trace: [TraceEntry]
         let observer = self.observer
@@ -338,10 +385,13 @@ public final class RuleEvaluator {
             let report = try program.run(
                 input, now: options.now ?? Date().timeIntervalSince1970, timeout: options.timeout ?? rule.budget
             ) { output in
-                outputs.append(try output.json())
-                return outputs.count < limit
+                values.append(output)
+                return values.count < limit
             }
             trace = report.trace
+            if !keepsValues || !accepted(values, of: rule.kind, options: options) {
+                outputs = try values.map { output throws(JQError) in try output.json() }
+            }
         } catch let error as JQError {
             let failure = RuleError(error, rule: rule.id, variant: variantName)
             observer?.didEvaluate(
@@ -355,6 +405,14 @@ public final class RuleEvaluator {
             throw failure
         }
         let duration = clock.now - started
+        if keepsValues, outputs.count < values.count {
+            // Accepted as libjq gave them: not converted (the reader has them).
+            observer?.didEvaluate(rule, variant: variantName, input: input, duration: duration, error: nil)
+            return Evaluated(
+                result: RuleResult(
+                    rule: rule.id, variant: variantName, outputs: [], value: nil, trace: trace, duration: duration,
+                    primaryError: nil), values: values)
+        }
         let value: JSON?
         do throws(RuleError) {
             value = try checkContract(rule, outputs: outputs, variant: variantName)
@@ -369,9 +427,19 @@ public final class RuleEvaluator {
             throw error
         }
         observer?.didEvaluate(rule, variant: variantName, input: input, duration: duration, error: nil)
-        return RuleResult(
-            rule: rule.id, variant: variantName, outputs: outputs, value: value, trace: trace, duration: duration,
-            primaryError: nil)
+        return Evaluated(
+            result: RuleResult(
+                rule: rule.id, variant: variantName, outputs: outputs, value: value, trace: trace, duration: duration,
+                primaryError: nil), values: keepsValues ? values : [])
+    }
+
+    /// Whether `outputs` fulfil `kind`'s contract at a glance (``RuleKind/acceptsOutput``), so
+    /// that they need not be converted to be checked: as many as the kind allows, each accepted,
+    /// and no check of the caller's that reads ``JSON``.
+    private func accepted(_ outputs: [JV], of kind: RuleKind, options: EvaluationOptions) -> Bool {
+        guard let accepts = kind.acceptsOutput, options.outputCheck == nil, !outputs.isEmpty else { return false }
+        if kind.cardinality != .many, outputs.count > 1 { return false }
+        return outputs.allSatisfy(accepts)
     }
 
     /// Applies the kind's contract to the outputs; returns the result value.

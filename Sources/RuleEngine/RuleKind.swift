@@ -40,6 +40,12 @@ public struct RuleKind: Sendable {
     public var cardinality: Cardinality
     /// Nil when `output` fits the contract, else what is wrong with it.
     public var checkOutput: @Sendable (JSON) -> String?
+    /// A quick look at one output as libjq gave it: true only for an output ``checkOutput``
+    /// accepts too. It lets callers that read a little of a large result
+    /// (``RuleEvaluator/evaluate(_:input:options:reading:)``) skip converting it to ``JSON``;
+    /// for any other output (or without it) the output is converted and ``checkOutput`` decides
+    /// and says what is wrong.
+    public var acceptsOutput: (@Sendable (JV) -> Bool)? = nil
     /// For kinds whose input is (or holds) an app event: the path of the event's type, so a
     /// rule can name the `events` it reacts to and skip the others without being evaluated.
     public var eventTypePath: [String]? = nil
@@ -57,7 +63,7 @@ public struct RuleKind: Sendable {
         outputDescription: String, cardinality: Cardinality, checkOutput: @escaping @Sendable (JSON) -> String?,
         eventTypePath: [String]? = nil,
         checkOutputAgainstInput: (@Sendable (_ output: JSON, _ input: JSON) -> String?)? = nil,
-        selectableInputs: [SelectableInput] = []
+        selectableInputs: [SelectableInput] = [], acceptsOutput: (@Sendable (JV) -> Bool)? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -70,6 +76,7 @@ public struct RuleKind: Sendable {
         self.eventTypePath = eventTypePath
         self.checkOutputAgainstInput = checkOutputAgainstInput
         self.selectableInputs = selectableInputs
+        self.acceptsOutput = acceptsOutput
     }
 
     /// Nil when `input` fits the contract, else what is wrong with it.

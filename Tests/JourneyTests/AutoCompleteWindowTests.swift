@@ -1,5 +1,6 @@
 import Core
 import Journey
+import RuleEngine
 import Store
 import TestSupport
 import Testing
@@ -29,9 +30,15 @@ struct AutoCompleteWindowTests {
         let dog = try #require(try journey.store.dog("miso"))
         func evidence(_ blockID: String) throws -> [JSON] {
             let block = try #require(state.map.block(blockID))
-            return try AutoComplete.evidence(
-                for: block, rule: try #require(block.autoCompleteRule), dog: dog, store: journey.store,
-                evaluator: journey.evaluator, now: start + 3600)
+            let rule = try #require(block.autoCompleteRule)
+            let input = try AutoComplete.input(
+                for: block, dog: dog, store: journey.store, reads: journey.evaluator.ruleSet.rule(rule)?.reads)
+            let found = try journey.evaluator.evaluate(rule, input: input, options: .init(now: start + 3600))
+            let count = try AutoComplete.evidenceCount(
+                for: block, rule: rule, dog: dog, store: journey.store, evaluator: journey.evaluator, now: start + 3600)
+            let evidence = try #require(found.value?.arrayValue)
+            #expect(count == evidence.count, "counted as libjq gave it: what the converted result holds")
+            return evidence
         }
         let weights = try evidence("weight-baseline")
         #expect(weights.count == AutoComplete.recordsPerKind)

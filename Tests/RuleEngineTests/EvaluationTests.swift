@@ -20,23 +20,58 @@ import Testing
             variant: spec["variant"]?.stringValue, now: spec["now"]?.stringValue.flatMap(Timestamp.parse),
             fallbackOnError: spec["fallback_on_error"] == true)
         let input = JV(spec["input"] ?? .null)
+        // The result read as libjq gives it (``RuleEvaluator/evaluate(_:input:options:reading:)``).
+        let read = { () throws -> JSON in
+            try evaluator.evaluate(rule.id, input: input, options: options) { try? $0.json() } ?? "not convertible"
+        }
         if let code = spec["error"]?.stringValue {
-            #expect {
-                try evaluator.evaluate(rule.id, input: input, options: options)
-            } throws: { error in
+            let fragment = spec["message"]?.stringValue ?? ""
+            func expected(_ error: any Error) -> Bool {
                 let error = error as! RuleError
-                let fragment = spec["message"]?.stringValue ?? ""
                 return error.code.rawValue == code && error.message.contains(fragment)
             }
+            #expect(performing: { try evaluator.evaluate(rule.id, input: input, options: options) }, throws: expected)
+            #expect(performing: read, throws: expected)
             return
         }
         let result = try evaluator.evaluate(rule.id, input: input, options: options)
         if let expected = spec["expect"] {
             #expect(result.value ?? result.outputs.first == expected)
+            #expect(try read() == result.value ?? .array(result.outputs), "read as libjq gave it")
         }
         if case .array(let expected)? = spec["expect_outputs"] {
             #expect(result.outputs == expected)
+            #expect(try read() == .array(expected), "read as libjq gave it")
         }
+    }
+
+    /// A kind's quick acceptance of an output as libjq gave it never accepts what its contract
+    /// refuses (the auto-complete's: an array of objects).
+    @Test(arguments: [
+        ("[]", true), ("[{}]", true), (#"[{"a": 1}, {"b": [2]}]"#, true), ("[1]", false), (#"[{}, "x"]"#, false),
+        ("[[{}]]", false), ("{}", false), ("null", false), (#""[]""#, false),
+    ])
+    func autoCompleteAcceptsOnlyWhatItsContractAccepts(_ text: String, _ accepted: Bool) throws {
+        let kind = try #require(AllRuleKinds.list.first { $0.name == "auto_complete" })
+        let value = try JV.parse(text)
+        let accepts = try #require(kind.acceptsOutput)
+        #expect(accepts(value) == accepted)
+        #expect((kind.checkOutput(try value.json()) == nil) == accepted)
+    }
+
+    /// A detailed decision log keeps the outputs of an evaluation read without converting them.
+    @Test func aDetailedLogKeepsTheOutputsOfAReadResult() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("r.yaml", "rule: r\nkind: auto_complete\nexpr: '[{id: 1}, {id: 2}]'\n")
+        let evaluator = try #require(
+            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
+                .evaluator)
+        let log = DecisionLog(detailed: true)
+        evaluator.decisionLog = log
+        let input = JV(["dog": [:], "block": [:], "records": [], "events": []])
+        let count = try evaluator.evaluate("r", input: input, reading: \.count)
+        #expect(count == 2)
+        #expect(log.entries.map(\.outputs) == [[[["id": 1], ["id": 2]]]])
     }
 
     @Test func fallbackResultSaysWhy() throws {
