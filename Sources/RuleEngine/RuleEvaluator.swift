@@ -200,7 +200,7 @@ public final class RuleEvaluator {
         do {
             let evaluated = try evaluateUnlogged(rule, input: input, options: options, keepsValues: keepsValues)
             var logged = evaluated.result
-            if log.detailed, keepsValues, logged.outputs.count < evaluated.values.count {
+            if log.detailed, logged.outputs.count < evaluated.values.count {  // read unconverted
                 logged.outputs = evaluated.values.compactMap { try? $0.json() }
             }
             log.record(rule, variant: logged.variant, error: nil, input: input, result: logged, options: options)
@@ -378,6 +378,8 @@ public final class RuleEvaluator {
         let started = clock.now
         var values: [JV] = []
         var outputs: [JSON] = []
+        // Whether the outputs fulfil the contract as libjq gave them, unconverted (the reader has them).
+        var acceptedAsGiven = false
         let trace: [TraceEntry]
         let observer = self.observer
         observer?.willEvaluate(rule, variant: variantName)
@@ -389,9 +391,8 @@ public final class RuleEvaluator {
                 return values.count < limit
             }
             trace = report.trace
-            if !keepsValues || !accepted(values, of: rule.kind, options: options) {
-                outputs = try values.map { output throws(JQError) in try output.json() }
-            }
+            acceptedAsGiven = keepsValues && accepted(values, of: rule.kind, options: options)
+            if !acceptedAsGiven { outputs = try values.map { output throws(JQError) in try output.json() } }
         } catch let error as JQError {
             let failure = RuleError(error, rule: rule.id, variant: variantName)
             observer?.didEvaluate(
@@ -405,8 +406,7 @@ public final class RuleEvaluator {
             throw failure
         }
         let duration = clock.now - started
-        if keepsValues, outputs.count < values.count {
-            // Accepted as libjq gave them: not converted (the reader has them).
+        if acceptedAsGiven {
             observer?.didEvaluate(rule, variant: variantName, input: input, duration: duration, error: nil)
             return Evaluated(
                 result: RuleResult(
