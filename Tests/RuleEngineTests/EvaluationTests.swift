@@ -61,11 +61,7 @@ import Testing
 
     /// A detailed decision log keeps the outputs of an evaluation read without converting them.
     @Test func aDetailedLogKeepsTheOutputsOfAReadResult() throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("r.yaml", "rule: r\nkind: auto_complete\nexpr: '[{id: 1}, {id: 2}]'\n")
-        let evaluator = try #require(
-            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
-                .evaluator)
+        let evaluator = try loadedEvaluator(ruleFile: "rule: r\nkind: auto_complete\nexpr: '[{id: 1}, {id: 2}]'\n")
         let log = DecisionLog(detailed: true)
         evaluator.decisionLog = log
         let input = JV(["dog": [:], "block": [:], "records": [], "events": []])
@@ -75,11 +71,7 @@ import Testing
     }
 
     @Test func fallbackResultSaysWhy() throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("r.yaml", "rule: r\nkind: value\nexpr: error(\"x\")\nfallback: 1\n")
-        let evaluator = try #require(
-            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
-                .evaluator)
+        let evaluator = try loadedEvaluator(ruleFile: "rule: r\nkind: value\nexpr: error(\"x\")\nfallback: 1\n")
         let result = try evaluator.evaluate("r", input: JV(nil), options: .init(fallbackOnError: true))
         #expect(result.usedFallback)
         #expect(result.primaryError?.code == .runtimeError)
@@ -89,11 +81,8 @@ import Testing
     /// A result the caller's output check refuses is an `unknown_reference` failure, answered by
     /// the fallback (also checked) and told to the observer like any failure.
     @Test func aResultNamingWhatDoesNotExistIsAFailure() throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("r.yaml", "rule: r\nkind: personal_note\nexpr: '\"gone\"'\nfallback: '\"here\"'\n")
-        let evaluator = try #require(
-            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
-                .evaluator)
+        let evaluator = try loadedEvaluator(
+            ruleFile: "rule: r\nkind: personal_note\nexpr: '\"gone\"'\nfallback: '\"here\"'\n")
         let observer = FailureRecorder()
         evaluator.observer = observer
         let exists: EvaluationOptions.OutputCheck = { output in
@@ -114,11 +103,7 @@ import Testing
     }
 
     @Test func unknownRuleSuggestsTheClosest() throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("r.yaml", "rule: recommendation\nkind: value\nexpr: 1\n")
-        let evaluator = try #require(
-            RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list).load()
-                .evaluator)
+        let evaluator = try loadedEvaluator(ruleFile: "rule: recommendation\nkind: value\nexpr: 1\n")
         #expect {
             try evaluator.evaluate("recomendation", input: JV(nil))
         } throws: { ($0 as! RuleError).message.contains("did you mean `recommendation`?") }
@@ -133,6 +118,15 @@ import Testing
         let evaluator = RuleEvaluator(ruleSet: ruleSet)
         #expect(try evaluator.evaluate("r", input: JV(21)).outputs == [42])
     }
+}
+
+/// An evaluator of the rule file `text`, loaded (and compiled) from a temporary directory.
+func loadedEvaluator(ruleFile text: String) throws -> RuleEvaluator {
+    let directory = try TemporaryDirectory()
+    try directory.write("r.yaml", text)
+    let loaded = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
+        .load()
+    return try #require(loaded.evaluator, "\(loaded.diagnostics)")
 }
 
 /// Records each evaluation's variant and failure code.
