@@ -134,7 +134,8 @@ struct RuleBenchmark {
             compile ms: one jq_compile (libjq 1.6 relinks its builtins every time); KiB/program: heap per
                 compiled sandboxed program (mallinfo2, averaged over 20 copies).
             """)
-        print("worst ratio to C, each rule as its callers read it ((r), else (a)): \(ratio(ratiosA.max() ?? 0)) (goal: within 1.15×)")
+        let worst = ratio(ratiosA.max() ?? 0)
+        print("worst ratio to C, each rule as its callers read it ((r), else (a)): \(worst) (goal: within 1.15×)")
     }
 
     /// Microseconds per call of `body`, over `iterations` calls.
