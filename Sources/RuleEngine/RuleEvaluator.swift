@@ -387,12 +387,15 @@ public final class RuleEvaluator {
             let report = try program.run(
                 input, now: options.now ?? Date().timeIntervalSince1970, timeout: options.timeout ?? rule.budget
             ) { output in
-                values.append(output)
-                return values.count < limit
+                // Converted as they come, unless the caller reads them as libjq gave them.
+                if keepsValues { values.append(output) } else { outputs.append(try output.json()) }
+                return values.count + outputs.count < limit
             }
             trace = report.trace
             acceptedAsGiven = keepsValues && accepted(values, of: rule.kind, options: options)
-            if !acceptedAsGiven { outputs = try values.map { output throws(JQError) in try output.json() } }
+            if keepsValues, !acceptedAsGiven {
+                outputs = try values.map { output throws(JQError) in try output.json() }
+            }
         } catch let error as JQError {
             let failure = RuleError(error, rule: rule.id, variant: variantName)
             observer?.didEvaluate(
