@@ -34,7 +34,7 @@ def recent_record($kind; $now; $days):
   ($now - $days * 86400) as $from
   | .records[]
   | if .kind != $kind then empty
-    else (if .recorded_ts != null then .recorded_ts else .recorded_at | iso_seconds end) as $at
+    else record_seconds as $at
       | if $at > $now then empty elif $at < $from then empty else . end
     end;
 
