@@ -19,23 +19,25 @@ public enum AutoComplete {
         for block: JourneyMap.Block, rule: String, dog: DogProfile, store: any StoreReader, evaluator: RuleEvaluator,
         now: Double
     ) throws -> Int {
-        let input = try input(for: block, dog: dog, store: store, reads: evaluator.ruleSet.rule(rule)?.reads)
+        let input = try input(for: block, dog: dog, store: store, reads: evaluator.ruleSet.rule(rule)?.reads, now: now)
         return try evaluator.evaluate(
             rule, input: input, options: EvaluationOptions(now: now, fallbackOnError: true), reading: \.count)
     }
 
     /// The rule's input: the dog, the block, the dog's window of records and events, built as
     /// libjq values straight from the rows (their payloads parsed by libjq). With the rule's
-    /// `reads`, only the records of the kinds and the events of the types it reads: the same
-    /// ones, the others neither read nor built.
+    /// `reads`, only the records of the kinds and the events of the types it reads, and with its
+    /// `within` only those since that long before `now`: the same ones, the others neither read
+    /// nor built.
     public static func input(
-        for block: JourneyMap.Block, dog: DogProfile, store: any StoreReader, reads: InputSelection? = nil
+        for block: JourneyMap.Block, dog: DogProfile, store: any StoreReader, reads: InputSelection? = nil, now: Double
     ) throws -> JV {
         let keys = InputKeys()
+        let since = reads?.since(now: now)
         // Rows of ProfileRecord.columns: id, kind, recorded_at, recorded_at_text, payload, source,
         // rule_revision, block_id.
         let records = try store.newestRecords(
-            dog: dog.id, perKind: recordsPerKind, kinds: reads?.values(of: recordList.member)
+            dog: dog.id, perKind: recordsPerKind, kinds: reads?.values(of: recordList.member), since: since
         ) { row -> JV in
             var record = JVObjectBuilder()
             record.set(keys.id, string: "r-" + String(row.integer(0)))
@@ -49,8 +51,9 @@ public enum AutoComplete {
         }
         // Rows of StoredEvent.latestColumns: id, user_id, event_id, type, occurred_at,
         // occurred_at_text, received_at, payload.
-        let events = try store.latestEvents(dog: dog.id, limit: eventWindow, types: reads?.values(of: eventList.member)) {
-            row -> JV in
+        let events = try store.latestEvents(
+            dog: dog.id, limit: eventWindow, types: reads?.values(of: eventList.member), since: since
+        ) { row -> JV in
             var event = JVObjectBuilder()
             row.withUTF8(2) { event.set(keys.eventID, utf8: $0 ?? Self.empty) }
             row.withUTF8(3) { event.set(keys.type, utf8: $0 ?? Self.empty) }
@@ -64,9 +67,12 @@ public enum AutoComplete {
         ])
     }
 
-    /// The input's lists a rule may narrow with `reads:`: the records by kind, the events by type.
-    public static let recordList = SelectableInput(member: "records", key: "kind", what: "record kinds")
-    public static let eventList = SelectableInput(member: "events", key: "type", what: "event types")
+    /// The input's lists a rule may narrow with `reads:`: the records by kind, the events by
+    /// type, both by time (`within`).
+    public static let recordList = SelectableInput(
+        member: "records", key: "kind", what: "record kinds", timeKeys: ["recorded_ts", "recorded_at"])
+    public static let eventList = SelectableInput(
+        member: "events", key: "type", what: "event types", timeKeys: ["occurred_at"])
 
     /// The text of a NULL column the contract gives as a string.
     private static var empty: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }

@@ -185,8 +185,10 @@ enum EvalCommand: Command {
             return .failure
         }
         var status = ExitCode.success
+        // A rule that reads a time window (`reads: {within: …}`) is narrowed and evaluated at one `now`.
+        let now = options.now ?? (rule.reads?.within == nil ? nil : Date().timeIntervalSince1970)
         let evaluationOptions = EvaluationOptions(
-            variant: options.variant, now: options.now, timeout: options.timeout ?? rule.budget,
+            variant: options.variant, now: now, timeout: options.timeout ?? rule.budget,
             useFallback: options.fallback, subject: options.subject)
         if let subject = options.subject, let experiment = rule.experiment,
             let chooser = evaluator.variantChooser, options.trace,
@@ -200,7 +202,7 @@ enum EvalCommand: Command {
             // reader's 256 levels keep it within what JSON takes; never evaluated whole if not).
             let input: JV
             do {
-                input = rule.reads == nil ? given : JV(rule.selectingInput(try given.json()))
+                input = rule.reads == nil ? given : JV(rule.selectingInput(try given.json(), now: now ?? 0))
             } catch {
                 io.stderr.line("Error: the input cannot be narrowed to what rule `\(rule.id)` reads: \(error.message)")
                 status = .failure

@@ -12,6 +12,8 @@ struct RuleFileDecoder {
         "name", "input", "input_file", "variant", "now", "expect", "expect_outputs", "expect_error", "fallback",
     ]
     static let budgetRange: ClosedRange<Duration> = .milliseconds(1)...(.seconds(60))
+    /// `reads: {within: …}`: from a second to ten years back.
+    static let withinRange: ClosedRange<Duration> = .seconds(1)...(.seconds(3650 * 86_400))
 
     /// Reads a fixture named by a test's `input_file` (relative to the rule file's folder).
     typealias FixtureReader = (_ path: String, _ ruleFile: String, _ at: SourceLocation) -> JSON?
@@ -138,17 +140,21 @@ struct RuleFileDecoder {
             return nil
         }
         let members = lists.map(\.member)
+        let timed = lists.contains { !$0.timeKeys.isEmpty }
         guard node.pairs?.isEmpty == false,
-            let selection = YAMLFields(node, file: file, what: "`reads`", allowed: members, collector: collector)
+            let selection = YAMLFields(
+                node, file: file, what: "`reads`", allowed: members + (timed ? ["within"] : []), collector: collector)
         else {
             if node.pairs?.isEmpty != false {
                 collector.error(
                     "invalid_type",
-                    "`reads` must map \(listing(members)) to lists of the values the rule reads (\(lists.map(\.what).joined(separator: ", ")))",
+                    "`reads` must map \(listing(members)) to lists of the values the rule reads (\(lists.map(\.what).joined(separator: ", ")))"
+                        + (timed ? ", and may give `within` (how far back from `now`, e.g. `30d`)" : ""),
                     at: at, rule: rule)
             }
             return nil
         }
+        let within = selection.duration("within", within: Self.withinRange)
         var kept: [String: Set<String>] = [:]
         for list in lists where selection.has(list.member) {
             guard let items = selection.strings(list.member) else { continue }
@@ -164,7 +170,7 @@ struct RuleFileDecoder {
             }
             kept[list.member] = values
         }
-        return kept.isEmpty ? nil : InputSelection(kept)
+        return kept.isEmpty && within == nil ? nil : InputSelection(kept, within: within)
     }
 
     /// `expr:` gives one variant named `default`; `experiment:` + `variants:` give named ones.

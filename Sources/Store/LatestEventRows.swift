@@ -18,15 +18,18 @@ extension StoreReader {
     /// ``StoredEvent/latestColumns`` (a rule's input built straight from the rows). With
     /// `types`, only the events of those types among the same `limit` latest are made (none
     /// read when `types` is empty): the window a rule reads does not move with what it keeps.
+    /// With `since`, only those of the window that occurred at or after it (the newest `limit`
+    /// since then are the same ones: the window is ordered by that time).
     public func latestEvents<T>(
-        dog: String, limit: Int, types: Set<String>? = nil, _ make: (any SQLRow) throws -> T
+        dog: String, limit: Int, types: Set<String>? = nil, since: Double? = nil, _ make: (any SQLRow) throws -> T
     ) throws -> [T] {
         if let types, types.isEmpty { return [] }
         let made: [T?] = try rows(
             """
             SELECT \(StoredEvent.latestColumns)
-            FROM events WHERE dog_id = ? ORDER BY occurred_at DESC, id DESC LIMIT ?
-            """, [.text(dog), .integer(Int64(max(limit, 0)))]
+            FROM events WHERE dog_id = ?\(since == nil ? "" : " AND occurred_at >= ?")
+            ORDER BY occurred_at DESC, id DESC LIMIT ?
+            """, [.text(dog)] + (since.map { [SQLValue.real($0)] } ?? []) + [.integer(Int64(max(limit, 0)))]
         ) { row in
             if let types, !types.contains(row.text(3) ?? "") { return nil }
             return try make(row)

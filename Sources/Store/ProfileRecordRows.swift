@@ -34,6 +34,12 @@ private let newestOfKind = """
     WHERE dog_id = ? AND kind = ? ORDER BY recorded_at DESC, id DESC LIMIT ?
     """
 
+/// A kind's newest records of a dog recorded at or after a time, newest first.
+private let newestOfKindSince = """
+    SELECT \(ProfileRecord.columns) FROM profile_records
+    WHERE dog_id = ? AND kind = ? AND recorded_at >= ? ORDER BY recorded_at DESC, id DESC LIMIT ?
+    """
+
 extension StoreReader {
     /// The newest `perKind` records of each kind of `dog`, oldest first (ties by id): the window
     /// a rule sees. Its cost follows the window, not the dog's history: the kinds are found by
@@ -45,9 +51,11 @@ extension StoreReader {
 
     /// ``newestRecords(dog:perKind:)`` with each record made by `make` from a row of
     /// ``ProfileRecord/columns`` (a rule's input built straight from the rows); with `kinds`,
-    /// only the records of those kinds (the same ones, without reading the others).
+    /// only the records of those kinds, and with `since` only those of the window recorded at or
+    /// after it (the same ones, without reading the others: each kind's newest rows since then).
     public func newestRecords<T>(
-        dog: String, perKind: Int, kinds selected: Set<String>? = nil, _ make: (any SQLRow) throws -> T
+        dog: String, perKind: Int, kinds selected: Set<String>? = nil, since: Double? = nil,
+        _ make: (any SQLRow) throws -> T
     ) throws -> [T] {
         let kinds =
             try selected.map { $0.sorted() }
@@ -66,7 +74,11 @@ extension StoreReader {
         var values: [T] = []
         var order: [(at: Double, id: Int64, index: Int)] = []
         for kind in kinds {
-            try query(newestOfKind, [.text(dog), .text(kind), .integer(Int64(max(perKind, 0)))]) { row in
+            let limit = SQLValue.integer(Int64(max(perKind, 0)))
+            let (statement, arguments): (String, [SQLValue]) =
+                since.map { (newestOfKindSince, [.text(dog), .text(kind), .real($0), limit]) }
+                ?? (newestOfKind, [.text(dog), .text(kind), limit])
+            try query(statement, arguments) { row in
                 order.append((row.real(2), row.integer(0), values.count))
                 values.append(try make(row))
             }

@@ -184,6 +184,25 @@ import Testing
         #expect(traced.stderr.contains("reads:    events: []; records: [vaccine] (the input is narrowed to these)"))
     }
 
+    /// With `within`, `journey eval` narrows the input by time at the `now` it evaluates at
+    /// (`--now`): the older records never reach the rule.
+    @Test func aRuleThatReadsATimeWindowSeesOnlyThatTime() throws {
+        let rules = try TemporaryDirectory([
+            "r.yaml": "rule: r\nkind: auto_complete\nreads: {records: [weight], within: 7d}\nexpr: '[.records[] | {id}]'\n"
+        ])
+        let input = """
+            {"dog": {"id": "d"}, "block": {"id": "b"}, "events": [],
+             "records": [{"id": "old", "kind": "weight", "recorded_at": "2026-11-21T23:59:59Z"},
+                         {"id": "edge", "kind": "weight", "recorded_at": "2026-11-22T01:00:00+01:00"},
+                         {"id": "new", "kind": "weight", "recorded_ts": 1795435200}]}
+            """
+        let run = journey(
+            "eval", "r", "--rules", rules.path, "--plugins", rules.path + "/none", "--input", "-",
+            "--now", "2026-11-29T00:00:00Z", stdin: Array(input.utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == #"[{"id":"edge"},{"id":"new"}]"# + "\n")
+    }
+
     @Test func outputBreakingTheContractShowsIt() throws {
         let rules = try TemporaryDirectory(["r.yaml": "rule: r\nkind: recommendation\nexpr: '[1, 2]'\n"])
         let run = journey(

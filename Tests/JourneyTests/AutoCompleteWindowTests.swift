@@ -32,7 +32,8 @@ struct AutoCompleteWindowTests {
             let block = try #require(state.map.block(blockID))
             let rule = try #require(block.autoCompleteRule)
             let input = try AutoComplete.input(
-                for: block, dog: dog, store: journey.store, reads: journey.evaluator.ruleSet.rule(rule)?.reads)
+                for: block, dog: dog, store: journey.store, reads: journey.evaluator.ruleSet.rule(rule)?.reads,
+                now: start + 3600)
             let found = try journey.evaluator.evaluate(rule, input: input, options: .init(now: start + 3600))
             let count = try AutoComplete.evidenceCount(
                 for: block, rule: rule, dog: dog, store: journey.store, evaluator: journey.evaluator, now: start + 3600)
@@ -80,7 +81,7 @@ struct AutoCompleteWindowTests {
             "dog": dog.json, "block": ["id": .string(block.id), "action": block.action], "records": .array(records),
             "events": .array(events),
         ]
-        let input = try AutoComplete.input(for: block, dog: dog, store: journey.store).json()
+        let input = try AutoComplete.input(for: block, dog: dog, store: journey.store, now: journey.clock).json()
         #expect(records.count >= 3 && events.count == 2)
         #expect(input == expected)
         #expect(input.compactText == expected.compactText, "members in the contract's order")
