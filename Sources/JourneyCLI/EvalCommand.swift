@@ -208,7 +208,11 @@ enum EvalCommand: Command {
                 status = .failure
                 continue
             }
-            if options.trace { io.stderr.write(TraceText.header(rule: rule, options: options, input: input)) }
+            if options.trace {
+                var shown = options
+                shown.now = now
+                io.stderr.write(TraceText.header(rule: rule, options: shown, input: input))
+            }
             do {
                 let result = try evaluator.evaluate(rule, input: input, options: evaluationOptions)
                 let printed = result.value.map { [$0] } ?? result.outputs

@@ -12,7 +12,10 @@ enum TraceText {
         if rule.experiment == nil, options.fallback {
             text += "variant:  fallback\n"
         }
-        if let reads = rule.reads { text += "reads:    \(reads) (the input is narrowed to these)\n" }
+        if let reads = rule.reads {
+            let since = options.now.flatMap(reads.since(now:)).map { ", since \(Timestamp.format($0))" } ?? ""
+            text += "reads:    \(reads) (the input is narrowed to these\(since))\n"
+        }
         text += common(options: options, input: input)
         let budget = options.timeout.map { $0.map(DurationText.format) ?? "none" } ?? DurationText.format(rule.budget)
         text += "budget:   \(budget)\n"

@@ -201,6 +201,13 @@ import Testing
             "--now", "2026-11-29T00:00:00Z", stdin: Array(input.utf8))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == #"[{"id":"edge"},{"id":"new"}]"# + "\n")
+        let traced = journey(
+            "eval", "r", "--rules", rules.path, "--plugins", rules.path + "/none", "--input", "-",
+            "--now", "2026-11-29T00:00:00Z", "--trace", stdin: Array(input.utf8))
+        #expect(
+            traced.stderr.contains(
+                "reads:    records: [weight]; within: 7d (the input is narrowed to these, since 2026-11-22T00:00:00Z)"),
+            "\(traced.stderr)")
     }
 
     @Test func outputBreakingTheContractShowsIt() throws {

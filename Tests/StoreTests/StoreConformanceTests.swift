@@ -226,6 +226,31 @@ import Testing
         #expect(weights.map(\.0) == [3, 4, 4] && weights[1].1 < weights[2].1)
         let two = try store.newestRecords(dog: "d1", perKind: 1, kinds: ["weight", "vaccine"]) { $0.text(1) ?? "" }
         #expect(two == ["vaccine", "weight"])
+        // Since a time (`reads: {within: …}`): each kind's newest recorded at or after it.
+        let recent = try store.newestRecords(dog: "d1", perKind: 2, since: 4) { ($0.text(1) ?? "", $0.real(2)) }
+        #expect(recent.map(\.0) == ["weight", "weight", "note"] && recent.map(\.1) == [4, 4, 5])
+        let weightsSince = try store.newestRecords(dog: "d1", perKind: 3, kinds: ["weight"], since: 2.5) { $0.real(2) }
+        #expect(weightsSince == [3, 4, 4])
+        #expect(try store.newestRecords(dog: "d1", perKind: 3, since: 5.5) { $0.integer(0) }.isEmpty)
+    }
+
+    /// The events a rule sees: the dog's latest, newest first; of some types, since a time.
+    @Test(arguments: TestStore.names)
+    func latestEventsOfADog(backend name: String) throws {
+        let backend = try TestStore(name)
+        let store = backend.store
+        try Self.seed(store)
+        for (id, at) in [("e1", 100.0), ("e2", 200), ("e3", 300), ("e4", 300), ("e5", 400)] {
+            _ = try store.insertEvent(Self.event(id, at: at))
+        }
+        func ids(limit: Int, since: Double? = nil, types: Set<String>? = nil) throws -> [String] {
+            try store.latestEvents(dog: "d1", limit: limit, types: types, since: since) { $0.text(2) ?? "" }
+        }
+        #expect(try ids(limit: 3) == ["e5", "e4", "e3"])
+        #expect(try ids(limit: 10, since: 300) == ["e5", "e4", "e3"])
+        #expect(try ids(limit: 2, since: 200) == ["e5", "e4"], "the newest since then: the window's")
+        #expect(try ids(limit: 10, since: 401).isEmpty)
+        #expect(try ids(limit: 10, since: 100, types: []).isEmpty)
     }
 
     /// A check's earlier records: the block's newest of one source up to a time, oldest first.
