@@ -278,6 +278,12 @@ struct RuleFileDecoder {
                     at: fields.location(nowNode), rule: rule.id)
             }
         }
+        if !fields.has("now"), let within = rule.reads?.within {
+            collector.warning(
+                "test_without_now",
+                "the test gives no `now`, but rule `\(rule.id)` reads `within: \(DurationText.format(within))` of it: its input is narrowed at the time the test runs, so its result can change from one day to the next; give `now`",
+                at: fields.start, rule: rule.id)
+        }
         let usesFallback = fields.bool("fallback") ?? false
         if usesFallback, rule.fallback == nil {
             collector.error(

@@ -54,6 +54,36 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// A test of a rule that reads a time window (`within`) without its own `now` would pass or
+    /// fail with the day it runs: a warning at the test, the rules still load.
+    @Test func aTestOfATimeWindowWithoutNowIsWarned() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "r.yaml",
+            """
+            rule: r
+            kind: auto_complete
+            reads: {records: [weight], within: 30d}
+            expr: '[.records[]]'
+            tests:
+              - name: dated
+                input: {dog: {}, block: {}, events: [], records: []}
+                now: "2026-11-29T08:00:00Z"
+                expect: []
+              - name: undated
+                input: {dog: {}, block: {}, events: [], records: []}
+                expect: []
+            """)
+        let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)
+            .load()
+        #expect(result.ruleSet != nil)
+        let warnings = result.diagnostics.filter { $0.code == "test_without_now" }
+        #expect(warnings.count == 1, "\(result.diagnostics)")
+        #expect(warnings.first?.severity == .warning)
+        #expect(warnings.first?.location.description == directory.path + "/r.yaml:10:5")
+        #expect(warnings.first?.message.contains("reads `within: 30d`") == true)
+    }
+
     @Test func duplicateIdsNoteTheFirstDefinition() throws {
         let directory = try TemporaryDirectory()
         try directory.write("a.yaml", "rule: same\nkind: value\nexpr: 1\n")
