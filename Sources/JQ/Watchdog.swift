@@ -14,7 +14,13 @@ import CJQ
 ///
 /// One thread serves the whole process: an evaluation registers its state and deadline
 /// (``begin(_:timeout:)``) and unregisters when done (``end(_:)``); both take one lock, and the
-/// thread only wakes when the earliest deadline passes.
+/// thread only wakes when the earliest deadline passes. An evaluation signals the thread only
+/// when its deadline is earlier than the thread's next wake. While evaluations keep coming, a
+/// thread that finds none running sleeps one budget (the latest begun) instead of until
+/// signalled, so that the next evaluation of that budget need not wake it: without this, when
+/// the thread got to run only after each evaluation had ended (the cores busy, or under
+/// valgrind), every evaluation of a stream woke it (a futex call and a context switch). It
+/// waits for a signal again once a whole such sleep saw no evaluation begin.
 ///
 /// A budget is CPU time of the evaluating thread, not time on the wall: a worker descheduled
 /// on a loaded machine (or under valgrind, which runs one thread at a time) must not have its
@@ -59,8 +65,22 @@ final class Watchdog: @unchecked Sendable {
     private var nextTicket: UInt64 = 1
     private var sleepingUntil: UInt64 = .max
     private var threadStarted = false
+    /// The budget of the latest evaluation begun, and the ticket the thread saw last: whether
+    /// evaluations began since it last looked.
+    private var latestBudget: UInt64 = 0
+    private var ticketSeen: UInt64 = 0
+    private var signals = 0
 
-    private init() {
+    /// How many times an evaluation has woken the thread.
+    var signalCount: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return signals
+    }
+
+    /// A watchdog of its own, for tests (it must live as long as the process: its thread keeps
+    /// an unretained reference); the process shares ``shared``.
+    init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -83,7 +103,13 @@ final class Watchdog: @unchecked Sendable {
         let ticket = nextTicket
         nextTicket += 1
         entries[ticket] = Entry(state: state, deadline: deadline, budget: budget, cpu: cpu, name: name)
-        if deadline < sleepingUntil { pthread_cond_signal(condition) }
+        latestBudget = budget
+        if deadline < sleepingUntil {
+            // Not again for the evaluations whose deadlines fall after the wake it now sets.
+            sleepingUntil = deadline
+            signals += 1
+            pthread_cond_signal(condition)
+        }
         return ticket
     }
 
@@ -163,6 +189,11 @@ final class Watchdog: @unchecked Sendable {
                 pthread_mutex_lock(mutex)
                 continue
             }
+            // None running, but some began since the last look: sleep one budget, so that the
+            // next evaluation of that budget finds the thread awake before its deadline.
+            let began = nextTicket &- 1 != ticketSeen
+            ticketSeen = nextTicket &- 1
+            if earliest == .max, began, latestBudget > 0 { earliest = now &+ latestBudget }
             sleepingUntil = earliest
             if earliest == .max {
                 pthread_cond_wait(condition, mutex)
