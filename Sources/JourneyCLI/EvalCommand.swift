@@ -186,7 +186,7 @@ enum EvalCommand: Command {
         }
         var status = ExitCode.success
         // A rule that reads a time window (`reads: {within: …}`) is narrowed and evaluated at one `now`.
-        let now = options.now ?? (rule.reads?.within == nil ? nil : Date().timeIntervalSince1970)
+        let now = rule.evaluationNow(options.now)
         let evaluationOptions = EvaluationOptions(
             variant: options.variant, now: now, timeout: options.timeout ?? rule.budget,
             useFallback: options.fallback, subject: options.subject)
@@ -202,7 +202,7 @@ enum EvalCommand: Command {
             // reader's 256 levels keep it within what JSON takes; never evaluated whole if not).
             let input: JV
             do {
-                input = rule.reads == nil ? given : JV(rule.selectingInput(try given.json(), now: now ?? 0))
+                input = rule.reads == nil ? given : JV(rule.selectingInput(try given.json(), now: now))
             } catch {
                 io.stderr.line("Error: the input cannot be narrowed to what rule `\(rule.id)` reads: \(error.message)")
                 status = .failure

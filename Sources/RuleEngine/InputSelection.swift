@@ -1,4 +1,5 @@
 import Core
+import Foundation
 
 /// A list in a kind's input that a rule may narrow with `reads:` to the elements it reads
 /// (the records of some kinds, those of a recent time), so the engine neither reads nor builds
@@ -96,9 +97,16 @@ public struct InputSelection: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension RuleDefinition {
-    /// The rule's input as the engine gives it for an evaluation at `now`: `input` narrowed by
-    /// the rule's `reads:`.
-    public func selectingInput(_ input: JSON, now: Double) -> JSON {
-        reads?.apply(to: input, selectable: kind.selectableInputs, now: now) ?? input
+    /// The `now` an evaluation of this rule is narrowed and run at: `given`, else, when the rule
+    /// reads a time window (`within`), one reading of the clock, so that both use the same time;
+    /// nil otherwise (the evaluation reads the clock).
+    public func evaluationNow(_ given: Double?) -> Double? {
+        given ?? (reads?.within == nil ? nil : Date().timeIntervalSince1970)
+    }
+
+    /// The rule's input as the engine gives it for an evaluation at `now` (nil: the clock's
+    /// time; pass ``evaluationNow(_:)``): `input` narrowed by the rule's `reads:`.
+    public func selectingInput(_ input: JSON, now: Double?) -> JSON {
+        reads?.apply(to: input, selectable: kind.selectableInputs, now: now ?? Date().timeIntervalSince1970) ?? input
     }
 }

@@ -60,13 +60,13 @@ public struct RuleTestRunner {
         var outcome = TestOutcome(
             rule: rule.id, test: test.name, location: test.location, status: .failed, message: nil, expected: nil,
             actual: nil, duration: .zero, trace: [])
-        // A result must name only what the test's input has (a recommendation, one of its blocks).
         // The input as the engine gives it: narrowed to what the rule declares it `reads`, a time
         // window by the `now` the rule is evaluated at.
-        let now = test.now ?? (rule.reads?.within == nil ? nil : Date().timeIntervalSince1970)
+        let now = rule.evaluationNow(test.now)
         var options = EvaluationOptions(
             variant: test.variant, now: now, timeout: timeout, useFallback: test.usesFallback)
-        let input = rule.selectingInput(test.input, now: now ?? 0)
+        let input = rule.selectingInput(test.input, now: now)
+        // A result must name only what the test's input has (a recommendation, one of its blocks).
         if let check = rule.kind.checkOutputAgainstInput {
             options.outputCheck = { output in check(output, input) }
         }
