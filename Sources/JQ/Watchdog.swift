@@ -65,10 +65,10 @@ final class Watchdog: @unchecked Sendable {
     private var nextTicket: UInt64 = 1
     private var sleepingUntil: UInt64 = .max
     private var threadStarted = false
-    /// The budget of the latest evaluation begun, and the ticket the thread saw last: whether
-    /// evaluations began since it last looked.
+    /// The budget of the latest evaluation begun, and ``nextTicket`` when the thread last looked:
+    /// whether evaluations began since.
     private var latestBudget: UInt64 = 0
-    private var ticketSeen: UInt64 = 0
+    private var nextTicketSeen: UInt64 = 1
     private var signals = 0
 
     /// How many times an evaluation has woken the thread.
@@ -191,8 +191,8 @@ final class Watchdog: @unchecked Sendable {
             }
             // None running, but some began since the last look: sleep one budget, so that the
             // next evaluation of that budget finds the thread awake before its deadline.
-            let began = nextTicket &- 1 != ticketSeen
-            ticketSeen = nextTicket &- 1
+            let began = nextTicket != nextTicketSeen
+            nextTicketSeen = nextTicket
             if earliest == .max, began, latestBudget > 0 { earliest = now &+ latestBudget }
             sleepingUntil = earliest
             if earliest == .max {
