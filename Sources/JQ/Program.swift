@@ -27,8 +27,14 @@ public final class Program {
     /// ``Sandbox/nowAttribute`` as a libjq string, made once per program: libjq's reference
     /// counts are not atomic, so a string shared by programs of several threads would race.
     private let nowKey = JV.makeString(Sandbox.nowAttribute)
+    /// Whether the program may call `now`, so that each evaluation must set the time
+    /// (``Sandbox/mayReadNow(_:)``).
+    let readsNow: Bool
     private let sink = MessageSink()
     private var running = false
+    /// The last budget given and it in nanoseconds: a program is run with its rule's budget
+    /// every time, and taking a `Duration` apart costs more than comparing it.
+    private var lastBudget: (timeout: Duration, nanoseconds: UInt64) = (.zero, 0)
 
     /// Compiles `source` in the sandbox.
     /// - Parameters:
@@ -39,6 +45,7 @@ public final class Program {
     public init(_ source: String, name: String = "<expr>", libraryDirectory: String? = nil) throws(JQError) {
         self.source = source
         self.name = name
+        readsNow = Sandbox.mayReadNow(source)
         Sandbox.disableUserLibrary()
         let prepared = try Sandbox.prepare(source, libraryDirectory: libraryDirectory)
         guard let state = jq_init() else {
@@ -99,7 +106,7 @@ public final class Program {
         running = true
         sink.trace.removeAll(keepingCapacity: true)
         var report = Report(trace: [], outputCount: 0)
-        let ticket = timeout.map { Watchdog.shared.begin(state, timeout: $0, name: name) }
+        let ticket = timeout.map { Watchdog.shared.begin(state, budget: budgetNanoseconds($0), name: name) }
         var ticketOpen = ticket != nil
         func endTicket() -> Bool {
             guard ticketOpen, let ticket else { return false }
@@ -113,7 +120,7 @@ public final class Program {
 
         // The sandbox's `now` reads the attribute; jq_set_attr consumes a key reference and the
         // value, jq_start the input reference.
-        jq_set_attr(state, jv_copy(nowKey), jv_number(now))
+        if readsNow { jq_set_attr(state, jv_copy(nowKey), jv_number(now)) }
         jq_start(state, input.retained(), 0)
 
         while true {
@@ -141,6 +148,11 @@ public final class Program {
         report.trace = sink.trace
         sink.trace = []
         return report
+    }
+
+    private func budgetNanoseconds(_ timeout: Duration) -> UInt64 {
+        if timeout != lastBudget.timeout { lastBudget = (timeout, Watchdog.nanoseconds(timeout)) }
+        return lastBudget.nanoseconds
     }
 
     /// Evaluates and collects up to `limit` outputs as ``JSON``.

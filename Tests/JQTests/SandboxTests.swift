@@ -47,6 +47,26 @@ import Testing
         #expect(try program.outputs(JV(nil), now: 2, timeout: .seconds(5)).outputs == [2])
     }
 
+    /// Only programs whose text names `now` set the time at each evaluation; a definition that
+    /// calls it, or any text with `now` in it, counts (libraries may not call it).
+    @Test(arguments: [
+        ("now", true), ("def t: now; [t]", true), (".known", true), ("\"now\"", true),
+        (".a + 1", false), ("[.[] | todate]", false),
+    ])
+    func theTimeIsSetOnlyForProgramsThatMayReadIt(source: String, reads: Bool) throws {
+        #expect(try Program(source).readsNow == reads)
+    }
+
+    /// A program without `now` beside one with it: each sees what it should, in any order.
+    @Test func programsWithoutNowDoNotDisturbTheTime() throws {
+        let timeless = try Program("[., 1]")
+        let timed = try Program("def t: now; [t, .]")
+        #expect(try timeless.outputs(JV(0), now: 5, timeout: .seconds(5)).outputs == [[0, 1]])
+        #expect(try timed.outputs(JV(0), now: 6, timeout: .seconds(5)).outputs == [[6, 0]])
+        #expect(try timeless.outputs(JV(2), now: 7, timeout: .seconds(5)).outputs == [[2, 1]])
+        #expect(try timed.outputs(JV(3), now: 8, timeout: .seconds(5)).outputs == [[8, 3]])
+    }
+
     @Test func inputsAreNotAvailable() {
         for source in ["input", "[inputs]", "first(inputs)"] {
             #expect {
