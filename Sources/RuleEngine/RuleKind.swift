@@ -5,7 +5,7 @@ import JQ
 ///
 /// The engine's own kinds are ``RuleKind/registry``; each feature declares its own, and the
 /// loader takes them all (``RuleSetLoader/ruleKinds``).
-public struct RuleKind: Sendable {
+public final class RuleKind: Sendable {
     /// How many outputs a rule of this kind may produce.
     public enum Cardinality: Sendable, Equatable {
         /// Exactly one output.
@@ -27,36 +27,36 @@ public struct RuleKind: Sendable {
         }
     }
 
-    public var name: String
+    public let name: String
     /// One line on what rules of this kind decide.
-    public var summary: String
+    public let summary: String
     /// What `.` holds, in words.
-    public var inputDescription: String
+    public let inputDescription: String
     /// Members the input object must have; empty with `inputIsObject == false` means anything.
-    public var requiredMembers: [Member]
-    public var inputIsObject: Bool
+    public let requiredMembers: [Member]
+    public let inputIsObject: Bool
     /// What the output must be, in words.
-    public var outputDescription: String
-    public var cardinality: Cardinality
+    public let outputDescription: String
+    public let cardinality: Cardinality
     /// Nil when `output` fits the contract, else what is wrong with it.
-    public var checkOutput: @Sendable (JSON) -> String?
+    public let checkOutput: @Sendable (JSON) -> String?
     /// A quick look at one output as libjq gave it: true only for an output ``checkOutput``
     /// accepts too. It lets callers that read a little of a large result
     /// (``RuleEvaluator/evaluate(_:input:options:reading:)``) skip converting it to ``JSON``;
     /// for any other output (or without it) the output is converted and ``checkOutput`` decides
     /// and says what is wrong.
-    public var acceptsOutput: (@Sendable (JV) -> Bool)? = nil
+    public let acceptsOutput: (@Sendable (JV) -> Bool)?
     /// For kinds whose input is (or holds) an app event: the path of the event's type, so a
     /// rule can name the `events` it reacts to and skip the others without being evaluated.
-    public var eventTypePath: [String]? = nil
+    public let eventTypePath: [String]?
     /// For kinds whose output names something of the input (a recommendation names one of
     /// `.blocks`): nil when `output` names something `input` has, else the name that `input`
     /// lacks, described ("block id `x`, which is not a block of its input"). Inline
     /// tests apply it to every result and expectation; at run time the caller, who knows what
     /// exists, passes its own ``EvaluationOptions/outputCheck``.
-    public var checkOutputAgainstInput: (@Sendable (_ output: JSON, _ input: JSON) -> String?)? = nil
+    public let checkOutputAgainstInput: (@Sendable (_ output: JSON, _ input: JSON) -> String?)?
     /// The lists of the input a rule may narrow with `reads:` (empty: `reads:` is refused).
-    public var selectableInputs: [SelectableInput] = []
+    public let selectableInputs: [SelectableInput]
 
     public init(
         name: String, summary: String, inputDescription: String, requiredMembers: [Member], inputIsObject: Bool,
