@@ -4,6 +4,8 @@ import JQ
 /// The compiled programs of one rule (compiled on first use), and the names its kind requires
 /// of the input as libjq strings, built once instead of at every evaluation.
 final class CompiledRule {
+    /// The definition the programs were compiled from.
+    let rule: RuleDefinition
     var variants: [Program?]
     var fallback: Program?
     let inputKeys: [JV]
@@ -13,6 +15,7 @@ final class CompiledRule {
     private let libraryDirectory: String
 
     init(rule: RuleDefinition, libraryDirectory: String) {
+        self.rule = rule
         variants = Array(repeating: nil, count: rule.variants.count)
         inputKeys = rule.kind.requiredMembers.map { JV(JSON.string($0.name)) }
         events = rule.events.map(Set.init)

@@ -145,14 +145,17 @@ public final class RuleEvaluator {
     ///   outside the kind's contract, runtime error, halt, or timeout.
     public func evaluate(_ id: String, input: JV, options: EvaluationOptions = .init()) throws(RuleError) -> RuleResult
     {
-        try evaluate(rule(id), input: input, options: options)
+        let compiledRule = try compiledRule(id: id)
+        return try evaluateLogged(
+            compiledRule.rule, compiledRule, input: input, options: options, keepsValues: false
+        ).result
     }
 
     /// Evaluates `rule` on `input`.
     public func evaluate(
         _ rule: RuleDefinition, input: JV, options: EvaluationOptions = .init()
     ) throws(RuleError) -> RuleResult {
-        try evaluateLogged(rule, input: input, options: options, keepsValues: false).result
+        try evaluateLogged(rule, compiledRule(rule), input: input, options: options, keepsValues: false).result
     }
 
     /// Evaluates rule `id` on `input` like ``evaluate(_:input:options:)`` and gives `read` the
@@ -164,14 +167,22 @@ public final class RuleEvaluator {
     public func evaluate<Value>(
         _ id: String, input: JV, options: EvaluationOptions = .init(), reading read: (JV) -> Value
     ) throws(RuleError) -> Value {
-        let rule = try rule(id)
-        let evaluated = try evaluateLogged(rule, input: input, options: options, keepsValues: true)
-        switch rule.kind.cardinality {
+        let compiledRule = try compiledRule(id: id)
+        let evaluated = try evaluateLogged(
+            compiledRule.rule, compiledRule, input: input, options: options, keepsValues: true)
+        switch compiledRule.rule.kind.cardinality {
         case .many: return read(JV(array: evaluated.values))
         case .one, .atMostOne:
             if let output = evaluated.values.first { return read(output) }
             return read(JV(evaluated.result.value ?? .null))
         }
+    }
+
+    /// The compiled programs of the rule named `id`, with its definition: one look-up once
+    /// the rule has been evaluated (or prepared) here.
+    private func compiledRule(id: String) throws(RuleError) -> CompiledRule {
+        if let existing = compiled[id] { return existing }
+        return compiledRule(try rule(id))
     }
 
     /// The rule named `id`.
@@ -192,13 +203,16 @@ public final class RuleEvaluator {
     }
 
     private func evaluateLogged(
-        _ rule: RuleDefinition, input: JV, options: EvaluationOptions, keepsValues: Bool
+        _ rule: RuleDefinition, _ compiledRule: CompiledRule, input: JV, options: EvaluationOptions,
+        keepsValues: Bool
     ) throws(RuleError) -> Evaluated {
         guard let log = decisionLog else {
-            return try evaluateUnlogged(rule, input: input, options: options, keepsValues: keepsValues)
+            return try evaluateUnlogged(
+                rule, compiledRule, input: input, options: options, keepsValues: keepsValues)
         }
         do {
-            let evaluated = try evaluateUnlogged(rule, input: input, options: options, keepsValues: keepsValues)
+            let evaluated = try evaluateUnlogged(
+                rule, compiledRule, input: input, options: options, keepsValues: keepsValues)
             var logged = evaluated.result
             if log.detailed, logged.outputs.count < evaluated.values.count {  // read unconverted
                 logged.outputs = evaluated.values.compactMap { try? $0.json() }
@@ -212,9 +226,9 @@ public final class RuleEvaluator {
     }
 
     private func evaluateUnlogged(
-        _ rule: RuleDefinition, input: JV, options: EvaluationOptions, keepsValues: Bool
+        _ rule: RuleDefinition, _ compiledRule: CompiledRule, input: JV, options: EvaluationOptions,
+        keepsValues: Bool
     ) throws(RuleError) -> Evaluated {
-        let compiledRule = compiledRule(rule)
         if options.useFallback {
             return try evaluateFallback(
                 rule, compiledRule, input: input, options: options, keepsValues: keepsValues, because: nil)
