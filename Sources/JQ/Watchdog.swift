@@ -13,7 +13,7 @@ import CJQ
 /// milliseconds. It cannot interrupt one long C builtin (a huge sort), which ends first.
 ///
 /// One thread serves the whole process: an evaluation registers its state and deadline
-/// (``begin(_:timeout:)``) and unregisters when done (``end(_:)``); both take one lock, and the
+/// (``begin(_:budget:name:)``) and unregisters when done (``end(_:)``); both take one lock, and the
 /// thread only wakes when the earliest deadline passes. An evaluation signals the thread only
 /// when its deadline is earlier than the thread's next wake. While evaluations keep coming, a
 /// thread that finds none running sleeps one budget (the latest begun) instead of until
