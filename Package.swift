@@ -64,11 +64,14 @@ let package = Package(
         .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
         // Challenges: solo, community, head-to-head and recurring, progress through the ingest path.
         .target(name: "Challenges", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
-        // Rule revisions: published rule sets kept in the store, their gates, diffs, activations
-        // and the audit trail; the commands and admin routes that manage them.
+        // The served rule set's records, below the features: revisions kept in the store with
+        // their files, which one is active, and the audit trail.
+        .target(name: "RevisionStore", dependencies: ["RuleEngine", "Store", "Core"]),
+        // Rule revisions: publishing, gates, diffs, impact previews; the commands and admin routes
+        // that manage them.
         .target(
             name: "Revisions",
-            dependencies: ["FeatureKit", "CommandKit", "RuleEngine", "Store", "HTTP", "JQ", "Core"],
+            dependencies: ["RevisionStore", "FeatureKit", "CommandKit", "RuleEngine", "Engine", "Store", "HTTP", "JQ", "Core"],
             resources: [.copy("openapi.json")]),
         // The product managers' console at /console: static pages over the admin API.
         .target(
@@ -87,8 +90,7 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "HTTP", "CSupport", "Features", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "JQ", "Core",
-                "Revisions", "Auth",
+                "HTTP", "CSupport", "FeatureKit", "Engine", "RuleEngine", "RevisionStore", "Store", "JQ", "Core", "Auth",
             ],
             resources: [.copy("openapi.json")]
         ),
@@ -97,10 +99,10 @@ let package = Package(
         .target(
             name: "JourneyCLI",
             dependencies: [
-                "Server", "HTTP", "Features", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "JQ", "Core",
-                "Auth",
+                "Server", "HTTP", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "JQ", "Core", "Auth",
             ]),
-        .executableTarget(name: "journey", dependencies: ["JourneyCLI"]),
+        // The executable: the one place that names every feature, handed to the command line.
+        .executableTarget(name: "journey", dependencies: ["JourneyCLI", "Features"]),
 
         // Benchmarks: the engine beside a plain C loop over libjq, measured in one run.
         .target(
@@ -126,16 +128,16 @@ let package = Package(
         .testTarget(name: "CoreTests", dependencies: ["Core", "TestSupport"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "TestSupport"]),
         .testTarget(name: "ExperimentStatisticsTests", dependencies: ["ExperimentStatistics", "Core", "TestSupport"], exclude: ["Cases"]),
-        .testTarget(name: "JQTests", dependencies: ["JQ", "Core", "TestSupport"]),
+        .testTarget(name: "JQTests", dependencies: ["JQ", "CJQ", "Core", "TestSupport"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "Core"]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "CSQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core", "TestSupport"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "FeatureKit", "HTTP", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Postgres", "Core", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(
             name: "RevisionsTests",
-            dependencies: ["Revisions", "Features", "FeatureKit", "Store", "SQLite", "RuleEngine", "Core", "TestSupport"],
+            dependencies: ["Revisions", "RevisionStore", "Features", "FeatureKit", "Engine", "Store", "SQLite", "RuleEngine", "Core", "TestSupport"],
             exclude: ["Cases"]
         ),
         .testTarget(
@@ -159,8 +161,8 @@ let package = Package(
         .testTarget(
             name: "ExperimentsTests",
             dependencies: [
-                "Experiments", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core",
-                "TestSupport",
+                "Experiments", "ExperimentStatistics", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite",
+                "JQ", "Core", "TestSupport",
             ],
             exclude: ["Cases", "gbstats_reference.py"]
         ),
@@ -181,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "HTTP", "Journey", "Challenges", "Features", "FeatureKit", "Revisions", "Engine", "RuleEngine", "Store",
+                "Server", "HTTP", "Journey", "Challenges", "Features", "FeatureKit", "Revisions", "RevisionStore", "Engine", "RuleEngine", "Store",
                 "SQLite", "JQ",
                 "Core", "Auth",
                 "TestSupport",
@@ -190,8 +192,10 @@ let package = Package(
         ),
         .testTarget(
             name: "JourneyCLITests",
-            dependencies: ["JourneyCLI", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite", "Store", "TestSupport"]
+            dependencies: ["JourneyCLI", "Features", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite", "Store", "TestSupport"]
         ),
+        // The layers: what each module imports and declares (read from the files).
+        .testTarget(name: "ArchitectureTests"),
         // The README's ```console examples, run against the built `journey` executable.
         .testTarget(name: "ReadmeTests"),
     ],

@@ -2,7 +2,6 @@ import CommandKit
 import Core
 import Engine
 import FeatureKit
-import Features
 import Foundation
 import JQ
 import RuleEngine

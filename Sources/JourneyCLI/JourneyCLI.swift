@@ -1,43 +1,50 @@
 import CommandKit
 import FeatureKit
-import Features
 import RuleEngine
 
-/// The `journey` command line: a function over injected streams that returns an exit code.
-public enum JourneyCLI {
+/// The `journey` command line over a set of features: a function over injected streams that
+/// returns an exit code. The `journey` executable hands it every feature
+/// (`JourneyCLI(features: Features.all)`); it names none itself.
+public struct JourneyCLI: Sendable {
     /// The engine's version.
     public static let version = "0.2.0"
 
-    /// Every feature, put together.
-    static let engine = Features.all
-
+    /// The features whose commands, kinds and consumers the commands run with.
+    let engine: FeatureSet
     /// The engine's own commands, every feature's, and `serve` last.
-    static let commands: [any Command.Type] =
-        [
-            CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
-            DatabaseMigrateCommand.self, DatabaseStatsCommand.self, AnalyticsExportCommand.self,
-        ] + engine.commands + [TokenMintCommand.self, TokenVerifyCommand.self, ServeCommand.self]
-
+    let commands: [any Command.Type]
     /// Commands grouped under a word (`journey db migrate`), with the group's overview.
-    static let groups: [String: String] = engine.commandGroups.merging([
-        "db": "Manage the store: migrate its schema, show its statistics.",
-        "analytics": "Export the analytics outbox to the app's analytics pipeline.",
-        "token": "Make and check bearer tokens for the service's app routes (HS256 for testing).",
-    ]) { feature, _ in feature }
+    let groups: [String: String]
 
-    static let root = CommandSpec(
-        name: "journey",
-        overview: "The Journey engine: the rules behind the Dog Journey, onboarding, challenges and habits.",
-        discussion: """
-            Rules are jq expressions in YAML files under Rules/; shared jq functions live in Rules/lib.
-            Exit codes: 0 success, 1 failure, 2 the rules do not load, 3 rule tests failed, 64 usage error.
-            """,
-        options: [OptionSpec(long: "version", help: "Show the version.")],
-        subcommands: topLevelEntries()
-    )
+    public init(features: FeatureSet) {
+        engine = features
+        commands =
+            [
+                CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
+                DatabaseMigrateCommand.self, DatabaseStatsCommand.self, AnalyticsExportCommand.self,
+            ] + features.commands + [TokenMintCommand.self, TokenVerifyCommand.self, ServeCommand.self]
+        groups = features.commandGroups.merging([
+            "db": "Manage the store: migrate its schema, show its statistics.",
+            "analytics": "Export the analytics outbox to the app's analytics pipeline.",
+            "token": "Make and check bearer tokens for the service's app routes (HS256 for testing).",
+        ]) { feature, _ in feature }
+    }
+
+    var root: CommandSpec {
+        CommandSpec(
+            name: "journey",
+            overview: "The Journey engine: the rules behind the Dog Journey, onboarding, challenges and habits.",
+            discussion: """
+                Rules are jq expressions in YAML files under Rules/; shared jq functions live in Rules/lib.
+                Exit codes: 0 success, 1 failure, 2 the rules do not load, 3 rule tests failed, 64 usage error.
+                """,
+            options: [OptionSpec(long: "version", help: "Show the version.")],
+            subcommands: topLevelEntries()
+        )
+    }
 
     /// `check`, `test`, …, and each group once.
-    private static func topLevelEntries() -> [(name: String, overview: String)] {
+    private func topLevelEntries() -> [(name: String, overview: String)] {
         var entries: [(name: String, overview: String)] = []
         for command in commands {
             let words = command.spec.name.split(separator: " ").dropFirst().map(String.init)
@@ -51,7 +58,7 @@ public enum JourneyCLI {
     }
 
     /// The help of a group: its commands as subcommands.
-    static func groupSpec(_ group: String) -> CommandSpec {
+    func groupSpec(_ group: String) -> CommandSpec {
         CommandSpec(
             name: "journey \(group)", overview: groups[group] ?? "",
             subcommands: commands.filter { $0.spec.name.hasPrefix("journey \(group) ") }.map {
@@ -60,7 +67,7 @@ public enum JourneyCLI {
     }
 
     /// Runs `journey` with `arguments` (without the program name); flushes both streams.
-    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    public func run(_ arguments: [String], io: CommandIO) -> Int32 {
         defer {
             io.stdout.flush()
             io.stderr.flush()
@@ -68,13 +75,13 @@ public enum JourneyCLI {
         return dispatch(arguments, io: io)
     }
 
-    private static func dispatch(_ arguments: [String], io: CommandIO) -> Int32 {
+    private func dispatch(_ arguments: [String], io: CommandIO) -> Int32 {
         guard let first = arguments.first else {
             io.stdout.write(HelpFormatter.help(root))
             return ExitCode.success.rawValue
         }
         if first == "--version" {
-            io.stdout.line("journey \(version)")
+            io.stdout.line("journey \(Self.version)")
             return ExitCode.success.rawValue
         }
         if first == "-h" || first == "--help" {
@@ -117,7 +124,7 @@ public enum JourneyCLI {
     }
 
     /// `journey help [COMMAND…]`
-    private static func help(_ words: [String], io: CommandIO) -> Int32 {
+    private func help(_ words: [String], io: CommandIO) -> Int32 {
         guard let first = words.first else {
             io.stdout.write(HelpFormatter.help(root))
             return ExitCode.success.rawValue
@@ -133,7 +140,7 @@ public enum JourneyCLI {
     }
 
     /// The command named by the first one or two words of `arguments`, and how many words.
-    private static func command(for arguments: [String]) -> ((any Command.Type), Int)? {
+    private func command(for arguments: [String]) -> ((any Command.Type), Int)? {
         if arguments.count >= 2,
             let command = commands.first(where: { $0.spec.name == "journey \(arguments[0]) \(arguments[1])" })
         {
@@ -144,7 +151,7 @@ public enum JourneyCLI {
         return (command, 1)
     }
 
-    private static func unknownCommand(_ name: String, io: CommandIO) -> Int32 {
+    private func unknownCommand(_ name: String, io: CommandIO) -> Int32 {
         var message = "Unknown subcommand '\(name)'"
         let names = topLevelEntries().map(\.name)
         if let suggestion = names.min(by: {

@@ -115,7 +115,7 @@ enum ServeCommand: Command {
             io.stdout.flush()
             exit(IsolatedEvaluation.serveChild())
         }
-        var configuration = try configuration(arguments, io: io)
+        var configuration = try configuration(arguments, io: io, engine: engine)
 
         if let indexText = arguments.values["worker-index"]?.last {
             // A worker started by the supervisor: serve the inherited socket until told to stop.
@@ -170,8 +170,10 @@ enum ServeCommand: Command {
     }
 
     /// The configuration the flags and environment describe.
-    static func configuration(_ arguments: ParsedArguments, io: CommandIO) throws(UsageError) -> ServiceConfiguration {
-        var configuration = ServiceConfiguration()
+    static func configuration(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
+        -> ServiceConfiguration
+    {
+        var configuration = ServiceConfiguration(features: engine)
         configuration.host = arguments.value("host", spec: spec) ?? configuration.host
         configuration.port = try integer(arguments, "port", in: 0...65535) ?? configuration.port
         if let workers = try integer(arguments, "workers", in: 0...ControlBlockLimits.maxWorkers) {

@@ -3,6 +3,7 @@ import Core
 import FeatureKit
 import Foundation
 import RuleEngine
+import RevisionStore
 import Store
 
 /// `journey preview --candidate DIR|REV`: what a change would do to the dogs active lately.

@@ -3,6 +3,7 @@ import Core
 import FeatureKit
 import Foundation
 import RuleEngine
+import RevisionStore
 import Store
 
 /// `journey publish`: run the gates on a rules folder and, when they pass, store and activate it.

@@ -1,4 +1,5 @@
 import Core
+import RevisionStore
 import RuleEngine
 
 /// What changes from one revision to another: per file (added, removed, changed with its

@@ -1,6 +1,7 @@
 import Core
 import FeatureKit
 import Foundation
+import RevisionStore
 import RuleEngine
 
 /// The gates a revision passes before it is stored and activated: it loads (every check of

@@ -1,6 +1,7 @@
 import Core
 import FeatureKit
 import RuleEngine
+import RevisionStore
 import Store
 
 /// Publishes, activates and rolls back rule revisions in a store, recording each in the audit

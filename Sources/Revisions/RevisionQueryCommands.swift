@@ -2,6 +2,7 @@ import CommandKit
 import Core
 import FeatureKit
 import Foundation
+import RevisionStore
 import RuleEngine
 
 /// `journey revisions`: the kept revisions, newest first, the active one marked.

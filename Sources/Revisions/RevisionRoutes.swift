@@ -2,6 +2,7 @@ import Core
 import FeatureKit
 import HTTP
 import RuleEngine
+import RevisionStore
 import Store
 
 /// The admin API of rule revisions: list, upload (publish), read, diff, activate, check a

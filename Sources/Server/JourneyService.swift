@@ -1,7 +1,6 @@
 import Core
 import Engine
 import FeatureKit
-import Features
 import Foundation
 import HTTP
 import JQ
@@ -49,9 +48,16 @@ public final class JourneyService {
     var currentRequest = ""
     private var externalVersionRead: (Int64, ContinuousClock.Instant)?
 
-    static let router = JourneyService.makeRouter(features: Features.all)
+    /// The engine's routes and those of the configuration's features.
+    let router: Router<JourneyService>
+    /// The OpenAPI document of `router`, put together on first use.
+    lazy var openAPIDocument = Operations.openAPIDocument(features: configuration.features)
     /// Route names by index, for metrics.
-    public static var routeNames: [String] { router.routes.map(\.name) }
+    public var routeNames: [String] { router.routes.map(\.name) }
+    /// The names of the routes a service of `features` answers, in the order metrics count them.
+    public static func routeNames(features: FeatureSet) -> [String] {
+        makeRouter(features: features).routes.map(\.name)
+    }
 
     init(
         configuration: ServiceConfiguration, store: any StoreConnection, control: ControlBlock, workerIndex: Int,
@@ -59,6 +65,7 @@ public final class JourneyService {
         quarantineOutbox: QuarantineOutbox
     ) {
         self.configuration = configuration
+        self.router = Self.makeRouter(features: configuration.features)
         let credentials = configuration.adminCredentials
         self.adminCredentials = credentials
         self.routeGuard = RouteGuard(
@@ -90,7 +97,7 @@ public final class JourneyService {
         principal = nil
         generation.evaluator.inputKey = nil
         slot.beginRequest(currentRequest, digest: Self.requestDigest(request))
-        let (route, response) = Self.router.handle(request, in: self)
+        let (route, response) = router.handle(request, in: self)
         // A rule set aside while answering is recorded now, outside any transaction, before the
         // worker can take another request (or end).
         if quarantineOutbox.hasRecords { storeQuarantine() }
@@ -393,7 +400,7 @@ final class ServiceStatus: @unchecked Sendable {
 
 extension JourneyService: ServiceContext {
     public var store: any Store { database }
-    public var features: FeatureSet { Features.all }
+    public var features: FeatureSet { configuration.features }
     public func adminName(of request: HTTPRequest) -> String {
         if case .service(let name, _)? = principal { return name }
         return AdminCredentials.defaultName
@@ -410,5 +417,5 @@ extension JourneyService: ServiceContext {
     public var ruleSet: RuleSet { generation.ruleSet }
     public var evaluator: RuleEvaluator { generation.evaluator }
     public func now() -> Double { configuration.clock() }
-    public func status(ofRejection code: String?) -> Int { Features.all.status(ofRejection: code) }
+    public func status(ofRejection code: String?) -> Int { configuration.features.status(ofRejection: code) }
 }

@@ -4,7 +4,7 @@ import Foundation
 import HTTP
 import JQ
 import RuleEngine
-import Revisions
+import RevisionStore
 import Store
 
 /// The admin endpoints (behind the bearer token): the rules served, reloading them, evaluating

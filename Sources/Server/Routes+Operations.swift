@@ -1,5 +1,4 @@
 import FeatureKit
-import Features
 import Foundation
 import HTTP
 import JQ
@@ -112,21 +111,22 @@ enum Operations {
             "journey_worker_restart_backoff_seconds",
             help: "How long the supervisor waits before restarting the worker (a crash loop, backed off)."
         ) { $0.crashLoop.backoffSeconds }
-        let text = service.metrics.prometheusText(routeNames: JourneyService.routeNames, extra: extra)
+        let text = service.metrics.prometheusText(routeNames: service.routeNames, extra: extra)
         return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
     /// The engine's part of the document and every feature's, put together once; or why they
     /// cannot be (a defect of the build, answered as 500 naming it).
-    static let openAPIDocument: Result<[UInt8], OpenAPIDocument.Failure> = Result {
-        () throws(OpenAPIDocument.Failure) -> [UInt8] in
-        let core = try OpenAPIDocument.part(
-            at: Bundle.module.url(forResource: "openapi", withExtension: "json"), feature: "(the engine)")
-        return Array(try Features.all.openAPI(core: core).compactText.utf8)
+    static func openAPIDocument(features: FeatureSet) -> Result<[UInt8], OpenAPIDocument.Failure> {
+        Result { () throws(OpenAPIDocument.Failure) -> [UInt8] in
+            let core = try OpenAPIDocument.part(
+                at: Bundle.module.url(forResource: "openapi", withExtension: "json"), feature: "(the engine)")
+            return Array(try features.openAPI(core: core).compactText.utf8)
+        }
     }
 
     static func openAPI(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) -> HTTPResponse {
-        switch openAPIDocument {
+        switch service.openAPIDocument {
         case .success(let body):
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
         case .failure(let failure):

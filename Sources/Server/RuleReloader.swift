@@ -1,6 +1,6 @@
-import Features
+import FeatureKit
 import Foundation
-import Revisions
+import RevisionStore
 import RuleEngine
 import Store
 
@@ -13,6 +13,8 @@ import Store
 ///
 /// `@unchecked Sendable`: its only mutable state is guarded by `lock`.
 final class RuleReloader: @unchecked Sendable {
+    /// The features whose kinds the rules are loaded with and whose consumers serve them.
+    let features: FeatureSet
     let snapshots: RuleSnapshots
     let slot: WorkerSlot?
     /// Budget of each inline test of a candidate.
@@ -22,9 +24,10 @@ final class RuleReloader: @unchecked Sendable {
     private let lock = NSLock()
 
     init(
-        snapshots: RuleSnapshots, slot: WorkerSlot?, testBudget: Duration = .seconds(1),
+        features: FeatureSet, snapshots: RuleSnapshots, slot: WorkerSlot?, testBudget: Duration = .seconds(1),
         clock: @escaping @Sendable () -> Double
     ) {
+        self.features = features
         self.snapshots = snapshots
         self.slot = slot
         self.testBudget = testBudget
@@ -114,7 +117,7 @@ final class RuleReloader: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let snapshot = snapshots.snapshot(revision) else { return }
-        var loader = Features.all.loader(
+        var loader = features.loader(
             rulesDirectory: snapshot.rules, pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins
         )
         loader.programCache = cache
@@ -144,7 +147,7 @@ final class RuleReloader: @unchecked Sendable {
     ) -> (RulesGeneration?, ReloadReport) {
         slot?.beginValidation(candidate: snapshot.revision)
         defer { slot?.endEvaluation() }
-        var loader = Features.all.loader(
+        var loader = features.loader(
             rulesDirectory: snapshot.rules, pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins
         )
         loader.displayNames = (
@@ -196,7 +199,7 @@ final class RuleReloader: @unchecked Sendable {
         // of its own.
         let generation = RulesGeneration(
             ruleSet: ruleSet, evaluator: cache == nil ? evaluator : RuleEvaluator(ruleSet: ruleSet), store: store,
-            snapshot: snapshot, clock: clock)
+            snapshot: snapshot, features: features, clock: clock)
         snapshots.markGood(snapshot)
         return (
             generation,

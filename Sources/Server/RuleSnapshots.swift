@@ -1,6 +1,6 @@
 import Core
 import Foundation
-import Revisions
+import RevisionStore
 import RuleEngine
 
 /// Immutable copies of the rules and plugins directories, kept in the service's state

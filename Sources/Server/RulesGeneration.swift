@@ -1,5 +1,5 @@
 import Engine
-import Features
+import FeatureKit
 import Foundation
 import JQ
 import RuleEngine
@@ -20,12 +20,12 @@ final class RulesGeneration {
 
     init(
         ruleSet: RuleSet, evaluator: RuleEvaluator, store: any Store, snapshot: RuleSnapshots.Snapshot,
-        clock: @escaping @Sendable () -> Double
+        features: FeatureSet, clock: @escaping @Sendable () -> Double
     ) {
         self.ruleSet = ruleSet
         self.evaluator = evaluator
         self.snapshot = snapshot
-        self.ingestor = Features.all.makeIngestor(
+        self.ingestor = features.makeIngestor(
             store: store, evaluator: evaluator, policy: IngestPolicy(clock: clock), cores: 1)
     }
 }

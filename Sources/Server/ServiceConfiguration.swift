@@ -1,12 +1,16 @@
 import Auth
 import Core
+import FeatureKit
 import Foundation
-import Revisions
+import RevisionStore
 import Store
 
 /// How `journey serve` runs. The defaults are the embedded setup: loopback, the bundled rules
 /// and plugins, an SQLite file in the working directory.
 public struct ServiceConfiguration: Sendable {
+    /// The features served: their routes, rule kinds, consumers and jobs (the `journey`
+    /// executable hands in every feature; a test may serve fewer).
+    public var features: FeatureSet
     /// Address to bind (loopback by default: put a proxy in front to expose it).
     public var host = "127.0.0.1"
     /// Port; 0 picks a free one (printed at start).
@@ -77,7 +81,9 @@ public struct ServiceConfiguration: Sendable {
     /// The clock (tests fix it).
     public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
-    public init() {}
+    public init(features: FeatureSet) {
+        self.features = features
+    }
 
     /// The `journey` executable to start.
     public var resolvedExecutable: String {

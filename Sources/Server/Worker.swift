@@ -1,10 +1,10 @@
 import CSupport
 import Core
-import Features
+import FeatureKit
 import Foundation
 import HTTP
 import JQ
-import Revisions
+import RevisionStore
 import RuleEngine
 import Store
 
@@ -73,7 +73,8 @@ public enum Worker {
             stateDirectory: configuration.resolvedStateDirectory)
         try snapshots.prepare()
         let slot = control.slot(index)
-        let reloader = RuleReloader(snapshots: snapshots, slot: slot, clock: configuration.clock)
+        let reloader = RuleReloader(
+            features: configuration.features, snapshots: snapshots, slot: slot, clock: configuration.clock)
         let status = ServiceStatus()
         if configuration.rulesSource == .store, (try? store.activeRevision()) == nil {
             throw StartupRefusal(
@@ -175,7 +176,7 @@ public enum Worker {
         }
 
         // The first worker runs the features' periodic jobs (each is idempotent).
-        let jobs = configuration.runJobs && name == "w0" ? Features.all.jobs : []
+        let jobs = configuration.runJobs && name == "w0" ? configuration.features.jobs : []
         var jobsRunAt: [ContinuousClock.Instant?] = jobs.map { _ in nil }
         func runDueJobs() {
             for (index, job) in jobs.enumerated() where jobsRunAt[index].map({ .now - $0 >= job.every }) ?? true {

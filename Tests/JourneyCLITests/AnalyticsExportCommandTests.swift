@@ -1,5 +1,6 @@
 import CommandKit
 import Core
+import Features
 import Foundation
 import JourneyCLI
 import TestSupport
@@ -60,7 +61,7 @@ struct AnalyticsExportCommandTests {
         }
         let (files, total) = try store()
         let err = CapturedOutput()
-        let status = JourneyCLI.run(
+        let status = JourneyCLI(features: Features.all).run(
             ["analytics", "export", "--db", files.database],
             io: CommandIO(stdout: BrokenOutput(), stderr: err, readStdin: { [] }))
         #expect(status == 1)

@@ -1,4 +1,5 @@
 import CommandKit
+import Features
 import Foundation
 import JourneyCLI
 import TestSupport
@@ -18,7 +19,7 @@ func journey(_ arguments: [String], stdin: [UInt8] = []) -> CLIRun {
     let out = CapturedOutput()
     let err = CapturedOutput()
     let io = CommandIO(stdout: out, stderr: err, readStdin: { stdin })
-    let status = JourneyCLI.run(arguments, io: io)
+    let status = JourneyCLI(features: Features.all).run(arguments, io: io)
     return CLIRun(status: status, stdout: out.text, stderr: err.text)
 }
 

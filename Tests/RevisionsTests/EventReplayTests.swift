@@ -3,6 +3,7 @@ import Engine
 import Features
 import Foundation
 import RuleEngine
+import RevisionStore
 import Revisions
 import Store
 import TestSupport

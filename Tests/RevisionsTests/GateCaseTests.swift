@@ -1,6 +1,7 @@
 import Core
 import Features
 import Revisions
+import RevisionStore
 import RuleEngine
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Core
 import Features
 import Revisions
+import RevisionStore
 import Store
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Core
 import Revisions
+import RevisionStore
 import Server
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import HTTP
 import Revisions
+import RevisionStore
 import Store
 import Synchronization
 import TestSupport

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Revisions
+import RevisionStore
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Core
 import FeatureKit
+import Features
 import Foundation
 import HTTP
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// Every route declares who may call it, and the declarations hold what the paths say: a
 /// `{dog}` is the user's dog, a `{user}` the user; the cross-user routes need a service scope.
 @Suite struct RouteAccessTests {
-    static let routes = JourneyService.router.routes
+    static let routes = JourneyService.makeRouter(features: Features.all).routes
 
     @Test func pathsThatNameADogOrAUserAreBoundToTheTokensUser() {
         for route in Self.routes {

@@ -1,4 +1,6 @@
 import Core
+import FeatureKit
+import Features
 import Foundation
 import HTTP
 import JQ
@@ -22,17 +24,25 @@ final class ServiceHarness {
     ///   - seed: ingest examples/events.jsonl first.
     ///   - files: files written over the copy of the rules (path inside `Rules/` → text).
     ///   - database: the store (`--db`: a ``TestStore``'s location); default a fresh SQLite file.
+    ///   - features: the features served (default: every one).
+    ///   - ruleFolders: the folders of `Rules/` to copy (default: all of it).
     init(
         token: String? = ServiceHarness.token, viewCache: Double = 10, seed: Bool = true, files: [String: String] = [:],
-        database: String? = nil
+        database: String? = nil, features: FeatureSet = Features.all, ruleFolders: [String]? = nil
     ) throws {
         folder = try TemporaryDirectory()
-        var configuration = ServiceConfiguration()
+        var configuration = ServiceConfiguration(features: features)
         configuration.databasePath = database ?? folder.file("journey.sqlite")
         configuration.stateDirectory = folder.file("journey.state")
-        configuration.rulesDirectory = try folder.copy(Repository.rules, to: "Rules")
+        if let ruleFolders {
+            for name in ruleFolders { _ = try folder.copy(Repository.rules + "/" + name, to: "Rules/" + name) }
+            configuration.rulesDirectory = folder.file("Rules")
+        } else {
+            configuration.rulesDirectory = try folder.copy(Repository.rules, to: "Rules")
+        }
         for (relative, text) in files { try folder.write("Rules/" + relative, text) }
-        configuration.pluginsDirectory = try folder.copy(Repository.plugins, to: "Plugins")
+        // The check plugins are the Dog Journey's: served with all of `Rules/` only.
+        configuration.pluginsDirectory = ruleFolders == nil ? try folder.copy(Repository.plugins, to: "Plugins") : nil
         configuration.adminToken = token
         configuration.accessLog = nil
         configuration.viewCacheSeconds = viewCache
