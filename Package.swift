@@ -52,18 +52,40 @@ let package = Package(
             dependencies: ["CommandKit", "Engine", "RuleEngine", "Store", "HTTP", "JQ", "Core"]),
 
         // Features, each one module: check plugins, and the Dog Journey.
-        .target(name: "CheckPlugins", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
-        .target(name: "Journey", dependencies: ["CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
+        .target(
+            name: "CheckPlugins",
+            dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"]),
+        .target(
+            name: "Journey",
+            dependencies: [
+                "CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit",
+                "HTTP",
+            ], resources: [.copy("openapi.json")]),
         // The statistics of experiment results (pure Swift): Student t and chi-square
         // distributions, gbstats' frequentist t-test of proportions, the sample-ratio check.
         .target(name: "ExperimentStatistics"),
         // A/B experiments (GrowthBook assignment, sticky, results) and the walk-through onboarding engine.
-        .target(name: "Experiments", dependencies: ["ExperimentStatistics", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
-        .target(name: "Onboarding", dependencies: ["Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
+        .target(
+            name: "Experiments",
+            dependencies: [
+                "ExperimentStatistics", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP",
+            ], resources: [.copy("openapi.json")]),
+        .target(
+            name: "Onboarding",
+            dependencies: [
+                "Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit",
+                "HTTP",
+            ], resources: [.copy("openapi.json")]),
         // Habit trackers: check-ins through the ingest path, statistics as habit_stat rules.
-        .target(name: "Habits", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
+        .target(
+            name: "Habits",
+            dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "FeatureKit", "CommandKit", "HTTP"],
+            resources: [.copy("openapi.json")]),
         // Challenges: solo, community, head-to-head and recurring, progress through the ingest path.
-        .target(name: "Challenges", dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"], resources: [.copy("openapi.json")]),
+        .target(
+            name: "Challenges",
+            dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"],
+            resources: [.copy("openapi.json")]),
         // The served rule set's records, below the features: revisions kept in the store with
         // their files, which one is active, and the audit trail.
         .target(name: "RevisionStore", dependencies: ["RuleEngine", "Store", "Core"]),
@@ -71,7 +93,9 @@ let package = Package(
         // that manage them.
         .target(
             name: "Revisions",
-            dependencies: ["RevisionStore", "FeatureKit", "CommandKit", "RuleEngine", "Engine", "Store", "HTTP", "JQ", "Core"],
+            dependencies: [
+                "RevisionStore", "FeatureKit", "CommandKit", "RuleEngine", "Engine", "Store", "HTTP", "JQ", "Core",
+            ],
             resources: [.copy("openapi.json")]),
         // The product managers' console at /console: static pages over the admin API.
         .target(
@@ -81,7 +105,8 @@ let package = Package(
         .target(
             name: "Features",
             dependencies: [
-                "FeatureKit", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins", "Revisions",
+                "FeatureKit", "Journey", "Onboarding", "Experiments", "Habits", "Challenges", "CheckPlugins",
+                "Revisions",
                 "Console",
             ]),
 
@@ -90,7 +115,8 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "HTTP", "CSupport", "FeatureKit", "Engine", "RuleEngine", "RevisionStore", "Store", "JQ", "Core", "Auth",
+                "HTTP", "CSupport", "FeatureKit", "Engine", "RuleEngine", "RevisionStore", "Store", "JQ", "Core",
+                "Auth",
             ],
             resources: [.copy("openapi.json")]
         ),
@@ -113,7 +139,8 @@ let package = Package(
         .executableTarget(
             name: "journey-bench",
             dependencies: [
-                "Features", "FeatureKit", "Journey", "Habits", "Challenges", "Revisions", "Engine", "RuleEngine", "Store",
+                "Features", "FeatureKit", "Journey", "Habits", "Challenges", "Revisions", "Engine", "RuleEngine",
+                "Store",
                 "SQLite", "Postgres", "JQ",
                 "Core", "JQBaseline",
                 "HTTP",
@@ -123,11 +150,15 @@ let package = Package(
 
         // What the test targets share: the repository's folders, case files, seeded random
         // numbers, temporary folders and stores. Low layers only, so every test target can use it.
-        .target(name: "TestSupport", dependencies: ["Store", "SQLite", "Postgres", "YAML", "Core", "Auth", "HTTP"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["Store", "SQLite", "Postgres", "YAML", "Core", "Auth", "HTTP"],
+            path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core", "TestSupport"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "TestSupport"]),
-        .testTarget(name: "ExperimentStatisticsTests", dependencies: ["ExperimentStatistics", "Core", "TestSupport"], exclude: ["Cases"]),
+        .testTarget(
+            name: "ExperimentStatisticsTests", dependencies: ["ExperimentStatistics", "Core", "TestSupport"],
+            exclude: ["Cases"]),
         .testTarget(name: "JQTests", dependencies: ["JQ", "CJQ", "Core", "TestSupport"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "Core"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "CSQLite", "TestSupport"]),
@@ -137,7 +168,10 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(
             name: "RevisionsTests",
-            dependencies: ["Revisions", "RevisionStore", "Features", "FeatureKit", "Engine", "Store", "SQLite", "RuleEngine", "Core", "TestSupport"],
+            dependencies: [
+                "Revisions", "RevisionStore", "Features", "FeatureKit", "Engine", "Store", "SQLite", "RuleEngine",
+                "Core", "TestSupport",
+            ],
             exclude: ["Cases"]
         ),
         .testTarget(
@@ -153,7 +187,8 @@ let package = Package(
         .testTarget(
             name: "JourneyTests",
             dependencies: [
-                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "Postgres", "JQ", "Core",
+                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "Postgres", "JQ",
+                "Core",
                 "TestSupport",
             ],
             exclude: ["Cases"]
@@ -161,7 +196,8 @@ let package = Package(
         .testTarget(
             name: "ExperimentsTests",
             dependencies: [
-                "Experiments", "ExperimentStatistics", "Onboarding", "Features", "Engine", "RuleEngine", "Store", "SQLite",
+                "Experiments", "ExperimentStatistics", "Onboarding", "Features", "Engine", "RuleEngine", "Store",
+                "SQLite",
                 "JQ", "Core", "TestSupport",
             ],
             exclude: ["Cases", "gbstats_reference.py"]
@@ -169,7 +205,8 @@ let package = Package(
         .testTarget(
             name: "HabitsTests",
             dependencies: [
-                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "Postgres", "JQ", "Core", "TestSupport",
+                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "Postgres", "JQ", "Core",
+                "TestSupport",
             ],
             exclude: ["Cases"]
         ),
@@ -183,7 +220,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "HTTP", "Journey", "Challenges", "Features", "FeatureKit", "Revisions", "RevisionStore", "Engine", "RuleEngine", "Store",
+                "Server", "HTTP", "Journey", "Challenges", "Habits", "Features", "FeatureKit", "Revisions",
+                "RevisionStore", "Engine", "RuleEngine", "Store",
                 "SQLite", "JQ",
                 "Core", "Auth",
                 "TestSupport",
@@ -192,7 +230,9 @@ let package = Package(
         ),
         .testTarget(
             name: "JourneyCLITests",
-            dependencies: ["JourneyCLI", "Features", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite", "Store", "TestSupport"]
+            dependencies: [
+                "JourneyCLI", "Features", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite", "Store", "TestSupport",
+            ]
         ),
         // The layers: what each module imports and declares (read from the files).
         .testTarget(name: "ArchitectureTests"),
