@@ -88,7 +88,6 @@ struct HTTPBenchmark {
         print(String(format: "\nevents through POST /v1/events: %.0f/s", events))
     }
 
-
     /// Runs wrk once; parses requests/s, the 99th percentile and errors.
     private func bench(_ wrk: String, port: Int, path: String, script: String? = nil) throws -> Measure {
         try Self.bench(

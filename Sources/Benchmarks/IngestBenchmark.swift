@@ -53,7 +53,8 @@ struct IngestBenchmark {
             guard differing.isEmpty else {
                 throw Problem(
                     description:
-                        "the plain inserts did not write the rows the engine wrote: \(differing.joined(separator: ", "))")
+                        "the plain inserts did not write the rows the engine wrote: \(differing.joined(separator: ", "))"
+                )
             }
         }
         let engine = median(engineTimes)
@@ -232,7 +233,9 @@ struct Replay {
         ).query { row in tables.append(row.text(0) ?? "") }
         return try tables.filter { table in
             let only = { (left: String, right: String) in
-                try db.scalar("SELECT count(*) FROM (SELECT * FROM \(left).\"\(table)\" EXCEPT SELECT * FROM \(right).\"\(table)\")")
+                try db.scalar(
+                    "SELECT count(*) FROM (SELECT * FROM \(left).\"\(table)\" EXCEPT SELECT * FROM \(right).\"\(table)\")"
+                )
             }
             return try only("main", "baseline") != 0 || only("baseline", "main") != 0
         }

@@ -148,7 +148,6 @@ struct PostgresBenchmark {
         return url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
     }
 
-
     /// What the wrk runs of one load step found, gathered from their threads.
     private final class Results: @unchecked Sendable {
         private let lock = NSLock()

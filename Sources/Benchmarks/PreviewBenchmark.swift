@@ -3,8 +3,8 @@ import Engine
 import Features
 import Foundation
 import JQ
-import RuleEngine
 import Revisions
+import RuleEngine
 import Store
 
 /// The impact preview of an unchanged candidate over a week with many active dogs (each

@@ -56,13 +56,15 @@ struct RuleBenchmark {
         print("  JV(JSON) built from our JSON value \(format(convert)) µs\n")
 
         let header = [
-            "rule", "C µs", "jq µs", "(a) µs", "(a)/C", "(r) µs", "(r)/C", "C+parse µs", "(b) µs", "(b)/C", "compile ms",
+            "rule", "C µs", "jq µs", "(a) µs", "(a)/C", "(r) µs", "(r)/C", "C+parse µs", "(b) µs", "(b)/C",
+            "compile ms",
             "KiB/program",
         ]
         var rows: [[String]] = []
         var ratiosA: [Double] = []
         if let only = options.only, !Self.rules.contains(only) {
-            throw Problem(description: "--only: `\(only)` is not measured; the rules: \(Self.rules.joined(separator: ", "))")
+            throw Problem(
+                description: "--only: `\(only)` is not measured; the rules: \(Self.rules.joined(separator: ", "))")
         }
         for id in Self.rules where options.only == nil || options.only == id {
             guard let rule = ruleSet.rule(id) else { throw Problem(description: "no rule \(id)") }
@@ -84,7 +86,8 @@ struct RuleBenchmark {
             var engineText: [Double] = []
             for _ in 0..<options.rounds {
                 var outputs = 0
-                cPrebuilt.append(jqb_ns_per_eval_prebuilt(rawSource, library, text, options.iterations, &outputs) / 1000)
+                cPrebuilt.append(
+                    jqb_ns_per_eval_prebuilt(rawSource, library, text, options.iterations, &outputs) / 1000)
                 guard cPrebuilt.last! >= 0 else { throw Problem(description: "the C baseline cannot compile \(id)") }
                 sandboxedRuns.append(
                     measure(options.iterations) {
@@ -159,7 +162,6 @@ struct RuleBenchmark {
         withExtendedLifetime(programs) {}
         return Double(after - before) / Double(copies) / 1024
     }
-
 
     private func format(_ microseconds: Double) -> String { String(format: "%.1f", microseconds) }
     private func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }

@@ -53,7 +53,8 @@ struct ViewBenchmark {
             try AutoComplete.input(for: recommended, dog: state.map.dog, store: store, reads: reads, now: now)
         }
         let offers = [("offer", views.now), ("offer.later", later.now)]
-        let offerInputs = try Dictionary(uniqueKeysWithValues: offers.map { ($0.0, try offerInput(now: $0.1, reads: reads)) })
+        let offerInputs = try Dictionary(
+            uniqueKeysWithValues: offers.map { ($0.0, try offerInput(now: $0.1, reads: reads)) })
         let rawInputText = try offerInput(now: views.now, reads: kindsOnly).compactText
         let library = ruleSet.libraryDirectory
         let recommendationSource = pinningNow(

@@ -46,7 +46,9 @@ extension ChallengeInstance {
         }
         if let badge = challenge.badgeID {
             rewards.append(
-                Reward(reward: "badge", userID: user, amount: nil, badgeID: badge, reason: "challenge:\(id)", grantedAt: at))
+                Reward(
+                    reward: "badge", userID: user, amount: nil, badgeID: badge, reason: "challenge:\(id)", grantedAt: at
+                ))
         }
         return rewards
     }

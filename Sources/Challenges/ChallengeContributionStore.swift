@@ -25,7 +25,8 @@ extension StoreReader {
         try rows(sql, values) { row in
             ChallengeContribution(
                 eventKey: row.text(0) ?? "", occurredAt: row.real(1), delta: row.real(2),
-                input: try row.text(3).map { try JSONParser().parse($0) }, eventRow: row.isNull(4) ? nil : row.integer(4))
+                input: try row.text(3).map { try JSONParser().parse($0) },
+                eventRow: row.isNull(4) ? nil : row.integer(4))
         }.sorted(by: ChallengeContribution.inTimeOrder)
     }
 

@@ -23,8 +23,9 @@ public enum ChallengeCrediting {
 
     /// Credits `instance`'s participants not credited yet, when its group reached the goal.
     static func credit(_ instance: ChallengeInstance, catalog: ChallengeCatalog, store: any Store) throws -> Int {
-        guard let reached = try store.challengeTotals(challenge: instance.id).first(where: { $0.team.isEmpty })?
-            .completedAt
+        guard
+            let reached = try store.challengeTotals(challenge: instance.id).first(where: { $0.team.isEmpty })?
+                .completedAt
         else { return 0 }
         return try credit(instance, reached: reached, team: nil, except: nil, catalog: catalog, store: store)
     }

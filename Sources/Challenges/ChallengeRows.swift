@@ -13,7 +13,8 @@ public struct ChallengeParticipation: Sendable, Equatable {
     public var updatedAt: Double
 
     public init(
-        challengeID: String, userID: String, team: String? = nil, value: Double, joinedAt: Double?, completedAt: Double?,
+        challengeID: String, userID: String, team: String? = nil, value: Double, joinedAt: Double?,
+        completedAt: Double?,
         updatedAt: Double = 0
     ) {
         self.updatedAt = updatedAt

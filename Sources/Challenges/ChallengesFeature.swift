@@ -39,7 +39,8 @@ public struct ChallengesFeature: Feature {
                 "GET", "/v1/challenges/{challenge}", access: .user([.queryUser("user")]), ChallengeRoutes.show),
             FeatureRoute(
                 "GET", "/v1/challenges/{challenge}/share", access: .user([.queryUser("user")]), ChallengeRoutes.share),
-            FeatureRoute("GET", "/v1/users/{user}/rewards", access: .user([.pathUser("user")]), ChallengeRoutes.rewards),
+            FeatureRoute(
+                "GET", "/v1/users/{user}/rewards", access: .user([.pathUser("user")]), ChallengeRoutes.rewards),
             FeatureRoute("GET", "/v1/challenges/{challenge}/feed", ChallengeRoutes.feed),
             FeatureRoute("GET", "/v1/challenges/{challenge}/ranking", ChallengeRoutes.ranking),
             FeatureRoute(
@@ -60,7 +61,8 @@ public struct ChallengesFeature: Feature {
         let hour = digestHour
         return [
             FeatureJob(name: "challenge crediting", every: .seconds(60)) { store, ruleSet, now in
-                let credited = try ChallengeCrediting.run(catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, now: now)
+                let credited = try ChallengeCrediting.run(
+                    catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, now: now)
                 return credited == 0 ? nil : "\(credited) participants credited for a community goal reached"
             },
             FeatureJob(name: "challenge digest", every: .seconds(60)) { store, ruleSet, now in
@@ -69,7 +71,7 @@ public struct ChallengesFeature: Feature {
                 guard !report.challenges.isEmpty else { return nil }
                 return
                     "\(report.challenges.joined(separator: ", ")): \(report.notifications) notifications, \(report.completions) completions"
-            }
+            },
         ]
     }
 }

@@ -1,9 +1,9 @@
 import Core
 import Foundation
-import Synchronization
 import JQ
 import RuleEngine
 import Store
+import Synchronization
 
 /// Computes the effects of pure consumers (rules that read only the event and its dog) ahead
 /// of the serial write phase, on other cores.

@@ -1,5 +1,5 @@
-import Core
 import CommandKit
+import Core
 import Engine
 import Foundation
 import RuleEngine

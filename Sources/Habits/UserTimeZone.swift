@@ -24,15 +24,17 @@ struct UserTimeZone {
         }
         let kept: String?
         do {
-            let own = try store.first(
-                "SELECT timezone FROM users WHERE user_id = ? AND timezone IS NOT NULL", [.text(user)]
-            ) { $0.text(0) } ?? nil
-            let dogs = try store.first(
-                """
-                SELECT timezone FROM dogs WHERE user_id = ? AND timezone IS NOT NULL
-                ORDER BY registered_at, dog_id LIMIT 1
-                """, [.text(user)]
-            ) { $0.text(0) } ?? nil
+            let own =
+                try store.first(
+                    "SELECT timezone FROM users WHERE user_id = ? AND timezone IS NOT NULL", [.text(user)]
+                ) { $0.text(0) } ?? nil
+            let dogs =
+                try store.first(
+                    """
+                    SELECT timezone FROM dogs WHERE user_id = ? AND timezone IS NOT NULL
+                    ORDER BY registered_at, dog_id LIMIT 1
+                    """, [.text(user)]
+                ) { $0.text(0) } ?? nil
             kept = own ?? dogs
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")

@@ -156,7 +156,8 @@ struct BlockFlow {
             guard let check = block.fallbackCheck, let type = block.fallbackCheckType else {
                 throw Rejection(
                     .invalid,
-                    "block `\(block.id)` has no fallback check (its check is \(block.checkType)); answer it without `payload.fallback`")
+                    "block `\(block.id)` has no fallback check (its check is \(block.checkType)); answer it without `payload.fallback`"
+                )
             }
             return (type, check, true)
         default:

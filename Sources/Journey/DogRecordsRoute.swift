@@ -45,7 +45,8 @@ extension ProfileRecord {
     /// `{id, kind, recorded_at, payload, source, block_id}` as the app reads it.
     var apiJSON: JSON {
         [
-            "id": id.map { .number(Double($0)) } ?? .null, "kind": .string(kind), "recorded_at": .string(recordedAtText),
+            "id": id.map { .number(Double($0)) } ?? .null, "kind": .string(kind),
+            "recorded_at": .string(recordedAtText),
             "payload": payload, "source": .string(source), "block_id": blockID.map(JSON.string) ?? .null,
         ]
     }

@@ -62,7 +62,8 @@ enum JourneyAnalytics {
             return [AnalyticsRedatedEffect(id: kept.id, at: back, properties: properties).effect]
         }
         return [
-            Effect.analyticsEvent(name: "journey_return_d7", properties: properties).dated(back, eventTime: event.occurredAt)
+            Effect.analyticsEvent(name: "journey_return_d7", properties: properties).dated(
+                back, eventTime: event.occurredAt)
         ]
     }
 }
@@ -101,7 +102,8 @@ extension StoreReader {
     }
 
     /// `user`'s analytics event `name` for `dog` (its `dog_id` property), if there is one.
-    func analytics(user: String, name: String, dog: String) throws -> (id: Int64, occurredAt: Double, sentAt: Double?)? {
+    func analytics(user: String, name: String, dog: String) throws -> (id: Int64, occurredAt: Double, sentAt: Double?)?
+    {
         try first(
             """
             SELECT id, occurred_at, sent_at FROM analytics_outbox

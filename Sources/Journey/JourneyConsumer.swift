@@ -64,7 +64,8 @@ public struct JourneyConsumer: EventConsumer {
             if isBlockEvent { throw Rejection(.invalid, "\(event.type) needs a `dog_id`") }
             return recorded
         }
-        return recorded + (try flowEffects(of: event, dog: dog, isBlockEvent: isBlockEvent, action: action, context: context))
+        return recorded
+            + (try flowEffects(of: event, dog: dog, isBlockEvent: isBlockEvent, action: action, context: context))
     }
 
     /// The block flow's effects of a block event or an app event performing an action.
@@ -76,7 +77,9 @@ public struct JourneyConsumer: EventConsumer {
             // An app event only completes the action of a block in progress: most dogs have none.
             var done: [String: Set<String>] = [:]
             for step in steps { done[step.blockID, default: []].insert(step.step) }
-            let inProgress = done.values.contains { !$0.contains("action") && !JourneyState.completingSteps.isSubset(of: $0) }
+            let inProgress = done.values.contains {
+                !$0.contains("action") && !JourneyState.completingSteps.isSubset(of: $0)
+            }
             // …or moves back an action done later (this event arrived late).
             let later = steps.contains { $0.step == "action" && $0.completedAt > event.occurredAt }
             guard inProgress || later else { return [] }

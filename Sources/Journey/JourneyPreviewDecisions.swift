@@ -10,8 +10,9 @@ enum JourneyPreviewDecisions {
     static func decisions(dog dogID: String, store: any StoreReader, evaluators: [RuleEvaluator], now: Double) throws
         -> [JSONObject]
     {
-        guard let dog = try store.dog(dogID), let base = try JourneyLoader.state(
-            of: dog, steps: try store.blockSteps(dog: dogID), store: store)
+        guard let dog = try store.dog(dogID),
+            let base = try JourneyLoader.state(
+                of: dog, steps: try store.blockSteps(dog: dogID), store: store)
         else {
             return evaluators.map { _ in [:] }  // no dog or no journey: nothing decided
         }

@@ -53,14 +53,17 @@ enum AnalyticsExportCommand: Command {
                 for event in page { io.stdout.line(event.json.compactText) }
                 io.stdout.flush()
                 guard !io.stdout.writeFailed else {
-                    io.stderr.line("Error: the output could not be written; \(written) events were marked sent, the rest were not")
+                    io.stderr.line(
+                        "Error: the output could not be written; \(written) events were marked sent, the rest were not")
                     return .failure
                 }
                 if !keep { _ = try store.markAnalyticsSent(page.map { $0.id }, at: Date().timeIntervalSince1970) }
                 written += page.count
                 after = last.id
             }
-            io.stderr.line("\(written) analytics event\(written == 1 ? "" : "s") written\(keep || written == 0 ? "" : " and marked sent")")
+            io.stderr.line(
+                "\(written) analytics event\(written == 1 ? "" : "s") written\(keep || written == 0 ? "" : " and marked sent")"
+            )
             return .success
         } catch {
             io.stderr.line("Error: \(error)")

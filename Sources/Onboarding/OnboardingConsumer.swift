@@ -54,7 +54,8 @@ public struct OnboardingConsumer: EventConsumer {
         for flow in flows.flows {
             states[flow.key] = try context.store.onboardingProgress(user: event.userID, flow: flow.key)
         }
-        return try advance(event, skip: skip, states: &states, applyTime: event.occurredAt, replaying: false, context: context)
+        return try advance(
+            event, skip: skip, states: &states, applyTime: event.occurredAt, replaying: false, context: context)
     }
 
     /// The user's onboarding made again from their stored events and `event`, in time order.
@@ -126,7 +127,8 @@ public struct OnboardingConsumer: EventConsumer {
                 effects.append(
                     .onboardingFlowStarted(
                         flow: flow.key, variant: variant, version: flow.version, at: start == applyTime ? nil : start))
-                progress = OnboardingFlowProgress(flow: flow.key, variant: variant, version: flow.version, startedAt: start)
+                progress = OnboardingFlowProgress(
+                    flow: flow.key, variant: variant, version: flow.version, startedAt: start)
                 if let chainedStart, let first = (flow.variant(named: variant) ?? flow.variants[0]).steps.first {
                     progress.shownAt[first.id] = chainedStart
                     effects.append(
@@ -179,4 +181,3 @@ struct SkipRequest {
         self.stepID = step
     }
 }
-

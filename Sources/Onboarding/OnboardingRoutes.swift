@@ -23,7 +23,8 @@ enum OnboardingRoutes {
     {
         let user = try p.require("user")
         return try APIError.answering {
-            try OnboardingFlowsView.json(user: user, flows: OnboardingFlows(ruleSet: service.ruleSet), store: service.store)
+            try OnboardingFlowsView.json(
+                user: user, flows: OnboardingFlows(ruleSet: service.ruleSet), store: service.store)
         }
     }
 

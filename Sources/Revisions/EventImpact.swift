@@ -151,7 +151,8 @@ public struct EventImpact: Sendable {
             text += "consumer \(consumer): its effects differ for \(events) event\(events == 1 ? "" : "s")\n"
         }
         for (type, change) in byEffect.sorted(by: { $0.key < $1.key }) {
-            text += "\n\(type): \(change.events) event\(change.events == 1 ? "" : "s"), +\(change.added) −\(change.removed)\n"
+            text +=
+                "\n\(type): \(change.events) event\(change.events == 1 ? "" : "s"), +\(change.added) −\(change.removed)\n"
             for example in change.examples {
                 text +=
                     "  \(example.user)/\(example.eventID) \(example.type): \(example.before.compactText) → \(example.after.compactText)\n"

@@ -94,7 +94,8 @@ public struct ImpactPreview {
 
         func finish() -> EventImpact {
             let replays = sides.finish()
-            var impact = EventImpact.compare(sides.events, active: replays[0], candidate: replays[1], examples: examples)
+            var impact = EventImpact.compare(
+                sides.events, active: replays[0], candidate: replays[1], examples: examples)
             impact.seconds = (ContinuousClock.now - started).seconds
             return impact
         }

@@ -2,8 +2,8 @@ import CommandKit
 import Core
 import FeatureKit
 import Foundation
-import RuleEngine
 import RevisionStore
+import RuleEngine
 import Store
 
 /// `journey preview --candidate DIR|REV`: what a change would do to the dogs active lately.

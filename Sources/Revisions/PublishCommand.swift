@@ -2,8 +2,8 @@ import CommandKit
 import Core
 import FeatureKit
 import Foundation
-import RuleEngine
 import RevisionStore
+import RuleEngine
 import Store
 
 /// `journey publish`: run the gates on a rules folder and, when they pass, store and activate it.

@@ -1,7 +1,7 @@
 import Core
 import FeatureKit
-import RuleEngine
 import RevisionStore
+import RuleEngine
 import Store
 
 /// Publishes, activates and rolls back rule revisions in a store, recording each in the audit

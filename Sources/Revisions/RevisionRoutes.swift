@@ -1,8 +1,8 @@
 import Core
 import FeatureKit
 import HTTP
-import RuleEngine
 import RevisionStore
+import RuleEngine
 import Store
 
 /// The admin API of rule revisions: list, upload (publish), read, diff, activate, check a

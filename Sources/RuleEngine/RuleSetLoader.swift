@@ -113,7 +113,8 @@ public struct RuleSetLoader {
             }
         }
 
-        let sizes = contents.mapValues { $0.utf8.count }.map { (display + "/" + $0.key, $0.value) }
+        let sizes =
+            contents.mapValues { $0.utf8.count }.map { (display + "/" + $0.key, $0.value) }
             + pluginContents.mapValues { $0.utf8.count }.map { ($0.key, $0.value) }
         let total = sizes.reduce(0) { $0 + $1.1 }
         guard total <= Self.maxRuleSetBytes else {

@@ -211,7 +211,8 @@ public final class JourneyService {
             do {
                 try database.quarantine(record)
                 logLine(
-                    "journey serve: \(workerName): quarantined rule `\(record.ruleID)`\(record.scopeText): \(record.detail)")
+                    "journey serve: \(workerName): quarantined rule `\(record.ruleID)`\(record.scopeText): \(record.detail)"
+                )
             } catch {
                 failed.append(record)
             }

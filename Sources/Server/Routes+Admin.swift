@@ -3,8 +3,8 @@ import FeatureKit
 import Foundation
 import HTTP
 import JQ
-import RuleEngine
 import RevisionStore
+import RuleEngine
 import Store
 
 /// The admin endpoints (behind the bearer token): the rules served, reloading them, evaluating
@@ -92,7 +92,8 @@ enum AdminRoutes {
             if lifted > 0 {
                 try service.store.appendAudit(
                     AuditEntry(
-                        at: service.now(), actor: service.adminName(of: request), action: "lift_quarantine", subject: rule,
+                        at: service.now(), actor: service.adminName(of: request), action: "lift_quarantine",
+                        subject: rule,
                         message: request.query("reason") ?? "lifted through the admin API",
                         detail: ["records": .number(Double(lifted)), "input": input.map(JSON.string) ?? .null]))
             }

@@ -22,7 +22,10 @@ enum AnalyticsRoutes {
         }
         let since = try APIError.timeQuery(request, "since")
         return try APIError.answering {
-            ["events": .array(try service.store.pendingAnalytics(limit: limit, afterID: after, since: since).map(\.json))]
+            [
+                "events": .array(
+                    try service.store.pendingAnalytics(limit: limit, afterID: after, since: since).map(\.json))
+            ]
         }
     }
 

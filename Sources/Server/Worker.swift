@@ -83,14 +83,16 @@ public enum Worker {
             )
         }
         var (generation, report) = reloader.loadServed(
-            source: configuration.rulesSource, trigger: RuleReloader.startupTrigger, serving: nil, reader: store, store: store)
+            source: configuration.rulesSource, trigger: RuleReloader.startupTrigger, serving: nil, reader: store,
+            store: store)
         if generation == nil {
             var text = "journey serve: w\(index): the rules were refused: \(report.message)"
             for diagnostic in report.diagnostics { text += "\n" + diagnostic.description }
             for test in report.failedTests {
                 text += "\n\(test.location): test failed: \(test.fullName): \(test.message ?? "")"
             }
-            guard let (lastGood, lastReport) = reloader.loadLastGood(trigger: RuleReloader.startupTrigger, store: store),
+            guard
+                let (lastGood, lastReport) = reloader.loadLastGood(trigger: RuleReloader.startupTrigger, store: store),
                 let lastGood
             else {
                 throw StartupRefusal(
@@ -268,7 +270,8 @@ public enum Worker {
                             "input": record.inputKey.map(JSON.string) ?? .null,
                         ]))
                 logLine(
-                    "journey serve: \(worker): quarantined rule `\(record.ruleID)`\(record.scopeText): \(record.detail)")
+                    "journey serve: \(worker): quarantined rule `\(record.ruleID)`\(record.scopeText): \(record.detail)"
+                )
             } catch {
                 failed.append(record)
             }

@@ -21,7 +21,8 @@ extension PostgresStore: StoreAdministration, ChangeSignal {
         for name in names {
             let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             tables.append((name, Int(try first("SELECT count(*) FROM \(quoted)", []) { $0.integer(0) } ?? 0)))
-            bytes += try first("SELECT pg_total_relation_size(CAST(? AS regclass))", [.text(quoted)]) { $0.integer(0) } ?? 0
+            bytes +=
+                try first("SELECT pg_total_relation_size(CAST(? AS regclass))", [.text(quoted)]) { $0.integer(0) } ?? 0
         }
         return StoreStatistics(path: location, schemaVersion: try schemaVersion(), tables: tables, bytes: Int(bytes))
     }

@@ -110,7 +110,8 @@ extension PostgresStore {
 
     public func blockSteps(dog: String) throws -> [BlockStep] {
         try rows(
-            "SELECT block_id, step, completed_at FROM block_progress WHERE dog_id = ? ORDER BY completed_at", [.text(dog)]
+            "SELECT block_id, step, completed_at FROM block_progress WHERE dog_id = ? ORDER BY completed_at",
+            [.text(dog)]
         ) { row in
             BlockStep(blockID: row.text(0) ?? "", step: row.text(1) ?? "", completedAt: row.real(2))
         }

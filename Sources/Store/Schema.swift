@@ -288,7 +288,8 @@ enum Schema {
                 ALTER TABLE events ADD COLUMN provenance TEXT;
                 """),
         Migration(
-            version: 9, name: "what each event contributed to a challenge; a user's events by time, and analytics by user",
+            version: 9,
+            name: "what each event contributed to a challenge; a user's events by time, and analytics by user",
             sql: """
                 CREATE TABLE challenge_contributions (
                     challenge_id TEXT NOT NULL,
@@ -330,7 +331,8 @@ enum Schema {
                 ALTER TABLE reminders ADD COLUMN runner_payload TEXT;
                 """),
         Migration(
-            version: 13, name: "a version of each user's habit data, so that their statistics are kept until it changes",
+            version: 13,
+            name: "a version of each user's habit data, so that their statistics are kept until it changes",
             sql: """
                 CREATE TABLE habit_versions (
                     user_id TEXT PRIMARY KEY REFERENCES users (user_id) ON DELETE CASCADE,
@@ -351,7 +353,8 @@ enum Schema {
                 """),
         Migration(
             version: 16,
-            name: "each tracker keeps the user's habit version of its check-ins' last change, so that the statistics re-read only the trackers that changed",
+            name:
+                "each tracker keeps the user's habit version of its check-ins' last change, so that the statistics re-read only the trackers that changed",
             sql: """
                 ALTER TABLE habit_trackers ADD COLUMN checkins_version INTEGER NOT NULL DEFAULT 0;
                 """),

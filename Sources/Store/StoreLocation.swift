@@ -36,10 +36,13 @@ public struct StoreLocation: Sendable, Equatable, CustomStringConvertible {
             backend = .sqlite(path: path)
             return
         }
-        if let colon = text.firstIndex(of: ":"), text[..<colon].count > 1, text[text.index(after: colon)...].hasPrefix("//") {
+        if let colon = text.firstIndex(of: ":"), text[..<colon].count > 1,
+            text[text.index(after: colon)...].hasPrefix("//")
+        {
             let scheme = text[..<colon]
             throw StoreLocationError(
-                location: text, problem: "`\(scheme):` is not a store this engine knows (a file path, sqlite:PATH or postgresql://…)")
+                location: text,
+                problem: "`\(scheme):` is not a store this engine knows (a file path, sqlite:PATH or postgresql://…)")
         }
         backend = .sqlite(path: text)
     }

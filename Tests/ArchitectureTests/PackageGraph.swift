@@ -32,7 +32,9 @@ struct PackageGraph {
     /// manifest, with its `name:`, `dependencies:` and `path:` (the default folder when none).
     static func targetDeclarations(_ manifest: String) -> [Target] {
         var found: [Target] = []
-        let kinds = ["target": "Sources", "executableTarget": "Sources", "testTarget": "Tests", "systemLibrary": "Sources"]
+        let kinds = [
+            "target": "Sources", "executableTarget": "Sources", "testTarget": "Tests", "systemLibrary": "Sources",
+        ]
         for (kind, folder) in kinds {
             var rest = manifest[...]
             while let start = rest.range(of: "." + kind + "(") {

@@ -25,7 +25,8 @@ import Testing
             let batches = ArrivalOrderWorld.arrival(of: events, using: &generator)
             let dump = try world.ingest(batches)
             let differences = inOrder.dump.differences(from: dump.dump)
-            #expect(differences.isEmpty, "seed \(seed), permutation \(permutation): \(differences.joined(separator: "\n"))")
+            #expect(
+                differences.isEmpty, "seed \(seed), permutation \(permutation): \(differences.joined(separator: "\n"))")
             if !differences.isEmpty { return }
         }
     }
@@ -51,9 +52,11 @@ import Testing
     /// same value, completion and rewards as when the join came first.
     @Test func aJoinArrivingAfterTheWalksCountsThem() throws {
         let world = try ArrivalOrderWorld()
-        let join = ArrivalOrderWorld.event("u1", "j1", "challenge_joined", "2026-08-27T09:00:00+02:00", ["challenge_id": "solo"])
+        let join = ArrivalOrderWorld.event(
+            "u1", "j1", "challenge_joined", "2026-08-27T09:00:00+02:00", ["challenge_id": "solo"])
         let walks = (1...4).map {
-            ArrivalOrderWorld.event("u1", "w\($0)", "walk_completed", String(format: "2026-08-%02dT18:00:00+02:00", 26 + $0), ["km": 3])
+            ArrivalOrderWorld.event(
+                "u1", "w\($0)", "walk_completed", String(format: "2026-08-%02dT18:00:00+02:00", 26 + $0), ["km": 3])
         }
         let first = try world.ingest([[join] + walks])
         let last = try world.ingest([walks, [join]])
@@ -71,7 +74,8 @@ import Testing
     func anOutcomeListsTheChallengesInJoinOrder(backend: String) throws {
         let world = try ArrivalOrderWorld()
         let events = [
-            ArrivalOrderWorld.event("u1", "j1", "challenge_joined", "2026-08-27T09:00:00+02:00", ["challenge_id": "solo"]),
+            ArrivalOrderWorld.event(
+                "u1", "j1", "challenge_joined", "2026-08-27T09:00:00+02:00", ["challenge_id": "solo"]),
             ArrivalOrderWorld.event(
                 "u1", "j2", "challenge_joined", "2026-08-28T09:00:00+02:00", ["challenge_id": "from-join"]),
             // Counts toward solo only (from-join counts from its join on): solo's row changes.
@@ -80,7 +84,9 @@ import Testing
         ]
         let run = try world.ingest(events.map { [$0] }, backend: backend)
         let outcome = try #require(try run.store.event(user: "u1", eventID: "w2")?.outcome.arrayValue)
-        let counted = outcome.filter { $0["type"] == "challenge_progress" }.compactMap { $0["challenge_id"]?.stringValue }
+        let counted = outcome.filter { $0["type"] == "challenge_progress" }.compactMap {
+            $0["challenge_id"]?.stringValue
+        }
         #expect(counted == ["solo", "from-join"])
     }
 
@@ -90,7 +96,8 @@ import Testing
         let join = ArrivalOrderWorld.event(
             "u1", "j1", "challenge_joined", "2026-08-29T09:00:00+02:00", ["challenge_id": "from-join"])
         let walks = (1...4).map {
-            ArrivalOrderWorld.event("u1", "w\($0)", "walk_completed", String(format: "2026-08-%02dT18:00:00+02:00", 26 + $0), ["km": 2])
+            ArrivalOrderWorld.event(
+                "u1", "w\($0)", "walk_completed", String(format: "2026-08-%02dT18:00:00+02:00", 26 + $0), ["km": 2])
         }
         for batches in [[[join] + walks], [walks, [join]], [[walks[3], join], Array(walks.prefix(3))]] {
             let run = try world.ingest(batches)
@@ -102,7 +109,8 @@ import Testing
     /// (and its rewards) back; nothing is rewarded twice.
     @Test func aLateEventMovesTheCompletionBack() throws {
         let world = try ArrivalOrderWorld()
-        let join = ArrivalOrderWorld.event("u1", "j1", "challenge_joined", "2026-08-27T09:00:00+02:00", ["challenge_id": "solo"])
+        let join = ArrivalOrderWorld.event(
+            "u1", "j1", "challenge_joined", "2026-08-27T09:00:00+02:00", ["challenge_id": "solo"])
         let early = ArrivalOrderWorld.event("u1", "w1", "walk_completed", "2026-08-28T18:00:00+02:00", ["km": 6])
         let middle = ArrivalOrderWorld.event("u1", "w2", "walk_completed", "2026-08-29T18:00:00+02:00", ["km": 6])
         let late = ArrivalOrderWorld.event("u1", "w3", "walk_completed", "2026-08-30T18:00:00+02:00", ["km": 6])
@@ -260,7 +268,9 @@ final class ArrivalOrderWorld {
         for n in 0..<6 {
             let user = "u\(n)"
             for challenge in ["solo", "from-join", "custom", "pack"] where generator.next() % 5 != 0 {
-                add(user, "challenge_joined", random(in: start...windowEnd - 3_600), ["challenge_id": .string(challenge)])
+                add(
+                    user, "challenge_joined", random(in: start...windowEnd - 3_600),
+                    ["challenge_id": .string(challenge)])
             }
             for _ in 0..<(4 + Int(generator.next() % 6)) {
                 let km = Double(generator.next() % 40) / 10 + 0.5
@@ -277,7 +287,9 @@ final class ArrivalOrderWorld {
         for user in ["u0", "u1"] {
             add(user, "challenge_joined", random(in: start...windowEnd - 3_600), ["challenge_id": "duel"])
             for _ in 0..<5 {
-                add(user, "steps_logged", random(in: start...windowEnd), ["steps": .number(Double(2_000 + generator.next() % 8_000))])
+                add(
+                    user, "steps_logged", random(in: start...windowEnd),
+                    ["steps": .number(Double(2_000 + generator.next() % 8_000))])
             }
         }
         let resends = events.filter { _ in generator.next() % 8 == 0 }

@@ -361,7 +361,10 @@ extension ChallengeTests {
         harness.send("u1", "category_created", ["category_id": "sport", "name": "Sport"], at: "2026-08-01T08:00:00Z")
         harness.send(
             "u1", "tracker_created",
-            ["tracker_id": "gym", "name": "Gym", "schedule": ["mon", "wed", "fri"], "category": "sport", "emoji": "⭐", "color": "#3366FF"],
+            [
+                "tracker_id": "gym", "name": "Gym", "schedule": ["mon", "wed", "fri"], "category": "sport",
+                "emoji": "⭐", "color": "#3366FF",
+            ],
             at: "2026-08-01T08:00:00Z")
         // Mon 3, Wed 5, then Fri 7 is missed: the run restarts on Mon 10 and reaches seven
         // scheduled days on Mon 24 (weekends and Tuesdays/Thursdays do not break it).
@@ -438,7 +441,10 @@ extension ChallengeTests {
         harness.send("u1", "category_created", ["category_id": "dog", "name": "Dog"], at: "2026-08-01T08:00:00Z")
         harness.send(
             "u1", "tracker_created",
-            ["tracker_id": "walk", "name": "Walk", "schedule": ["mon", "tue", "wed"], "category": "dog", "emoji": "⭐", "color": "#3366FF"],
+            [
+                "tracker_id": "walk", "name": "Walk", "schedule": ["mon", "tue", "wed"], "category": "dog",
+                "emoji": "⭐", "color": "#3366FF",
+            ],
             at: "2026-08-01T08:00:00Z")
         if joinedFirst { join() }
         for (index, step) in sequence.steps.enumerated() {

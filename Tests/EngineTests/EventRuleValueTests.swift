@@ -10,11 +10,15 @@ import Testing
         (
             "with a dog and a nested payload",
             [
-                "event_id": "e-1", "user_id": "u-ü", "type": "weight_logged", "occurred_at": "2026-11-25T09:00:00+01:00",
+                "event_id": "e-1", "user_id": "u-ü", "type": "weight_logged",
+                "occurred_at": "2026-11-25T09:00:00+01:00",
                 "dog_id": "q", "payload": ["kg": 9.5, "note": ["tags": ["a", "🐕"], "none": .null]],
             ]
         ),
-        ("without a dog or payload", ["event_id": "e-2", "user_id": "u", "type": "app_opened", "occurred_at": "2026-11-25T09:00:00Z"]),
+        (
+            "without a dog or payload",
+            ["event_id": "e-2", "user_id": "u", "type": "app_opened", "occurred_at": "2026-11-25T09:00:00Z"]
+        ),
     ]
 
     @Test(arguments: events)

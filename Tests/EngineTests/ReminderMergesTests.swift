@@ -1,8 +1,9 @@
 import Core
-@testable import Engine
 import Store
-import Testing
 import TestSupport
+import Testing
+
+@testable import Engine
 
 /// Reminders held for a batch and merged at its end leave the rows (and their ids) that
 /// merging each one in turn leaves: whatever the due times, ties, payloads and flush points.
@@ -100,7 +101,8 @@ struct ReminderMergesTests {
     /// Two users, one dog, three events; the events' row ids.
     static func seed(_ store: any Store) throws -> [Int64] {
         for user in ["u1", "u2"] { try store.ensureUser(user, firstSeenAt: 1) }
-        try store.insertDog(DogProfile(id: "d1", userID: "u1", name: "Rex", breed: "collie", metrics: [:], registeredAt: 1))
+        try store.insertDog(
+            DogProfile(id: "d1", userID: "u1", name: "Rex", breed: "collie", metrics: [:], registeredAt: 1))
         return try (0..<3).map { index in
             try store.insertEvent(
                 StoredEvent(

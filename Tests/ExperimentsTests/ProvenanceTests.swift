@@ -50,8 +50,10 @@ struct ProvenanceTests {
             let stored = try #require(try store.event(user: user, eventID: result.eventID ?? ""))
             #expect(stored.ruleRevision == evaluator.ruleSet.revision)
             let variation = try #require(
-                try assigner.assignment("greeting-test", subject: ExperimentSubject(userID: user), now: engine.clock.now)
-                    .variation)
+                try assigner.assignment(
+                    "greeting-test", subject: ExperimentSubject(userID: user), now: engine.clock.now
+                )
+                .variation)
             variants.insert(variation)
             let origins = try #require(stored.provenance.arrayValue)
             #expect(origins.count == stored.outcome.arrayValue?.count, "one origin per effect")

@@ -96,7 +96,10 @@ import Testing
 
     /// Ambiguous framing is refused before the handler (request smuggling behind a proxy).
     static let ambiguous: [(String, String)] = [
-        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n", "ambiguous_length"),
+        (
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n",
+            "ambiguous_length"
+        ),
         ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}", "duplicate_header"),
         ("GET / HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\n", "duplicate_header"),
     ]

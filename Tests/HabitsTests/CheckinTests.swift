@@ -14,10 +14,14 @@ struct CheckinTests {
     /// Refusals and repeats name the tracker, the date and the bound.
     @Test func refusalsAndRepeatsNameTheTrackerAndTheDate() throws {
         let harness = try HabitsHarness()
-        harness.send("u1", "category_created", ["category_id": "general", "name": "General"], at: "2026-11-29T08:00:00Z")
+        harness.send(
+            "u1", "category_created", ["category_id": "general", "name": "General"], at: "2026-11-29T08:00:00Z")
         harness.send(
             "u1", "tracker_created",
-            ["tracker_id": "walk", "name": "Walk", "schedule": ["mon"], "category": "general", "emoji": "⭐", "color": "#3366FF"],
+            [
+                "tracker_id": "walk", "name": "Walk", "schedule": ["mon"], "category": "general", "emoji": "⭐",
+                "color": "#3366FF",
+            ],
             at: "2026-11-29T08:00:00Z")
         let ancient = harness.send(
             "u1", "habit_checked", ["tracker_id": "walk", "date": "1900-01-01"], at: "2026-11-30T08:00:00Z")

@@ -26,7 +26,8 @@ import Testing
 
     static func prepared() throws -> (HabitsHarness, tracker: JSON) {
         let harness = try HabitsHarness()
-        harness.send("u1", "category_created", ["category_id": "dog", "name": "Dog things"], at: "2026-11-01T08:00:00Z")
+        harness.send(
+            "u1", "category_created", ["category_id": "dog", "name": "Dog things"], at: "2026-11-01T08:00:00Z")
         let payload: JSONObject = [
             "tracker_id": "walk", "name": "Walk Rex", "schedule": ["mon", "tue"], "category": "dog", "emoji": "🐕",
             "color": "#ff8800",
@@ -42,7 +43,10 @@ import Testing
         harness.send("u1", "category_created", ["category_id": "mind", "name": "Mind"], at: "2026-11-01T08:03:00Z")
         harness.send(
             "u1", "tracker_created",
-            ["tracker_id": "read", "name": "Read", "schedule": ["mon"], "category": "mind", "emoji": "📖", "color": "#112233"],
+            [
+                "tracker_id": "read", "name": "Read", "schedule": ["mon"], "category": "mind", "emoji": "📖",
+                "color": "#112233",
+            ],
             at: "2026-11-01T08:03:00Z")
         harness.send("u1", "habit_checked", ["tracker_id": "walk"], at: "2026-11-02T20:00:00Z")
         harness.send("u1", "habit_checked", ["tracker_id": "read"], at: "2026-11-02T20:01:00Z")
@@ -50,7 +54,8 @@ import Testing
         return (harness, event)
     }
 
-    static let pendingChecks = "SELECT count(*) FROM analytics_outbox WHERE name = 'habit_checked' AND sent_at IS NULL AND properties LIKE '%\"tracker_id\":\"%@\"%'"
+    static let pendingChecks =
+        "SELECT count(*) FROM analytics_outbox WHERE name = 'habit_checked' AND sent_at IS NULL AND properties LIKE '%\"tracker_id\":\"%@\"%'"
 
     @Test func deletingATrackerErasesItsNameEmojiColourAndUnsentAnalytics() throws {
         let (harness, created) = try Self.prepared()

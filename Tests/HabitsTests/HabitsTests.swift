@@ -52,7 +52,10 @@ struct HabitsTests {
         harness.send("u1", "category_created", ["category_id": "health", "name": "Health"], at: at)
         harness.send(
             "u1", "tracker_created",
-            ["tracker_id": "walk", "name": "Walk", "schedule": ["sun"], "category": "health", "emoji": "⭐", "color": "#3366FF"],
+            [
+                "tracker_id": "walk", "name": "Walk", "schedule": ["sun"], "category": "health", "emoji": "⭐",
+                "color": "#3366FF",
+            ],
             at: at)
         let checkIn: JSON = [
             "event_id": "walked", "user_id": "u1", "type": "habit_checked", "occurred_at": .string(at),

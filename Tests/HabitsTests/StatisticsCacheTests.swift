@@ -94,7 +94,8 @@ import Testing
         // behind the engine's back, in its row and in the bits the statistics read: day 305 of
         // its year, word 5, bit 0).
         _ = try test.store.run(
-            "UPDATE habit_checkins SET unchecked_at = 1 WHERE user_id = ? AND date = ?", [.text("u1"), .text("2026-11-02")])
+            "UPDATE habit_checkins SET unchecked_at = 1 WHERE user_id = ? AND date = ?",
+            [.text("u1"), .text("2026-11-02")])
         _ = try test.store.run(
             "UPDATE habit_checkin_years SET w5 = w5 - 1 WHERE user_id = ? AND year = 2026", [.text("u1")])
         #expect(try HabitStatistics.json(user: "u1", store: other, evaluator: evaluator) == first)
@@ -123,11 +124,13 @@ import Testing
         let file = rules + "/habits/statistics.yaml"
         let text = try String(contentsOfFile: file, encoding: .utf8)
         try text.replacingOccurrences(of: "then 0 else $count / $days end", with: "then 0 else $count / $days * 10 end")
-            .replacingOccurrences(of: "expect: 2.5", with: "expect: 25").write(toFile: file, atomically: true, encoding: .utf8)
+            .replacingOccurrences(of: "expect: 2.5", with: "expect: 25").write(
+                toFile: file, atomically: true, encoding: .utf8)
         let edited = Features.all.loader(rulesDirectory: rules, pluginsDirectory: Repository.plugins).load()
         let editedSet = try #require(edited.ruleSet, "\(edited.diagnostics)")
         #expect(editedSet.revision != evaluator.ruleSet.revision)
-        let stats = try HabitStatistics.json(user: "u1", store: test.store, evaluator: RuleEvaluator(ruleSet: editedSet))
+        let stats = try HabitStatistics.json(
+            user: "u1", store: test.store, evaluator: RuleEvaluator(ruleSet: editedSet))
         #expect(stats["average"] == 10)
 
         evaluator.quarantined = ["habits.average"]

@@ -15,7 +15,8 @@ struct StatisticsEquivalenceTests {
     func factsAndRulesMatchAWalkOverEveryDay(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
         let history = RandomHistory(&random)
-        let evaluator = try #require(Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
+        let evaluator = try #require(
+            Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
         let facts = try HabitFacts.input(trackers: history.trackers, checkins: history.checkins)
         let stats = try HabitStatistics.json(facts: facts, hasData: !history.checkins.isEmpty, evaluator: evaluator)
         let want = Reference.statistics(history.trackers, history.checkins)
@@ -31,7 +32,8 @@ struct StatisticsEquivalenceTests {
         var history = RandomHistory(&random)
         let testStore = try TestStore(backend)
         let store = testStore.store
-        let evaluator = try #require(Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
+        let evaluator = try #require(
+            Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
         try store.ensureUser("u1", firstSeenAt: 0)
         try store.applyHabitChange(.categoryCreated(HabitCategory(id: "c", name: "C")), user: "u1", at: 0, event: nil)
         for tracker in history.trackers {

@@ -72,13 +72,16 @@ import Testing
     @Test(arguments: numbers)
     func numberText(_ n: Double) {
         #expect(JSON.number(n).compactText == JSON.format(number: n))
-        if n.isFinite, n == n.rounded(), abs(n) < 1e17 { #expect(JSON.number(n).compactText == JV(JSON.number(n)).compactText) }
+        if n.isFinite, n == n.rounded(), abs(n) < 1e17 {
+            #expect(JSON.number(n).compactText == JV(JSON.number(n)).compactText)
+        }
     }
 
     @Test func randomWholeNumbersText() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<10_000 {
-            let n = Double(Int64.random(in: -2_000_000_000_000_000...2_000_000_000_000_000, using: &generator))
+            let n =
+                Double(Int64.random(in: -2_000_000_000_000_000...2_000_000_000_000_000, using: &generator))
                 / [1, 1_000, 1_000_000][Int.random(in: 0..<3, using: &generator)]
             #expect(JSON.number(n).compactText == JSON.format(number: n), "\(n)")
         }

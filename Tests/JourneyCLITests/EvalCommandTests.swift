@@ -167,7 +167,8 @@ import Testing
     /// narrows it: the records of other kinds and the events of other types never reach it.
     @Test func aRuleThatDeclaresWhatItReadsSeesOnlyThat() throws {
         let rules = try TemporaryDirectory([
-            "r.yaml": "rule: r\nkind: auto_complete\nreads: {records: [vaccine], events: []}\nexpr: '[.records[], .events[]]'\n"
+            "r.yaml":
+                "rule: r\nkind: auto_complete\nreads: {records: [vaccine], events: []}\nexpr: '[.records[], .events[]]'\n"
         ])
         let input = """
             {"dog": {"id": "d"}, "block": {"id": "b"}, "events": [{"type": "course_started"}],
@@ -188,7 +189,8 @@ import Testing
     /// (`--now`): the older records never reach the rule.
     @Test func aRuleThatReadsATimeWindowSeesOnlyThatTime() throws {
         let rules = try TemporaryDirectory([
-            "r.yaml": "rule: r\nkind: auto_complete\nreads: {records: [weight], within: 7d}\nexpr: '[.records[] | {id}]'\n"
+            "r.yaml":
+                "rule: r\nkind: auto_complete\nreads: {records: [weight], within: 7d}\nexpr: '[.records[] | {id}]'\n"
         ])
         let input = """
             {"dog": {"id": "d"}, "block": {"id": "b"}, "events": [],

@@ -99,7 +99,8 @@ import Testing
         let all = (1...latest).map(String.init).joined(separator: ", ")
         #expect(first.stdout.contains("applied migrations \(all); schema version \(latest)"), "\(first.stdout)")
         #expect(
-            journey("db", "migrate", "--db", files.database).stdout.contains("is up to date (schema version \(latest))"))
+            journey("db", "migrate", "--db", files.database).stdout.contains("is up to date (schema version \(latest))")
+        )
         let stats = journey("db", "stats", "--db", files.database)
         #expect(stats.stdout.contains("schema version \(latest)"))
         #expect(stats.stdout.contains("events"))

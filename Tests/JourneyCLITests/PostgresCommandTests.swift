@@ -4,7 +4,8 @@ import Testing
 
 /// `journey ingest`, `journey db stats` and `journey dog` with `--db postgresql://…` answer as
 /// they do on SQLite.
-@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)")) struct PostgresCommandTests {
+@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
+struct PostgresCommandTests {
     static let common = ["--rules", Repository.rules, "--plugins", Repository.plugins, "--now", "2026-11-29T12:00:00Z"]
 
     /// What the commands print for a store at `location`, without timings, paths and sizes.

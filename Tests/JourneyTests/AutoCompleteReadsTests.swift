@@ -32,9 +32,13 @@ import Testing
         let dog = try #require(try journey.store.dog("miso"))
         let block = try #require(try journey.views.state("miso").map.block("weight-baseline"))
         let whole = try AutoComplete.input(for: block, dog: dog, store: journey.store, now: journey.clock).json()
-        let narrowed = try AutoComplete.input(for: block, dog: dog, store: journey.store, reads: Self.reads, now: journey.clock).json()
+        let narrowed = try AutoComplete.input(
+            for: block, dog: dog, store: journey.store, reads: Self.reads, now: journey.clock
+        ).json()
 
-        #expect(narrowed == Self.reads.apply(to: whole, selectable: RuleKind.autoComplete.selectableInputs, now: journey.clock))
+        #expect(
+            narrowed
+                == Self.reads.apply(to: whole, selectable: RuleKind.autoComplete.selectableInputs, now: journey.clock))
         let records = narrowed["records"]?.arrayValue ?? []
         #expect(records.count == AutoComplete.recordsPerKind && records.allSatisfy { $0["kind"] == "weight" })
         #expect(records.first?["payload"]?["n"] == 20, "the newest hundred weights, oldest first")
@@ -42,7 +46,9 @@ import Testing
         #expect(courses == ["impulse-101"], "the window does not move to find an older course_started")
 
         let nothing = InputSelection(["records": [], "events": []])
-        let empty = try AutoComplete.input(for: block, dog: dog, store: journey.store, reads: nothing, now: journey.clock).json()
+        let empty = try AutoComplete.input(
+            for: block, dog: dog, store: journey.store, reads: nothing, now: journey.clock
+        ).json()
         #expect(empty["records"] == [] && empty["events"] == [] && empty["dog"] == whole["dog"])
     }
 
@@ -59,7 +65,9 @@ import Testing
         (within: "30m", nowHours: 5.0, weights: 100, vaccines: 6, events: 31),
         (within: "30d", nowHours: 10.0, weights: 100, vaccines: 10, events: 200),
     ])
-    func aTimeWindowIsTheWindowWithoutTheOlder(within: String, nowHours: Double, weights: Int, vaccines: Int, events: Int)
+    func aTimeWindowIsTheWindowWithoutTheOlder(
+        within: String, nowHours: Double, weights: Int, vaccines: Int, events: Int
+    )
         throws
     {
         let journey = try JourneyHarness(now: "2026-11-20T08:00:00Z")
@@ -92,7 +100,8 @@ import Testing
 
         // By time alone: every kind and type, each narrowed the same way.
         let timeOnly = InputSelection([:], within: duration)
-        let byTime = try AutoComplete.input(for: block, dog: dog, store: journey.store, reads: timeOnly, now: now).json()
+        let byTime = try AutoComplete.input(for: block, dog: dog, store: journey.store, reads: timeOnly, now: now)
+            .json()
         #expect(byTime == timeOnly.apply(to: whole, selectable: selectable, now: now))
     }
 

@@ -61,6 +61,9 @@ import Testing
             "check_answered", ["block_id": .string(block), "answer": ["option": "waist-visible"], "fallback": fallback])
         #expect(refused.status == .rejected)
         #expect(refused.json.compactText.contains(message), "\(refused.json.compactText)")
-        #expect(try journey.count("SELECT count(*) FROM profile_records WHERE block_id = '\(block)' AND kind = 'observation' AND json_extract(payload, '$.value') = 'waist-visible'") == 0)
+        #expect(
+            try journey.count(
+                "SELECT count(*) FROM profile_records WHERE block_id = '\(block)' AND kind = 'observation' AND json_extract(payload, '$.value') = 'waist-visible'"
+            ) == 0)
     }
 }

@@ -1,10 +1,11 @@
 import Core
 import Engine
 import Features
-@testable import Journey
 import Store
 import TestSupport
 import Testing
+
+@testable import Journey
 
 /// DJ-43: the AI interpretation is the first thing seen after onboarding, so Today and the
 /// Journey overview say when it was read (`interpretation_read_at`): null until the app reports

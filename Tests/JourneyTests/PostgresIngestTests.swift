@@ -10,7 +10,8 @@ import Testing
 /// The whole ingest path (every feature's consumers and stores) on PostgreSQL gives the
 /// results and the rows it gives on SQLite: each of the examples, twice (the second time
 /// every event is a duplicate).
-@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)")) struct PostgresIngestTests {
+@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
+struct PostgresIngestTests {
     struct Ingested {
         var results: [IngestResult]
         /// Every table's columns, and its rows (as text, numbers written alike), sorted.
@@ -19,7 +20,8 @@ import Testing
 
     static func ingest(_ example: String, on backend: TestStore) throws -> Ingested {
         let lines = try String(contentsOfFile: Repository.examples + "/" + example, encoding: .utf8)
-        return try ingest(events: try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }, on: backend)
+        return try ingest(
+            events: try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }, on: backend)
     }
 
     static func ingest(events: [JSON], on backend: TestStore) throws -> Ingested {
@@ -101,7 +103,8 @@ import Testing
             init(_ ingestor: Ingestor) { self.ingestor = ingestor }
         }
         let instances = try (0..<2).map { _ in
-            let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
+            let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
+                .load()
             let evaluator = try #require(loaded.evaluator)
             return Instance(
                 Features.all.makeIngestor(

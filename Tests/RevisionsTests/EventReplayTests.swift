@@ -2,9 +2,9 @@ import Core
 import Engine
 import Features
 import Foundation
-import RuleEngine
 import RevisionStore
 import Revisions
+import RuleEngine
 import Store
 import TestSupport
 import Testing
@@ -39,7 +39,8 @@ import Testing
         for owner in 0..<40 {
             let user = "owner-\(owner)"
             events.append([
-                "event_id": "reg", "user_id": .string(user), "type": "dog_registered", "dog_id": .string("dog-\(owner)"),
+                "event_id": "reg", "user_id": .string(user), "type": "dog_registered",
+                "dog_id": .string("dog-\(owner)"),
                 "occurred_at": .string(Timestamp.format(clock)),
                 "payload": ["name": "Rex", "age_range": "4-8m", "timezone": "Europe/Berlin"],
             ])

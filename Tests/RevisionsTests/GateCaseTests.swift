@@ -1,7 +1,7 @@
 import Core
 import Features
-import Revisions
 import RevisionStore
+import Revisions
 import RuleEngine
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
 import Core
 import Features
-import Revisions
 import RevisionStore
+import Revisions
 import Store
 import TestSupport
 import Testing

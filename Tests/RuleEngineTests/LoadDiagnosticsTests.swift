@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Core
 import JQ
 import TestSupport
 import Testing
 
 @testable import RuleEngine
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One broken rules directory and the diagnostics it must produce.
 struct LoadCase: Sendable, CustomTestStringConvertible {
@@ -107,7 +108,9 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
         let directory = try TemporaryDirectory()
         try directory.write("r.yaml", "rule: r\nkind: value\nexpr: .\n")
         var bytes = Array((directory.path + "/bad").utf8) + [0xFF] + Array(".yaml".utf8) + [0]
-        let fd = bytes.withUnsafeMutableBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        let fd = bytes.withUnsafeMutableBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644)
+        }
         try #require(fd >= 0)
         close(fd)
         let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)

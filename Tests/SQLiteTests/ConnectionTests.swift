@@ -32,7 +32,9 @@ import Testing
         let db = try Connection(path: file.path)
         try db.execute("CREATE TABLE t (user TEXT, properties TEXT)")
         try db.execute("CREATE INDEX t_user ON t (user)")
-        for (user, properties) in [("u1", #"{"dog_id":"q-1"}"#), ("u1", #"{"dog_id":"Q_2"}"#), ("u2", #"{"dog_id":"q-1"}"#)] {
+        for (user, properties) in [
+            ("u1", #"{"dog_id":"q-1"}"#), ("u1", #"{"dog_id":"Q_2"}"#), ("u2", #"{"dog_id":"q-1"}"#),
+        ] {
             try db.run("INSERT INTO t VALUES (?, ?)", [.text(user), .text(properties)])
         }
         let sql = #"SELECT count(*) FROM t WHERE user = ? AND properties LIKE ? ESCAPE '\'"#
@@ -41,7 +43,8 @@ import Testing
             ("u2", #"%"dog_id":"Q-1"%"#, 1), ("u1", "%", 2),
         ]
         for (user, pattern, expected) in cases {
-            #expect(try db.prepare(sql).first([.text(user), .text(pattern)]) { $0.integer(0) } == expected, "\(pattern)")
+            #expect(
+                try db.prepare(sql).first([.text(user), .text(pattern)]) { $0.integer(0) } == expected, "\(pattern)")
         }
         #expect(try db.prepare(sql).reprepareCount == 0)
     }

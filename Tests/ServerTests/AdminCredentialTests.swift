@@ -1,6 +1,6 @@
 import Core
-import Revisions
 import RevisionStore
+import Revisions
 import Server
 import TestSupport
 import Testing

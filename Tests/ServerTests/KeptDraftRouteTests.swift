@@ -1,7 +1,7 @@
 import Core
 import Foundation
-import Revisions
 import RevisionStore
+import Revisions
 import TestSupport
 import Testing
 

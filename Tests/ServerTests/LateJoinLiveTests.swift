@@ -40,7 +40,10 @@ import Testing
         let walkers: [Walker] = (0..<40).map { n in
             let count = n < 6 ? 3 : 8  // six walk too little to finish; 8 walks of 6.5 km or more do
             let walks = (0..<count).map { w in
-                (id: "walk-\(w)", at: uniform(start + 60...now - 600).rounded(), km: (uniform(6.5...9) * 10).rounded() / 10)
+                (
+                    id: "walk-\(w)", at: uniform(start + 60...now - 600).rounded(),
+                    km: (uniform(6.5...9) * 10).rounded() / 10
+                )
             }.sorted { $0.at < $1.at }
             return Walker(user: "walker-\(n)", joinedAt: uniform(start + 60...now - 600).rounded(), walks: walks)
         }
@@ -61,7 +64,8 @@ import Testing
         }
         events += events.filter { _ in random.next() % 7 == 0 }  // resends
         events.shuffle(using: &random)
-        let before = walkers.reduce(0) { count, walker in count + walker.walks.filter { $0.at < walker.joinedAt }.count }
+        let before = walkers.reduce(0) { count, walker in count + walker.walks.filter { $0.at < walker.joinedAt }.count
+        }
         #expect(before > 40, "many walks happen before their user joins: \(before)")
 
         let clients = 8

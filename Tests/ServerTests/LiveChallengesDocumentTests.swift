@@ -34,7 +34,10 @@ import Testing
         let ben = App(service: service, token: AuthFixture.token("ben"))
         let now = Timestamp.format(Date().timeIntervalSince1970.rounded(.down) - 60)
         func event(_ id: String, _ user: String, _ type: String, _ payload: JSON) -> JSON {
-            ["event_id": .string(id), "user_id": .string(user), "type": .string(type), "occurred_at": .string(now), "payload": payload]
+            [
+                "event_id": .string(id), "user_id": .string(user), "type": .string(type), "occurred_at": .string(now),
+                "payload": payload,
+            ]
         }
 
         // The list: cards with progress, deadline and participants.
@@ -64,12 +67,16 @@ import Testing
             "POST", "/v1/events", ["events": [event("ann-walk-2", "ann", "walk_completed", ["distance_km": 30])]])
         let effects = done["results"]?[0]?["effects"]?.arrayValue ?? []
         #expect(effects.contains { $0["type"] == "challenge_completed" }, "\(done)")
-        let celebration = effects.first { $0["type"] == "reminder_scheduled" && $0["kind"] == "challenge_completed:walk-50k" }
+        let celebration = effects.first {
+            $0["type"] == "reminder_scheduled" && $0["kind"] == "challenge_completed:walk-50k"
+        }
         #expect(celebration?["payload"]?["text"] == "You did it: Walk 50 km with your dog!", "\(effects)")
-        #expect(celebration?["payload"]?["next_challenge"]?["text"]?.stringValue?.hasPrefix("Join the next one: ") == true)
+        #expect(
+            celebration?["payload"]?["next_challenge"]?["text"]?.stringValue?.hasPrefix("Join the next one: ") == true)
         let (_, rewards) = try ann.json("GET", "/v1/users/ann/rewards")
         #expect(rewards["xp"] == 150, "\(rewards)")
-        #expect(rewards["badges"]?[0]?["badge_id"] == "walker-50k" && rewards["badges"]?[0]?["challenge_id"] == "walk-50k")
+        #expect(
+            rewards["badges"]?[0]?["badge_id"] == "walker-50k" && rewards["badges"]?[0]?["challenge_id"] == "walk-50k")
 
         // Head-to-head: two sides; the other side hears of the opponent's progress, then of overtaking.
         #expect(try ann.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ann", "team": "red"]).0 == 201)
@@ -90,6 +97,8 @@ import Testing
         #expect(ranking["ranking"]?[0]?["team"] == "blue", "\(ranking)")
 
         // Another user's events are not ben's to send.
-        #expect(try ben.json("POST", "/v1/events", ["events": [event("x", "ann", "walk_completed", ["distance_km": 1])]]).0 == 403)
+        #expect(
+            try ben.json("POST", "/v1/events", ["events": [event("x", "ann", "walk_completed", ["distance_km": 1])]]).0
+                == 403)
     }
 }

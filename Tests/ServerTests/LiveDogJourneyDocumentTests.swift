@@ -83,7 +83,8 @@ import Testing
         let (_, bondDone) = try owner.json(
             "POST", "/v1/dogs/q-9/blocks/bond-building-games/action",
             ["type": "observation_recorded", "payload": ["field": "play", "value": "tug"]])
-        let result = try #require(bondDone["effects"]?.arrayValue?.first { $0["type"] == "block_completed" }, "\(bondDone)")
+        let result = try #require(
+            bondDone["effects"]?.arrayValue?.first { $0["type"] == "block_completed" }, "\(bondDone)")
         #expect(result["next_block"] != nil && result["changed"]?.arrayValue?.isEmpty == false)
 
         // "Predict, then check": the guess alone reveals the reference; the measurement completes the pair.

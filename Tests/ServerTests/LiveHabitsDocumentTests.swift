@@ -40,7 +40,9 @@ import Testing
         ])
         #expect(categories["accepted"] == 2)
         let unfinished = try send([
-            event("tracker_created", ["tracker_id": "tea", "name": "Tea", "schedule": ["mon"], "category": "home", "color": "#3366FF"])
+            event(
+                "tracker_created",
+                ["tracker_id": "tea", "name": "Tea", "schedule": ["mon"], "category": "home", "color": "#3366FF"])
         ])
         #expect(unfinished["results"]?[0]?["message"]?.stringValue?.hasPrefix("`payload.emoji` is required") == true)
         let created = try send([
@@ -52,7 +54,10 @@ import Testing
                 ]),
             event(
                 "tracker_created",
-                ["tracker_id": "vet", "name": "Vet visit", "kind": "irregular", "category": "home", "emoji": "🩺", "color": "#3366FF"]),
+                [
+                    "tracker_id": "vet", "name": "Vet visit", "kind": "irregular", "category": "home", "emoji": "🩺",
+                    "color": "#3366FF",
+                ]),
             event(
                 "tracker_created",
                 [

@@ -98,9 +98,14 @@ import Testing
         let total = (flows["flows"]?.arrayValue ?? []).reduce(0) { $0 + ($1["steps"]?.arrayValue?.count ?? 0) }
         #expect(steps.count == total, "every step once (a timer step ends by itself): \(steps.count) of \(total)")
         #expect(steps.allSatisfy { $0["properties"]?["duration_seconds"]?.numberValue != nil })
-        #expect(steps.contains { $0["properties"]?["skipped"] == true && $0["properties"]?["step_id"] == skipped.map(JSON.string) })
+        #expect(
+            steps.contains {
+                $0["properties"]?["skipped"] == true && $0["properties"]?["step_id"] == skipped.map(JSON.string)
+            })
 
         // Another user's onboarding is not theirs to read.
-        #expect(try App(service: service, token: AuthFixture.token("pavel")).json("GET", "/v1/users/\(user)/onboarding").0 == 403)
+        #expect(
+            try App(service: service, token: AuthFixture.token("pavel")).json("GET", "/v1/users/\(user)/onboarding").0
+                == 403)
     }
 }

@@ -1,8 +1,8 @@
 import Core
 import Foundation
 import HTTP
-import Revisions
 import RevisionStore
+import Revisions
 import Store
 import Synchronization
 import TestSupport
@@ -126,7 +126,8 @@ import Testing
         let occurredAt = Timestamp.format(Date().timeIntervalSince1970 - 60)
         let registration: JSON = [
             "event_id": "e-0", "user_id": "USER", "type": "dog_registered", "dog_id": "DOG",
-            "occurred_at": .string(occurredAt), "payload": ["name": "Q", "age_range": "4-8m", "timezone": "Europe/Berlin"],
+            "occurred_at": .string(occurredAt),
+            "payload": ["name": "Q", "age_range": "4-8m", "timezone": "Europe/Berlin"],
         ]
         let weights: [JSON] = (1..<1000).map { n in
             [
@@ -201,7 +202,8 @@ import Testing
             #expect(revisions.count == 1, "\(batch.user) was handled by more than one revision: \(revisions)")
             // The last switch committed before the batch was sent, and whether it was served yet.
             let k = committed.filter { $0.at < batch.sent }.count
-            let allowed = batch.sent > served[k].at ? [served[k].revision] : [served[k - 1].revision, served[k].revision]
+            let allowed =
+                batch.sent > served[k].at ? [served[k].revision] : [served[k - 1].revision, served[k].revision]
             #expect(allowed.contains(revisions.first ?? ""), "\(batch.user) sent after switch \(k)")
             if committed.contains(where: { batch.sent < $0.at && $0.at < batch.answered }) {
                 straddling += 1

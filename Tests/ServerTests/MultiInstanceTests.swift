@@ -1,8 +1,8 @@
 import Core
 import Foundation
 import HTTP
-import Revisions
 import RevisionStore
+import Revisions
 import Store
 import Synchronization
 import TestSupport

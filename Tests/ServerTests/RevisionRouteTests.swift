@@ -1,7 +1,7 @@
 import Core
 import Foundation
-import Revisions
 import RevisionStore
+import Revisions
 import TestSupport
 import Testing
 
@@ -80,7 +80,9 @@ import Testing
         #expect(activated.status == 200 && activated.json["active"]?["revision"]?.stringValue == bundled.revision)
 
         let audit = harness.send("GET", "/v1/audit", admin: true).json["audit"]?.arrayValue ?? []
-        #expect(audit.map { $0["action"]?.stringValue ?? "" } == ["rollback", "publish", "publish"], "active before: a rollback")
+        #expect(
+            audit.map { $0["action"]?.stringValue ?? "" } == ["rollback", "publish", "publish"],
+            "active before: a rollback")
         #expect(audit.allSatisfy { $0["actor"] == "admin" })
     }
 }

@@ -1,5 +1,6 @@
-@testable import Store
 import Testing
+
+@testable import Store
 
 /// The PostgreSQL schema is SQLite's, translated: row ids, integers and reals.
 @Suite struct PostgresSchemaTests {
@@ -33,7 +34,9 @@ import Testing
 
     @Test func theLocationHasNoPassword() {
         #expect(PostgresStore.withoutPassword("postgresql://app:s3cret@db:5432/j") == "postgresql://app@db:5432/j")
-        #expect(PostgresStore.withoutPassword("postgres://db/j?sslmode=require&password=x") == "postgres://db/j?sslmode=require")
+        #expect(
+            PostgresStore.withoutPassword("postgres://db/j?sslmode=require&password=x")
+                == "postgres://db/j?sslmode=require")
         #expect(PostgresStore.withoutPassword("postgresql://app@db/j?password=x") == "postgresql://app@db/j")
     }
 }

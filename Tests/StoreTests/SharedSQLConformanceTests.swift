@@ -79,7 +79,8 @@ import Testing
         let backend = try Backend(name)
         let db = backend.database
         for (id, who) in [(1, "a"), (2, "b"), (3, "c")] {
-            try db.run("INSERT INTO scores (id, name, score) VALUES (?, ?, ?)", [.integer(Int64(id)), .text(who), .real(0)])
+            try db.run(
+                "INSERT INTO scores (id, name, score) VALUES (?, ?, ?)", [.integer(Int64(id)), .text(who), .real(0)])
         }
         #expect(try db.run("UPDATE scores SET score = ? WHERE id > ?", [.real(1), .integer(1)]) == 2)
         #expect(try db.run("UPDATE scores SET score = ? WHERE name = ?", [.real(1), .text("none")]) == 0)

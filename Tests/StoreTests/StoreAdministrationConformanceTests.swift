@@ -11,8 +11,9 @@ import Testing
         let store = backend.store
         #expect(try store.schemaVersion() == SQLiteStore.latestSchemaVersion)
         #expect(try store.migrate() == [])
-        #expect(try store.first("SELECT count(*) FROM schema_migrations", []) { $0.integer(0) }
-            == Int64(SQLiteStore.latestSchemaVersion))
+        #expect(
+            try store.first("SELECT count(*) FROM schema_migrations", []) { $0.integer(0) }
+                == Int64(SQLiteStore.latestSchemaVersion))
         #expect(try store.integrityCheck() == "ok")
         try store.ping()
         try store.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', 0)", [])
@@ -48,7 +49,8 @@ import Testing
 }
 
 /// Instances starting together on a new PostgreSQL database migrate it once.
-@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)")) struct PostgresMigrationTests {
+@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
+struct PostgresMigrationTests {
     @Test func concurrentMigrationsApplyEachVersionOnce() throws {
         let url = try #require(TestStore.postgresURL)
         let schema = "migrate_\(UUID().uuidString.prefix(8).lowercased())"
@@ -72,7 +74,8 @@ import Testing
         #expect(applied.versions.flatMap { $0 }.sorted() == Array(1...SQLiteStore.latestSchemaVersion))
         let store = try PostgresStore(url: location)
         #expect(try store.schemaVersion() == SQLiteStore.latestSchemaVersion)
-        #expect(try store.first("SELECT count(*) FROM schema_migrations", []) { $0.integer(0) }
-            == Int64(SQLiteStore.latestSchemaVersion))
+        #expect(
+            try store.first("SELECT count(*) FROM schema_migrations", []) { $0.integer(0) }
+                == Int64(SQLiteStore.latestSchemaVersion))
     }
 }

@@ -74,7 +74,8 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)")) func aPostgresURLOpensAPostgresStore() throws {
+    @Test(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
+    func aPostgresURLOpensAPostgresStore() throws {
         let backend = try TestStore("postgres")
         let store = try StoreLocation(backend.location).open()
         #expect(store is PostgresStore && store.location == backend.location)

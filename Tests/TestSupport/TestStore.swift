@@ -40,7 +40,8 @@ public final class TestStore: CustomStringConvertible, @unchecked Sendable {
 
     deinit {
         if let schema, let url = Self.postgresURL {
-            try? PostgresConnection(url: url).execute("SET client_min_messages = warning; DROP SCHEMA \(schema) CASCADE")
+            try? PostgresConnection(url: url).execute(
+                "SET client_min_messages = warning; DROP SCHEMA \(schema) CASCADE")
         }
     }
 

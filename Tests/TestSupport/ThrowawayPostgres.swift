@@ -35,4 +35,3 @@ public final class ThrowawayPostgres: @unchecked Sendable {
 struct ThrowawayPostgresError: Error, CustomStringConvertible {
     var description: String
 }
-
