@@ -1,20 +1,20 @@
 import Foundation
 
-/// Failure messages for README examples: the README line, the command, expected and actual.
+/// Failure messages for documented examples: the file and line, the command, expected and actual.
 enum ExampleReport {
-    /// The output differs from what the README shows.
+    /// The output differs from what the document shows.
     static func mismatch(_ command: ConsoleCommand, _ run: CommandRun, _ mismatch: OutputPattern.Mismatch) -> String {
         let actualLine = mismatch.outputLine.map { "`\($0)`" } ?? "(the output has ended)"
         let difference =
-            if let readmeLine = mismatch.readmeLine {
-                "README.md:\(readmeLine.number) shows `\(readmeLine.text)`; output line \(mismatch.outputLineNumber) is \(actualLine)"
+            if let shown = mismatch.documentLine {
+                "\(command.file):\(shown.number) shows `\(shown.text)`; output line \(mismatch.outputLineNumber) is \(actualLine)"
             } else {
-                "the README's output has ended; output line \(mismatch.outputLineNumber) is \(actualLine)"
+                "the shown output has ended; output line \(mismatch.outputLineNumber) is \(actualLine)"
             }
         return """
-            README.md:\(command.line): `\(command.summary)` printed something else than the README shows
+            \(command.place): `\(command.summary)` printed something else than \(command.file) shows
             first difference: \(difference)
-            expected (README.md:\(command.expectedOutput.first?.number ?? command.line + 1)…):
+            expected (\(command.file):\(command.expectedOutput.first?.number ?? command.line + 1)…):
             \(indented(command.expectedOutput.map(\.text)))
             actual (exit status \(run.status)):
             \(indented(OutputPattern.lines(of: run.output)))
@@ -24,7 +24,7 @@ enum ExampleReport {
     /// The command ran past the time limit and was stopped.
     static func timeout(_ command: ConsoleCommand, _ run: CommandRun) -> String {
         """
-        README.md:\(command.line): `\(command.summary)` did not end within \(ExampleSandbox.timeLimit) and was stopped
+        \(command.place): `\(command.summary)` did not end within \(ExampleSandbox.timeLimit) and was stopped
         output so far:
         \(indented(OutputPattern.lines(of: run.output)))
         """

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The output a README example shows, as a pattern over the lines a command printed.
+/// The output a documented example shows, as a pattern over the lines a command printed.
 ///
 /// - A line that is only `…` (indentation allowed) matches any number of lines, none included.
 /// - `…` inside a line matches any text within that one line.
@@ -18,23 +18,23 @@ struct OutputPattern {
     }
 
     private let elements: [Element]
-    /// The README line each element came from.
-    private let readmeLines: [ReadmeLine]
+    /// The document line each element came from.
+    private let documentLines: [DocumentLine]
 
-    /// The pattern for a README example's output lines.
-    init(_ lines: [ReadmeLine]) {
-        readmeLines = lines.map { ReadmeLine(number: $0.number, text: Self.trimmedTrailing($0.text)) }
-        elements = readmeLines.map { line in
+    /// The pattern for a documented example's output lines.
+    init(_ lines: [DocumentLine]) {
+        documentLines = lines.map { DocumentLine(number: $0.number, text: Self.trimmedTrailing($0.text)) }
+        elements = documentLines.map { line in
             line.text.trimmingCharacters(in: .whitespaces) == Self.wildcard
                 ? .anyLines : .line(pieces: line.text.split(separator: Self.wildcard, omittingEmptySubsequences: false))
         }
     }
 
-    /// Where a match failed: the README line the output stopped agreeing with, and the output
+    /// Where a match failed: the document line the output stopped agreeing with, and the output
     /// line there (nil when the output had ended).
     struct Mismatch {
-        /// The README line that could not be matched.
-        var readmeLine: ReadmeLine?
+        /// The document line that could not be matched.
+        var documentLine: DocumentLine?
         /// The 1-based output line it was compared with.
         var outputLineNumber: Int
         /// That output line, or nil past the end of the output.
@@ -45,7 +45,7 @@ struct OutputPattern {
     func mismatch(in output: String) -> Mismatch? {
         let actual = Self.lines(of: output)
         var failedStates = Set<Int>()
-        var furthest = Mismatch(readmeLine: nil, outputLineNumber: 1, outputLine: nil)
+        var furthest = Mismatch(documentLine: nil, outputLineNumber: 1, outputLine: nil)
         var furthestElement = -1
 
         /// Whether elements[element...] match actual[line...]; remembers the deepest failure.
@@ -57,7 +57,7 @@ struct OutputPattern {
                 result = line == actual.count
                 if !result, element > furthestElement {
                     furthestElement = element
-                    furthest = Mismatch(readmeLine: nil, outputLineNumber: line + 1, outputLine: actual[line])
+                    furthest = Mismatch(documentLine: nil, outputLineNumber: line + 1, outputLine: actual[line])
                 }
             } else {
                 switch elements[element] {
@@ -71,7 +71,7 @@ struct OutputPattern {
                         if element > furthestElement {
                             furthestElement = element
                             furthest = Mismatch(
-                                readmeLine: readmeLines[element], outputLineNumber: line + 1,
+                                documentLine: documentLines[element], outputLineNumber: line + 1,
                                 outputLine: line < actual.count ? actual[line] : nil)
                         }
                     }

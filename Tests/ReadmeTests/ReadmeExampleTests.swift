@@ -1,7 +1,8 @@
-// The README's examples, run as tests (as gojq's CI does for its README).
+// The documents' examples, run as tests (as gojq's CI does for its README).
 //
-// Every ```console block of README.md is run, and what each command prints is compared with
-// what the README shows:
+// Every ```console block of README.md and of every other Markdown file of the repository
+// (`docs/**/*.md` and any other, outside hidden folders) is run, and what each command prints
+// is compared with what the document shows:
 //
 // - A line beginning with `$ ` is a command; a trailing `\` continues it onto the next line.
 //   It runs through `/bin/sh -c`, so pipes, `echo`, `sed` and a trailing `# comment` work as in
@@ -14,39 +15,44 @@
 // - A line that is only `…` (indentation allowed) matches any number of lines, none included.
 // - `…` inside a line matches any text within that line: for volatile values such as timings
 //   (`(… ms)`, `in … s (… events/s)`) and file sizes. Everything else must match exactly, so
-//   keep real counts, names and revisions in the README.
-// - Exit statuses are not compared (the README does not show them).
-// - Each block runs in a fresh temporary directory holding copies of `Rules/`, `Plugins/` and
-//   `examples/`: the default store `./journey.sqlite` starts empty, and the commands of one
+//   keep real counts, names and revisions in the documents.
+// - Exit statuses are not compared (the documents do not show them).
+// - Each block runs in a fresh temporary directory holding copies of the repository's `Rules/`,
+//   `Plugins/` and `examples/` (paths in commands are relative to the repository's root, in
+//   every document): the default store `./journey.sqlite` starts empty, and the commands of one
 //   block share it, in order. A block that edits a file (`$ sed -i …`) shows the edit.
 // - Commands that cannot run here (`journey serve`, which never ends; `curl` against it;
 //   `scripts/…`) go in ```sh blocks, written without the `$ ` prompt: shown, never run. A `$ `
-//   prompt in any fenced block other than ```console fails `noPromptOutsideConsoleBlocks`, so
-//   no example escapes the check by its fence.
+//   prompt anywhere but in a ```console block — another fence, an indented code block — fails
+//   `everyDocumentFollowsTheConventions`, and so does a ```console block without a command: no
+//   example escapes the check by how it is written. A failure names the file and line.
 
 import Foundation
 import Testing
 
-/// A ```console block as a test argument, named by its README line and its commands.
-struct ReadmeExample: Sendable, CustomTestStringConvertible {
+/// A ```console block as a test argument, named by its file, line and commands.
+struct ConsoleExample: Sendable, CustomTestStringConvertible {
     /// The block.
     var block: ConsoleBlock
 
     var testDescription: String {
-        "README.md:\(block.line): " + block.commands.map(\.summary).joined(separator: "; ")
+        "\(block.file):\(block.line): " + block.commands.map(\.summary).joined(separator: "; ")
     }
 
-    /// Every console block of the README.
-    static func all() throws -> [ReadmeExample] {
-        try ReadmeDocument.load().consoleBlocks.map { ReadmeExample(block: $0) }
+    /// Every console block of every document that parses (those that do not fail
+    /// `everyDocumentFollowsTheConventions`).
+    static func all() throws -> [ConsoleExample] {
+        try RepositoryPaths.markdownFiles().flatMap { file in
+            ((try? MarkdownDocument.load(file))?.consoleBlocks ?? []).map { ConsoleExample(block: $0) }
+        }
     }
 }
 
 @Suite struct ReadmeExampleTests {
     /// Each console block, its commands run in order in one fresh directory; every command whose
-    /// output differs from the README is reported at its README line.
-    @Test(arguments: try ReadmeExample.all())
-    func consoleBlockPrintsWhatTheReadmeShows(_ example: ReadmeExample) async throws {
+    /// output differs from the document is reported at its file and line.
+    @Test(arguments: try ConsoleExample.all())
+    func consoleBlockPrintsWhatTheDocumentShows(_ example: ConsoleExample) async throws {
         let sandbox = try ExampleSandbox(buildDirectory: try RepositoryPaths.buildDirectory())
         for command in example.block.commands {
             let run = try await sandbox.run(command.shellText)
@@ -62,27 +68,43 @@ struct ReadmeExample: Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// The README has console examples at all (a parse that finds none would pass vacuously).
-    @Test func readmeHasConsoleExamples() throws {
-        let blocks = try ReadmeDocument.load().consoleBlocks
-        #expect(blocks.count >= 5, "README.md has \(blocks.count) ```console blocks")
-        #expect(blocks.allSatisfy { !$0.commands.isEmpty }, "a ```console block without a `$ ` command")
-    }
-
-    /// Commands are shown with a `$ ` prompt only in ```console blocks, which are run.
-    @Test func noPromptOutsideConsoleBlocks() throws {
-        for prompt in try ReadmeDocument.load().uncheckedPrompts {
-            Issue.record(
-                """
-                README.md:\(prompt.line): a `$ ` command in a ```\(prompt.fence) block is never run; use ```console \
-                to have it checked, or a ```sh block without the prompt for what cannot run in a test
-                """)
+    /// Every Markdown file parses, and shows commands with a `$ ` prompt only in ```console
+    /// blocks, which are run.
+    @Test func everyDocumentFollowsTheConventions() throws {
+        for file in try RepositoryPaths.markdownFiles() {
+            let document: MarkdownDocument
+            do {
+                document = try MarkdownDocument.load(file)
+            } catch let error as DocumentFormatError {
+                Issue.record(Comment(rawValue: error.description), sourceLocation: Self.location(file, error.line))
+                continue
+            }
+            for prompt in document.uncheckedPrompts {
+                let place =
+                    prompt.fence.map { "in a ```\($0) block" } ?? "outside any fenced block (an indented code block)"
+                Issue.record(
+                    """
+                    \(file):\(prompt.line): a `$ ` command \(place) is never run; use ```console to have it \
+                    checked, or a ```sh block without the prompt for what cannot run in a test
+                    """, sourceLocation: Self.location(file, prompt.line))
+            }
         }
     }
 
-    /// The README line of a command, so that failures point into README.md.
+    /// The examples are found at all (a parse that finds none would pass vacuously).
+    @Test func theDocumentsHaveConsoleExamples() throws {
+        let examples = try ConsoleExample.all()
+        let readme = examples.filter { $0.block.file == "README.md" }.count
+        #expect(readme >= 5, "README.md has \(readme) ```console blocks")
+    }
+
+    /// The place of a command, so that failures point into its document.
     private static func location(of command: ConsoleCommand) -> SourceLocation {
+        location(command.file, command.line)
+    }
+
+    private static func location(_ file: String, _ line: Int) -> SourceLocation {
         SourceLocation(
-            fileID: "ReadmeTests/README.md", filePath: RepositoryPaths.readme, line: command.line, column: 1)
+            fileID: "ReadmeTests/\(file)", filePath: RepositoryPaths.root + "/" + file, line: line, column: 1)
     }
 }

@@ -6,8 +6,24 @@ enum RepositoryPaths {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// README.md at the repository root.
-    static let readme = root + "/README.md"
+    /// The Markdown files whose examples and links the tests check, relative to the root:
+    /// README.md first, then every other `*.md` outside hidden folders (`.build`, `.git`), by
+    /// path — `docs/` and any other, so that no file's examples are left out by where it is.
+    static func markdownFiles() throws -> [String] {
+        var found: [String] = []
+        guard let walker = FileManager.default.enumerator(atPath: root) else {
+            throw SandboxError("cannot list the files under \(root)")
+        }
+        for case let relative as String in walker {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") {
+                walker.skipDescendants()
+                continue
+            }
+            if name.hasSuffix(".md"), relative != "README.md" { found.append(relative) }
+        }
+        return ["README.md"] + found.sorted()
+    }
 
     /// The folders each console block gets a fresh copy of.
     static let copiedFolders = ["Rules", "Plugins", "examples"]
