@@ -128,7 +128,7 @@ struct RandomHistory {
     }
 }
 
-/// The statistics as the README defines them, walking every day of every tracker.
+/// The statistics as docs/features/habits.md defines them, walking every day of every tracker.
 enum Reference {
     static func statistics(_ trackers: [HabitTracker], _ checkins: [HabitCheckin]) -> [String: JSON] {
         let done = Set(checkins.map { "\($0.trackerID) \($0.date)" })
