@@ -3,9 +3,11 @@ import Foundation
 /// The package's targets as `Package.swift` declares them and as their sources import them,
 /// read from the files (no build needed): what the architecture tests check.
 struct PackageGraph {
-    /// A target: its name, its folder, the targets it declares, the modules its files import.
+    /// A target: its name, its kind (`target`, `executableTarget`, `testTarget`, `systemLibrary`),
+    /// its folder, the targets it declares, the modules its files import.
     struct Target {
         var name: String
+        var kind: String
         var path: String
         var declared: Set<String>
         var imported: Set<String> = []
@@ -50,7 +52,7 @@ struct PackageGraph {
                         declared = Set(strings(in: items))
                     }
                 }
-                found.append(Target(name: name, path: path, declared: declared))
+                found.append(Target(name: name, kind: kind, path: path, declared: declared))
             }
         }
         return found
