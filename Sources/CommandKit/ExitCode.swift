@@ -1,4 +1,4 @@
-/// The exit codes of `journey`; the README lists them.
+/// The exit codes of `journey`; docs/cli.md lists them.
 public enum ExitCode: Int32, Sendable {
     /// Everything worked.
     case success = 0

@@ -91,11 +91,14 @@ struct ConsoleExample: Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// The examples are found at all (a parse that finds none would pass vacuously).
+    /// The examples are found at all (a parse that finds none would pass vacuously): the
+    /// README's tour, and the pages under `docs/`.
     @Test func theDocumentsHaveConsoleExamples() throws {
         let examples = try ConsoleExample.all()
         let readme = examples.filter { $0.block.file == "README.md" }.count
+        let docs = examples.filter { $0.block.file.hasPrefix("docs/") }.count
         #expect(readme >= 5, "README.md has \(readme) ```console blocks")
+        #expect(docs >= 10, "docs/ has \(docs) ```console blocks")
     }
 
     /// The place of a command, so that failures point into its document.
