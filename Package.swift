@@ -34,9 +34,14 @@ let package = Package(
         // Bearer tokens: JSON Web Tokens (HS256, RS256, ES256) checked with libcrypto.
         .target(name: "Auth", dependencies: ["COpenSSL", "Core"]),
 
-        // Storage: the Store protocol, its embedded SQLite implementation, the shared SQL on
-        // PostgreSQL.
-        .target(name: "Store", dependencies: ["SQLite", "Postgres", "Core"]),
+        // Storage: the Store protocol a backend implements (transactions, savepoints, the shared
+        // SQL) and the engine's rows written once in the shared SQL.
+        .target(name: "Store", dependencies: ["SQLite", "Core"]),
+        // The backends: the embedded SQLite store, the PostgreSQL store for several instances,
+        // and the one place that opens the store a location (`--db`) names.
+        .target(name: "SQLiteStore", dependencies: ["Store", "SQLite", "Core"]),
+        .target(name: "PostgresStore", dependencies: ["Store", "Postgres", "SQLite", "Core"]),
+        .target(name: "StoreBackends", dependencies: ["Store", "SQLiteStore", "PostgresStore"]),
 
         // Rule files → diagnostics → RuleSet; evaluation and tests.
         .target(name: "RuleEngine", dependencies: ["Core", "JQ", "YAML"]),
@@ -49,7 +54,7 @@ let package = Package(
         .target(name: "CommandKit"),
         .target(
             name: "FeatureKit",
-            dependencies: ["CommandKit", "Engine", "RuleEngine", "Store", "HTTP", "JQ", "Core"]),
+            dependencies: ["CommandKit", "Engine", "RuleEngine", "Store", "StoreBackends", "HTTP", "JQ", "Core"]),
 
         // Features, each one module: check plugins, and the Dog Journey.
         .target(
@@ -115,8 +120,8 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "HTTP", "CSupport", "FeatureKit", "Engine", "RuleEngine", "RevisionStore", "Store", "JQ", "Core",
-                "Auth",
+                "HTTP", "CSupport", "FeatureKit", "Engine", "RuleEngine", "RevisionStore", "Store", "StoreBackends",
+                "JQ", "Core", "Auth",
             ],
             resources: [.copy("openapi.json")]
         ),
@@ -125,7 +130,8 @@ let package = Package(
         .target(
             name: "JourneyCLI",
             dependencies: [
-                "Server", "HTTP", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "JQ", "Core", "Auth",
+                "Server", "HTTP", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "StoreBackends", "JQ",
+                "Core", "Auth",
             ]),
         // The executable: the one place that names every feature, handed to the command line.
         .executableTarget(name: "journey", dependencies: ["JourneyCLI", "Features"]),
@@ -140,7 +146,7 @@ let package = Package(
             name: "journey-bench",
             dependencies: [
                 "Features", "FeatureKit", "Journey", "Habits", "Challenges", "Revisions", "Engine", "RuleEngine",
-                "Store",
+                "Store", "SQLiteStore",
                 "SQLite", "Postgres", "JQ",
                 "Core", "JQBaseline",
                 "HTTP",
@@ -151,7 +157,11 @@ let package = Package(
         // What the test targets share: the repository's folders, case files, seeded random
         // numbers, temporary folders and stores. Low layers only, so every test target can use it.
         .target(
-            name: "TestSupport", dependencies: ["Store", "SQLite", "Postgres", "YAML", "Core", "Auth", "HTTP"],
+            name: "TestSupport",
+            dependencies: [
+                "Store", "SQLiteStore", "PostgresStore", "StoreBackends", "SQLite", "Postgres", "YAML", "Core", "Auth",
+                "HTTP",
+            ],
             path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core", "TestSupport"]),
@@ -164,7 +174,11 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "CSQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core", "TestSupport"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "FeatureKit", "HTTP", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "SQLite", "Postgres", "Core", "TestSupport"]),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: [
+                "Store", "SQLiteStore", "PostgresStore", "StoreBackends", "SQLite", "Postgres", "Core", "TestSupport",
+            ]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(
             name: "RevisionsTests",
@@ -187,7 +201,8 @@ let package = Package(
         .testTarget(
             name: "JourneyTests",
             dependencies: [
-                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLite", "Postgres", "JQ",
+                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLiteStore", "SQLite",
+                "Postgres", "JQ",
                 "Core",
                 "TestSupport",
             ],
@@ -205,7 +220,8 @@ let package = Package(
         .testTarget(
             name: "HabitsTests",
             dependencies: [
-                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLite", "Postgres", "JQ", "Core",
+                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLiteStore", "PostgresStore", "SQLite",
+                "Postgres", "JQ", "Core",
                 "TestSupport",
             ],
             exclude: ["Cases"]
@@ -213,7 +229,8 @@ let package = Package(
         .testTarget(
             name: "ChallengesTests",
             dependencies: [
-                "Challenges", "Features", "Engine", "RuleEngine", "Store", "SQLite", "JQ", "Core", "TestSupport",
+                "Challenges", "Features", "Engine", "RuleEngine", "Store", "SQLiteStore", "SQLite", "JQ", "Core",
+                "TestSupport",
             ],
             exclude: ["Cases"]
         ),
@@ -221,7 +238,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Server", "HTTP", "Journey", "Challenges", "Habits", "Features", "FeatureKit", "Revisions",
-                "RevisionStore", "Engine", "RuleEngine", "Store",
+                "RevisionStore", "Engine", "RuleEngine", "Store", "SQLiteStore", "StoreBackends",
                 "SQLite", "JQ",
                 "Core", "Auth",
                 "TestSupport",
@@ -231,7 +248,8 @@ let package = Package(
         .testTarget(
             name: "JourneyCLITests",
             dependencies: [
-                "JourneyCLI", "Features", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite", "Store", "TestSupport",
+                "JourneyCLI", "Features", "CommandKit", "RuleEngine", "JQ", "Core", "SQLite", "Store", "SQLiteStore",
+                "TestSupport",
             ]
         ),
         // The layers: what each module imports and declares (read from the files).

@@ -5,6 +5,7 @@ import Features
 import Foundation
 import JQ
 import RuleEngine
+import SQLiteStore
 import Store
 
 /// A community challenge with many participants and many events through the whole engine

@@ -6,6 +6,7 @@ import Habits
 import JQ
 import JQBaseline
 import RuleEngine
+import SQLiteStore
 import Store
 
 /// The habit statistics of a user with 20 trackers and 3 years of check-ins: the whole

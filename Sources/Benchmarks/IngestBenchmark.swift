@@ -6,6 +6,7 @@ import JQ
 import Journey
 import RuleEngine
 import SQLite
+import SQLiteStore
 import Store
 
 /// The ingest path beside plain inserts of the same rows into the same schema, same run.

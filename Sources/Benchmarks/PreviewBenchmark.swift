@@ -5,6 +5,7 @@ import Foundation
 import JQ
 import Revisions
 import RuleEngine
+import SQLiteStore
 import Store
 
 /// The impact preview of an unchanged candidate over a week with many active dogs (each

@@ -6,6 +6,7 @@ import JQ
 import JQBaseline
 import Journey
 import RuleEngine
+import SQLiteStore
 import Store
 
 /// Today and a branch path for a dog with 300 records, split into store reads, rule

@@ -91,12 +91,13 @@ public struct ChallengesConsumer: EventConsumer {
         let events = try context.store.userEvents(
             user: user, from: max(from, instance.startsAt),
             through: through ?? instance.endsAt + instance.challenge.grace,
-            filter: EventTypeFilter(types: Set(rule.events ?? []), excluding: [Self.joinEventType]), habitFacts: true)
+            filter: EventTypeFilter(types: Set(rule.events ?? []), excluding: [Self.joinEventType]),
+            analytics: "habit_checked")
         var contributions: [ChallengeContribution] = []
-        for event in events where !Self.checksADayAgain(event.habitFacts) {
+        for event in events where !Self.checksADayAgain(event.analytics) {
             // As the metric saw it when it arrived: with the facts other features established.
             let json =
-                event.habitFacts.map { Self.with(habitFacts: $0, event.json(user: user)) } ?? event.json(user: user)
+                event.analytics.map { Self.with(habitFacts: $0, event.json(user: user)) } ?? event.json(user: user)
             let result = try context.evaluator.evaluate(
                 rule, input: JV(json), options: EvaluationOptions(now: event.occurredAt))
             guard let delta = result.value?.numberValue, delta > 0 else { continue }

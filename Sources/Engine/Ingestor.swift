@@ -290,7 +290,7 @@ public final class Ingestor {
         do {
             let result =
                 mode == .guarded
-                ? try store.atomically {
+                ? try store.savepoint {
                     var own = ReminderMerges()
                     let result = try apply(
                         event, precomputed: precomputed, lookUp: lookUp, learned: &learned, reminders: &own)

@@ -218,13 +218,6 @@ private final class NoStore: StoreReader, @unchecked Sendable {
         var description: String { "a consumer declared pure read the store" }
     }
 
-    func event(user: String, eventID: String) throws -> StoredEvent? { throw PureConsumerReadTheStore() }
-    func dog(_ id: String) throws -> DogProfile? { throw PureConsumerReadTheStore() }
-    func records(dog: String, kind: String?) throws -> [ProfileRecord] { throw PureConsumerReadTheStore() }
-    func manifest(dog: String) throws -> StoredManifest? { throw PureConsumerReadTheStore() }
-    func catalogSnapshot(hash: String) throws -> JSON? { throw PureConsumerReadTheStore() }
-    func blockSteps(dog: String) throws -> [BlockStep] { throw PureConsumerReadTheStore() }
-    func events(dog: String, limit: Int) throws -> [StoredEvent] { throw PureConsumerReadTheStore() }
     func dataVersion(dog: String) throws -> Int64 { throw PureConsumerReadTheStore() }
     func query(_ sql: String, _ values: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
         throw PureConsumerReadTheStore()

@@ -1,6 +1,7 @@
 import CommandKit
 import Core
 import Store
+import StoreBackends
 
 extension CommonOptions {
     /// Which store a command reads.

@@ -4,6 +4,7 @@ import Foundation
 import JQ
 import RuleEngine
 import Store
+import StoreBackends
 
 /// Options every command spells the same way.
 public enum CommonOptions {

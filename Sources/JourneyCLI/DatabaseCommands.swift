@@ -4,6 +4,7 @@ import FeatureKit
 import Foundation
 import JQ
 import Store
+import StoreBackends
 
 /// `journey db migrate`: bring the store's schema up to date.
 enum DatabaseMigrateCommand: Command {

@@ -4,6 +4,7 @@ import FeatureKit
 import Foundation
 import RevisionStore
 import Store
+import StoreBackends
 
 /// How `journey serve` runs. The defaults are the embedded setup: loopback, the bundled rules
 /// and plugins, an SQLite file in the working directory.

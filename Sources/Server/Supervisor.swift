@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import RuleEngine
 import Store
+import StoreBackends
 
 #if canImport(Glibc)
     import Glibc

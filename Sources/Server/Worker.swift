@@ -7,6 +7,7 @@ import JQ
 import RevisionStore
 import RuleEngine
 import Store
+import StoreBackends
 
 #if canImport(Glibc)
     import Glibc

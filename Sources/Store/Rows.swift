@@ -194,34 +194,12 @@ public struct StoreStatistics: Sendable {
     public var tables: [(name: String, rows: Int)]
     /// Bytes of the database file and its WAL.
     public var bytes: Int
-}
 
-/// A dog's journey map as built at registration (it is never rebuilt).
-public struct StoredManifest: Sendable, Equatable {
-    public var dogID: String
-    /// The rule set it was built with.
-    public var ruleRevision: String
-    public var createdAt: Double
-    public var manifest: JSON
-
-    public init(dogID: String, ruleRevision: String, createdAt: Double, manifest: JSON) {
-        self.dogID = dogID
-        self.ruleRevision = ruleRevision
-        self.createdAt = createdAt
-        self.manifest = manifest
-    }
-}
-
-/// A completed step of a journey block (`started`, `theory`, `check`, `action`).
-public struct BlockStep: Sendable, Equatable {
-    public var blockID: String
-    public var step: String
-    public var completedAt: Double
-
-    public init(blockID: String, step: String, completedAt: Double) {
-        self.blockID = blockID
-        self.step = step
-        self.completedAt = completedAt
+    public init(path: String, schemaVersion: Int, tables: [(name: String, rows: Int)], bytes: Int) {
+        self.path = path
+        self.schemaVersion = schemaVersion
+        self.tables = tables
+        self.bytes = bytes
     }
 }
 

@@ -7,8 +7,8 @@ import SQLite
 /// and rewards. Derivable things (block status, progress bars, statistics) are not stored.
 /// Times are seconds since 1970 (REAL); the text an event sent is kept beside where it
 /// matters (its offset decides local dates).
-enum Schema {
-    static let migrations: [Migration] = [
+public enum Schema {
+    public static let migrations: [Migration] = [
         Migration(
             version: 1, name: "users, dogs, events and effects",
             sql: """

@@ -63,7 +63,7 @@ extension StoreLocation {
     public var withoutPassword: String {
         switch backend {
         case .sqlite: description
-        case .postgres(let url): PostgresStore.withoutPassword(url)
+        case .postgres(let url): Self.withoutPassword(url)
         }
     }
 
@@ -74,12 +74,42 @@ extension StoreLocation {
         guard case .postgres(let url) = backend else { return nil }
         if let query = url.firstIndex(of: "?"),
             let parameter = url[url.index(after: query)...].split(separator: "&")
-                .first(where: PostgresStore.isPasswordParameter)
+                .first(where: Self.isPasswordParameter)
         {
             return String(parameter.dropFirst("password=".count)).removingPercentEncoding
         }
-        guard let password = PostgresStore.userPassword(in: url) else { return nil }
+        guard let password = Self.userPassword(in: url) else { return nil }
         return String(url[password].dropFirst()).removingPercentEncoding
+    }
+}
+
+extension StoreLocation {
+    /// `url` without the password of its user part or a `password=` parameter.
+    public static func withoutPassword(_ url: String) -> String {
+        var text = url
+        if let password = userPassword(in: text) { text.removeSubrange(password) }
+        if let query = text.firstIndex(of: "?") {
+            let parameters = text[text.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
+                .filter { !isPasswordParameter($0) }
+            text = String(text[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
+        }
+        return text
+    }
+
+    /// Where the user part's `:password` is in `url` (from the colon to the `@`), if it has one.
+    static func userPassword(in url: String) -> Range<String.Index>? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else {
+            return nil
+        }
+        return colon..<at
+    }
+
+    /// Whether a query parameter is `password=…`.
+    static func isPasswordParameter(_ parameter: Substring) -> Bool {
+        parameter.lowercased().hasPrefix("password=")
     }
 }
 
@@ -88,17 +118,4 @@ public struct StoreLocationError: Error, CustomStringConvertible {
     public var location: String
     public var problem: String
     public var description: String { "`\(location)` is not a store location: \(problem)" }
-}
-
-extension StoreLocation {
-    /// Opens the store here, bringing its schema up to date unless `migrate` is false: the
-    /// one place that turns a location into a backend.
-    public func open(migrate: Bool = true) throws -> any StoreConnection {
-        switch backend {
-        case .sqlite(let path):
-            return try SQLiteStore(path: path, migrate: migrate)
-        case .postgres(let url):
-            return try PostgresStore(url: url, migrate: migrate)
-        }
-    }
 }

@@ -1,9 +1,9 @@
 import Core
 
 /// JSON kept as text in a column, on every backend.
-enum StoredJSON {
+public enum StoredJSON {
     /// The value `text` holds; `null` for a NULL column.
-    static func parse(_ text: String?) throws -> JSON {
+    public static func parse(_ text: String?) throws -> JSON {
         guard let text else { return .null }
         return try JSONParser().parse(text)
     }

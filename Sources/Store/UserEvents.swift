@@ -61,11 +61,11 @@ public struct StoredUserEvent: Sendable {
     public var occurredAt: Double
     public var occurredAtText: String
     public var payload: JSON
-    /// What the habit trackers established for a check-in (its `habit_checked` analytics
-    /// properties), when asked for.
-    public var habitFacts: JSON?
+    /// The properties of the analytics event it produced under the name asked for (the facts
+    /// a feature established for it, such as a check-in's streak), when asked for and kept.
+    public var analytics: JSON?
 
-    /// From a row of `id, event_id, type, dog_id, occurred_at, occurred_at_text, payload, facts`.
+    /// From a row of `id, event_id, type, dog_id, occurred_at, occurred_at_text, payload, analytics`.
     init(row: any SQLRow) throws {
         self.row = row.integer(0)
         eventID = row.text(1) ?? ""
@@ -74,7 +74,7 @@ public struct StoredUserEvent: Sendable {
         occurredAt = row.real(4)
         occurredAtText = row.text(5) ?? ""
         payload = try StoredJSON.parse(row.text(6))
-        habitFacts = try row.text(7).map(StoredJSON.parse)
+        analytics = try row.text(7).map(StoredJSON.parse)
     }
 
     /// The event as rules see it: `{event_id, user_id, type, occurred_at, dog_id, payload}`.
@@ -91,17 +91,19 @@ public struct StoredUserEvent: Sendable {
 
 extension StoreReader {
     /// `user`'s stored events from `from` through `through` of the types `filter` takes, in
-    /// time order (`occurred_at`, then `event_id`), read through the user's time index.
+    /// time order (`occurred_at`, then `event_id`), read through the user's time index; with
+    /// `analytics`, each with the properties of the analytics event of that name it produced.
     public func userEvents(
         user: String, from: Double = -.infinity, through: Double = .infinity, filter: EventTypeFilter,
-        habitFacts: Bool = false
+        analytics: String? = nil
     ) throws -> [StoredUserEvent] {
         let (condition, values) = filter.sql("e.type")
         let facts =
-            habitFacts
-            ? "(SELECT a.properties FROM analytics_outbox a WHERE a.event = e.id AND a.name = 'habit_checked' LIMIT 1)"
-            : "NULL"
-        var bounds: [SQLValue] = [.text(user)]
+            analytics == nil
+            ? "NULL"
+            : "(SELECT a.properties FROM analytics_outbox a WHERE a.event = e.id AND a.name = ? LIMIT 1)"
+        var bounds: [SQLValue] = analytics.map { [.text($0)] } ?? []
+        bounds.append(.text(user))
         var range = ""
         if from > -.infinity {
             range += " AND e.occurred_at >= ?"

@@ -4,6 +4,7 @@ import Features
 import Foundation
 import JQ
 import RuleEngine
+import SQLiteStore
 import Store
 import TestSupport
 import Testing

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Habits
+@testable import PostgresStore
 @testable import Store
 
 /// A tracker's check-ins kept as bits, a row a year.

@@ -4,6 +4,7 @@ import Features
 import Foundation
 import RuleEngine
 import SQLite
+import SQLiteStore
 import TestSupport
 import Testing
 

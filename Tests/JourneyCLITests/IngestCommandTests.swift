@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import JQ
+import SQLiteStore
 import Store
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Core
 import Engine
 import Features
+import SQLiteStore
 import Store
 import TestSupport
 import Testing

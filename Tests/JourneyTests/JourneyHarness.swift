@@ -5,6 +5,7 @@ import Foundation
 import JQ
 import Journey
 import RuleEngine
+import SQLiteStore
 import Store
 import TestSupport
 

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import SQLite
+import SQLiteStore
 import Store
 import Testing
 

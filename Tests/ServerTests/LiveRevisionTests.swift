@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import RevisionStore
 import Revisions
+import SQLiteStore
 import Store
 import Synchronization
 import TestSupport

@@ -4,6 +4,7 @@ import HTTP
 import RevisionStore
 import Revisions
 import Store
+import StoreBackends
 import Synchronization
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Postgres
+import PostgresStore
 import Store
 import TestSupport
 import Testing
@@ -49,11 +50,11 @@ struct PostgresPipelineTests {
         let connection = try #require(store as? PostgresStore).database.connection
         var unitFailed = false
         try store.transaction {
-            try store.atomically {
+            try store.savepoint {
                 try connection.runDeferred("INSERT INTO users (user_id, first_seen_at) VALUES ('kept', 1)", [])
             }
             do {
-                try store.atomically {
+                try store.savepoint {
                     try connection.runDeferred("INSERT INTO users (user_id, first_seen_at) VALUES ('gone', 1)", [])
                     try connection.runDeferred("INSERT INTO users (user_id, first_seen_at) VALUES ('kept', 2)", [])
                 }

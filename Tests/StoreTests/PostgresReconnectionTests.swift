@@ -1,4 +1,5 @@
 import Postgres
+import PostgresStore
 import Store
 import TestSupport
 import Testing

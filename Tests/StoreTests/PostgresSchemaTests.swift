@@ -1,6 +1,8 @@
+import SQLiteStore
+import Store
 import Testing
 
-@testable import Store
+@testable import PostgresStore
 
 /// The PostgreSQL schema is SQLite's, translated: row ids, integers and reals.
 @Suite struct PostgresSchemaTests {
@@ -33,10 +35,10 @@ import Testing
     }
 
     @Test func theLocationHasNoPassword() {
-        #expect(PostgresStore.withoutPassword("postgresql://app:s3cret@db:5432/j") == "postgresql://app@db:5432/j")
+        #expect(StoreLocation.withoutPassword("postgresql://app:s3cret@db:5432/j") == "postgresql://app@db:5432/j")
         #expect(
-            PostgresStore.withoutPassword("postgres://db/j?sslmode=require&password=x")
+            StoreLocation.withoutPassword("postgres://db/j?sslmode=require&password=x")
                 == "postgres://db/j?sslmode=require")
-        #expect(PostgresStore.withoutPassword("postgresql://app@db/j?password=x") == "postgresql://app@db/j")
+        #expect(StoreLocation.withoutPassword("postgresql://app@db/j?password=x") == "postgresql://app@db/j")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresStore
 import Store
 import TestSupport
 import Testing

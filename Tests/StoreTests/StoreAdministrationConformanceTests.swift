@@ -1,4 +1,6 @@
 import Foundation
+import PostgresStore
+import SQLiteStore
 import Store
 import TestSupport
 import Testing

@@ -51,28 +51,11 @@ import Testing
     }
 
     @Test(arguments: TestStore.names)
-    func journeyRowsRoundTrip(backend name: String) throws {
+    func profileRecordsRoundTrip(backend name: String) throws {
         let backend = try TestStore(name)
         let store = backend.store
         try Self.seed(store)
-        let manifest = StoredManifest(dogID: "d1", ruleRevision: "r1", createdAt: 12, manifest: ["blocks": ["b1"]])
-        try store.insertManifest(manifest)
-        #expect(try store.manifest(dog: "d1") == manifest)
-        #expect(throws: (any Error).self) { try store.insertManifest(manifest) }
-        #expect(try store.hasCatalogSnapshot(hash: "h") == false)
-        try store.insertCatalogSnapshot(hash: "h", text: #"{"a":[1,2]}"#, at: 1)
-        try store.insertCatalogSnapshot(hash: "h", text: "{}", at: 2)  // kept once
-        #expect(try store.hasCatalogSnapshot(hash: "h"))
-        #expect(try store.catalogSnapshot(hash: "h") == ["a": [1, 2]])
         let event = try store.insertEvent(Self.event("e1"))
-        #expect(try store.completeBlockStep(dog: "d1", block: "b1", step: "s1", at: 5, event: event))
-        #expect(try store.completeBlockStep(dog: "d1", block: "b1", step: "s1", at: 6, event: nil) == false)
-        #expect(try store.completeBlockStep(dog: "d1", block: "b1", step: "s2", at: 7, event: nil))
-        #expect(
-            try store.blockSteps(dog: "d1") == [
-                BlockStep(blockID: "b1", step: "s1", completedAt: 5),
-                BlockStep(blockID: "b1", step: "s2", completedAt: 7),
-            ])
         let weight = ProfileRecord(
             dogID: "d1", kind: "weight", recordedAt: 3, recordedAtText: "3", payload: ["kg": 12], source: "app",
             ruleRevision: "r1", blockID: "b1")
@@ -323,12 +306,12 @@ import Testing
             _ = try store.insertEvent(Self.event("e1"))
             // A unit that throws undoes only its own changes.
             #expect(throws: Refused.self) {
-                try store.atomically {
+                try store.savepoint {
                     _ = try store.insertEvent(Self.event("e2"))
                     throw Refused()
                 }
             }
-            try store.atomically { _ = try store.insertEvent(Self.event("e3")) }
+            try store.savepoint { _ = try store.insertEvent(Self.event("e3")) }
         }
         #expect(try store.rows("SELECT event_id FROM events ORDER BY event_id") { $0.text(0) } == ["e1", "e3"])
     }
@@ -349,7 +332,7 @@ import Testing
         }
         // Inside a transaction, a unit keeps the rest going (the ingest path's idempotence).
         try store.transaction {
-            #expect(throws: (any Error).self) { try store.atomically { _ = try store.insertEvent(Self.event("e1")) } }
+            #expect(throws: (any Error).self) { try store.savepoint { _ = try store.insertEvent(Self.event("e1")) } }
             _ = try store.insertEvent(Self.event("e2"))
         }
         #expect(try store.eventCount() == 2)

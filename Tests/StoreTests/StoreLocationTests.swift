@@ -1,4 +1,7 @@
+import PostgresStore
+import SQLiteStore
 import Store
+import StoreBackends
 import TestSupport
 import Testing
 
@@ -126,7 +129,7 @@ import Testing
         // Inside a transaction, a failed unit undoes only itself.
         try store.transaction {
             try store.ensureUser("u1", firstSeenAt: 1)
-            _ = try? store.atomically {
+            _ = try? store.savepoint {
                 try store.ensureUser("u2", firstSeenAt: 2)
                 throw Stop()
             }

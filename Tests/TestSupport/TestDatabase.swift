@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 import Store
 
 /// An ``SQLiteStore`` in a fresh temporary file, opened on first use; the file is removed when

@@ -1,6 +1,8 @@
 import Foundation
 import Postgres
+import PostgresStore
 import Store
+import StoreBackends
 
 /// A fresh, migrated store on one backend: `sqlite` (a temporary file) or `postgres` (a schema
 /// of its own on the server `JOURNEY_TEST_POSTGRES_URL` names, dropped when released).

@@ -1,9 +1,12 @@
 import Core
 import Foundation
 import Postgres
+import Store
 
 /// The store on a PostgreSQL server, for several engine instances sharing one database: the
-/// same tables as ``SQLiteStore`` (``PostgresSchema``), written and read in the shared SQL.
+/// same tables as on SQLite (the migrations translated, ``PostgresDialect``), written and read in
+/// the shared SQL. What it adds: writers of one user wait for each other (advisory locks),
+/// notifications, event row ids taken ahead and inserts sent in one round trip.
 ///
 /// Not `Sendable`: it owns one connection. One owner uses it at a time; each thread or
 /// instance opens its own.
@@ -14,13 +17,13 @@ public final class PostgresStore: Store {
     public let derivedCache = DerivedCache()
     /// The server's snapshot when ``externalVersion()`` last read it, and the number given.
     var externalSnapshot: (text: String, version: Int64) = ("", 0)
-    /// Event row ids taken from the sequence and not used yet (the next one last).
-    var eventIDs: [Int64] = []
+    /// Row ids taken from each table's sequence and not used yet (the next one last).
+    var rowIDs: [String: [Int64]] = [:]
 
     /// Connects to `url` (`postgresql://user@host:port/database`; `options=-csearch_path%3D…`
     /// picks a schema) and brings the schema up to date unless `migrate` is false.
     public init(url: String, migrate: Bool = true) throws {
-        location = Self.withoutPassword(url)
+        location = StoreLocation.withoutPassword(url)
         do {
             database = try PostgresDatabase(url: url)
         } catch let error as PostgresError {
@@ -45,7 +48,7 @@ public final class PostgresStore: Store {
         }
     }
 
-    public func atomically<T>(_ body: () throws -> T) throws -> T {
+    public func savepoint<T>(_ body: () throws -> T) throws -> T {
         do {
             return try database.connection.savepoint("event", body)
         } catch {
@@ -98,50 +101,38 @@ public final class PostgresStore: Store {
         try database.run(sql, values)
     }
 
-    /// Runs an insert nothing waits for with the next statement's round trip (see
+    /// Sends the insert with the next statement's round trip (see
     /// ``PostgresConnection/runDeferred(_:_:)``): its error is thrown there, inside the same
     /// transaction or unit.
-    func runDeferred(_ sql: String, _ values: [SQLValue]) throws {
+    public func runDeferred(_ sql: String, _ values: [SQLValue]) throws {
         try database.connection.runDeferred(sql, values.map(\.postgres))
     }
 
-    /// The next event row id: handed out from a block taken from the identity's sequence
-    /// (a round trip per 100 events instead of `RETURNING id` for each).
-    func nextEventID() throws -> Int64 {
-        if eventIDs.isEmpty {
-            eventIDs = try rows("SELECT nextval(pg_get_serial_sequence('events', 'id')) FROM generate_series(1, 100)") {
-                $0.integer(0)
-            }.reversed()
-        }
-        return eventIDs.removeLast()
+    /// Binds a row id taken ahead (``nextRowID(of:)``) and defers the insert.
+    public func insertRow(into table: String, _ sql: String, _ values: [SQLValue]) throws -> Int64 {
+        let id = try nextRowID(of: table)
+        try runDeferred(sql, [.integer(id)] + values)
+        return id
     }
 
-    /// `url` without the password of its user part or a `password=` parameter.
-    static func withoutPassword(_ url: String) -> String {
-        var text = url
-        if let password = userPassword(in: text) { text.removeSubrange(password) }
-        if let query = text.firstIndex(of: "?") {
-            let parameters = text[text.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
-                .filter { !isPasswordParameter($0) }
-            text = String(text[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
+    /// The next row id of `table`: handed out from a block taken from its identity's sequence
+    /// (a round trip per 100 rows instead of `RETURNING id` for each).
+    func nextRowID(of table: String) throws -> Int64 {
+        if rowIDs[table, default: []].isEmpty {
+            rowIDs[table] = try rows(
+                "SELECT nextval(pg_get_serial_sequence(?, 'id')) FROM generate_series(1, 100)", [.text(table)]
+            ) { $0.integer(0) }.reversed()
         }
-        return text
+        return rowIDs[table]!.removeLast()
     }
 
-    /// Where the user part's `:password` is in `url` (from the colon to the `@`), if it has one.
-    static func userPassword(in url: String) -> Range<String.Index>? {
-        guard let scheme = url.range(of: "://") else { return nil }
-        let rest = url[scheme.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else {
-            return nil
-        }
-        return colon..<at
-    }
-
-    /// Whether a query parameter is `password=…`.
-    static func isPasswordParameter(_ parameter: Substring) -> Bool {
-        parameter.lowercased().hasPrefix("password=")
+    /// The dog's latest event row id plus its number of events (0 for none). Row ids are
+    /// handed out before commit, so on a shared server an event with a smaller id can commit
+    /// after a larger one: the count makes every insert change the number all the same.
+    public func dataVersion(dog: String) throws -> Int64 {
+        try first("SELECT coalesce(max(id), 0) + count(*) FROM events WHERE dog_id = ?", [.text(dog)]) {
+            $0.integer(0)
+        } ?? 0
     }
 }
 

@@ -1,4 +1,5 @@
 import Postgres
+import Store
 
 /// The shared SQL (``SQLWriting``) on a PostgreSQL connection: the same statements the
 /// features' stores run on SQLite (`?` placeholders become `$n`), what the PostgreSQL store

@@ -1,5 +1,6 @@
 import Postgres
 import SQLite
+import Store
 
 /// The store's schema on PostgreSQL: ``Schema``'s migrations, numbered identically, their DDL
 /// translated from SQLite's dialect (one list of migrations to keep, so the backends cannot

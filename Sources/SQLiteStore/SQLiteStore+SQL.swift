@@ -1,4 +1,5 @@
 import SQLite
+import Store
 
 /// The embedded store speaks the shared SQL through its one connection (statements cached by
 /// their text).

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// Looking after a PostgreSQL store: its schema, counts and size, health and change signal.
 extension PostgresStore: StoreAdministration, ChangeSignal {
