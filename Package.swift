@@ -36,11 +36,11 @@ let package = Package(
 
         // Storage: the Store protocol a backend implements (transactions, savepoints, the shared
         // SQL) and the engine's rows written once in the shared SQL.
-        .target(name: "Store", dependencies: ["SQLite", "Core"]),
+        .target(name: "Store", dependencies: ["Core"]),
         // The backends: the embedded SQLite store, the PostgreSQL store for several instances,
         // and the one place that opens the store a location (`--db`) names.
         .target(name: "SQLiteStore", dependencies: ["Store", "SQLite", "Core"]),
-        .target(name: "PostgresStore", dependencies: ["Store", "Postgres", "SQLite", "Core"]),
+        .target(name: "PostgresStore", dependencies: ["Store", "Postgres", "Core"]),
         .target(name: "StoreBackends", dependencies: ["Store", "SQLiteStore", "PostgresStore"]),
 
         // Rule files → diagnostics → RuleSet; evaluation and tests.
@@ -54,7 +54,9 @@ let package = Package(
         .target(name: "CommandKit"),
         .target(
             name: "FeatureKit",
-            dependencies: ["CommandKit", "Engine", "RuleEngine", "Store", "StoreBackends", "HTTP", "JQ", "Core"]),
+            dependencies: [
+                "CommandKit", "Engine", "RuleEngine", "RevisionStore", "Store", "StoreBackends", "HTTP", "JQ", "Core",
+            ]),
 
         // Features, each one module: check plugins, and the Dog Journey.
         .target(
@@ -220,7 +222,7 @@ let package = Package(
         .testTarget(
             name: "HabitsTests",
             dependencies: [
-                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLiteStore", "PostgresStore", "SQLite",
+                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLiteStore", "StoreBackends", "SQLite",
                 "Postgres", "JQ", "Core",
                 "TestSupport",
             ],

@@ -39,7 +39,7 @@ struct ChallengeBenchmark {
         let plainRate = Double(plain.lines.count) / plainSeconds
 
         let file = TemporaryFile()
-        let store = try SQLiteStore(path: file.path)
+        let store = try SQLiteStore(path: file.path, schema: Features.all.schema)
         let ingestor = Features.all.makeIngestor(
             store: store, evaluator: evaluator,
             policy: IngestPolicy(clock: { Self.receivedAt }), cores: 1)
@@ -119,7 +119,7 @@ struct ChallengeBenchmark {
         func store() throws -> (TemporaryFile, Ingestor) {
             let file = TemporaryFile()
             let ingestor = Features.all.makeIngestor(
-                store: try SQLiteStore(path: file.path), evaluator: evaluator,
+                store: try SQLiteStore(path: file.path, schema: Features.all.schema), evaluator: evaluator,
                 policy: IngestPolicy(clock: { Self.receivedAt }), cores: 1)
             return (file, ingestor)
         }
@@ -164,7 +164,7 @@ struct ChallengeBenchmark {
     }
 
     private func ingest(_ lines: [String], evaluator: RuleEvaluator, path: String) throws -> Double {
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, schema: Features.all.schema)
         let ingestor = Ingestor(
             store: store, evaluator: evaluator, policy: IngestPolicy(clock: { IngestBenchmark.receivedAt }), cores: 1)
         return try ingest(lines, ingestor: ingestor)

@@ -24,7 +24,7 @@ struct HabitBenchmark {
         let (ruleSet, evaluator) = try options.loadRules()
         let path = NSTemporaryDirectory() + "journey-bench-habits-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, schema: Features.all.schema)
         let checkins = try seed(store)
         let trackers = try store.habitTrackers(user: "bench-user")
         let facts = try HabitFacts.input(trackers: trackers, checkins: try store.habitCheckins(user: "bench-user"))
@@ -188,7 +188,7 @@ struct CheckinCost {
     func run() throws {
         let path = NSTemporaryDirectory() + "journey-bench-checkins-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, schema: Features.all.schema)
         for age in [30, 400, 1000] { try seed(store, user: "aged-\(age)", age: age) }
         let receivedAt = Double(Self.today.day) * 86_400 + 43_200
         let ingestor = Features.all.makeIngestor(

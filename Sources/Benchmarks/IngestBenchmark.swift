@@ -120,7 +120,7 @@ struct IngestBenchmark {
     private func ingest(
         _ workload: IngestWorkload, evaluator: RuleEvaluator, path: String, allFeatures: Bool = false
     ) throws -> Double {
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, schema: Features.all.schema)
         let policy = IngestPolicy(clock: { Self.receivedAt })
         let cores = options.cores ?? ProcessInfo.processInfo.activeProcessorCount
         let ingestor =
@@ -247,7 +247,7 @@ struct Replay {
 
     /// Seconds to insert every row into a new store at `path`, `batchSize` events a transaction.
     func insert(into path: String, batchSize: Int) throws -> Double {
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, schema: Features.all.schema)
         let db = store.connection
         let clock = ContinuousClock()
         let started = clock.now

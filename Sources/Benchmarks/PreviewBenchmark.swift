@@ -30,7 +30,7 @@ struct PreviewBenchmark {
 
         // The dogs were registered a month ago; live: the window's events through the ingest path, once.
         let file = TemporaryFile()
-        let store = try SQLiteStore(path: file.path)
+        let store = try SQLiteStore(path: file.path, schema: Features.all.schema)
         let ingestor = Features.all.makeIngestor(
             store: store, evaluator: evaluator,
             policy: IngestPolicy(lateWindow: .seconds(40 * 86_400), clock: { Self.now }), cores: 1)

@@ -31,7 +31,7 @@ struct ViewBenchmark {
                 description: "the rules do not load: \(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
         }
         let file = TemporaryFile()
-        let store = try SQLiteStore(path: file.path)
+        let store = try SQLiteStore(path: file.path, schema: Features.all.schema)
         let clock = Clock()
         try setUp(store: store, evaluator: evaluator, clock: clock)
         let dog = "bench-dog"

@@ -30,7 +30,7 @@ enum ChallengesCommand: Command {
         else {
             return .ruleErrors
         }
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existingOrEmpty) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existingOrEmpty) { store in
             try ChallengeViews.list(
                 catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, user: arguments.values["user"]?.last,
                 now: now)
@@ -89,7 +89,7 @@ enum ChallengeShowCommand: Command {
             io.stderr.line(message + " (see 'journey challenges')")
             return .failure
         }
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existingOrEmpty) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existingOrEmpty) { store in
             try ChallengeViews.show(instance, store: store, user: arguments.values["user"]?.last, now: now)
         } text: { view in
             write(view, id: id, io: io)
@@ -150,7 +150,7 @@ enum ChallengeDigestCommand: Command {
         else {
             return .ruleErrors
         }
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .opened) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .opened) { store in
             try ChallengeDigest.run(catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, now: now)
         } json: { report in
             [

@@ -3,6 +3,7 @@ import Engine
 import FeatureKit
 import Foundation
 import RuleEngine
+import Store
 
 /// Challenges: solo, community, head-to-head and recurring, progress through the ingest path
 /// (after every other feature, so that a challenge can count what they accepted), and the
@@ -16,6 +17,7 @@ public struct ChallengesFeature: Feature {
     }
 
     public var name: String { "challenges" }
+    public var migrations: [Migration] { ChallengeSchema.migrations }
     public var ruleKinds: [RuleKind] { [.challengeMetric, .challengeCompletion] }
     public var documentKinds: [any DocumentKind] { [ChallengeDocumentKind()] }
 

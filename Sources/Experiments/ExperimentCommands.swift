@@ -41,7 +41,7 @@ enum AssignCommand: Command {
         case .failure(let refusal): return refusal.code
         }
         let (catalog, experiment) = (named.catalog, named.experiment)
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existingOrEmpty) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existingOrEmpty) { store in
             try ExperimentAssigner(catalog: catalog, readingFrom: store).assignment(key, subject: subject, now: now)
         } json: { assignment in
             assignment.json

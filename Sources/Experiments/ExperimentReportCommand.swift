@@ -36,7 +36,7 @@ enum ExperimentReportCommand: Command {
         }
         guard let evaluator = named.loaded.evaluator else { return .ruleErrors }
         let experiment = named.experiment
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
             try ExperimentReport(experiment: experiment, store: store, evaluator: evaluator, now: now)
         } json: { report in
             report.json

@@ -9,6 +9,7 @@ public struct ExperimentsFeature: Feature {
     public init() {}
 
     public var name: String { "experiments" }
+    public var migrations: [Migration] { ExperimentSchema.migrations }
     /// A metric's `where:` condition.
     public var ruleKinds: [RuleKind] { [.experimentMetric] }
     public var documentKinds: [any DocumentKind] { [ExperimentsDocumentKind()] }

@@ -23,16 +23,16 @@ extension CommonOptions {
     /// A store that cannot be opened, or an error computing the view, prints `Error: …` and
     /// exits 1.
     public static func present(
-        _ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO, store use: StoreUse,
+        _ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO, engine: FeatureSet, store use: StoreUse,
         compute: (any Store) throws -> JSON, text: (JSON) -> Void
     ) -> ExitCode {
-        present(arguments, spec: spec, io: io, store: use, compute: compute, json: { $0 }, text: text)
+        present(arguments, spec: spec, io: io, engine: engine, store: use, compute: compute, json: { $0 }, text: text)
     }
 
-    /// ``present(_:spec:io:store:compute:text:)`` for a result that is not JSON itself: `json`
-    /// gives what `--format json` prints.
+    /// ``present(_:spec:io:engine:store:compute:text:)`` for a result that is not JSON itself:
+    /// `json` gives what `--format json` prints.
     public static func present<View>(
-        _ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO, store use: StoreUse,
+        _ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO, engine: FeatureSet, store use: StoreUse,
         compute: (any Store) throws -> View, json: (View) -> JSON, text: (View) -> Void
     ) -> ExitCode {
         let view: View
@@ -40,18 +40,23 @@ extension CommonOptions {
             let store: any Store
             switch use {
             case .existing:
-                guard let existing = try requiredStore(arguments, spec: spec, io: io) else { return .failure }
+                guard let existing = try requiredStore(arguments, spec: spec, io: io, engine: engine) else {
+                    return .failure
+                }
                 store = existing
             case .published:
                 guard
                     let existing = try requiredStore(
-                        arguments, spec: spec, io: io, hint: "publish first: journey publish --message TEXT")
+                        arguments, spec: spec, io: io, engine: engine,
+                        hint: "publish first: journey publish --message TEXT")
                 else { return .failure }
                 store = existing
             case .existingOrEmpty:
-                store = try existingStore(arguments, spec: spec) ?? StoreLocation(":memory:").open()
+                store =
+                    try existingStore(arguments, spec: spec, engine: engine)
+                    ?? StoreLocation(":memory:").open(schema: engine.schema)
             case .opened:
-                store = try openStore(arguments, spec: spec)
+                store = try openStore(arguments, spec: spec, engine: engine)
             }
             view = try compute(store)
         } catch {

@@ -66,11 +66,12 @@ public enum CommonOptions {
         }
     }
 
-    /// Opens the store named by `--db`, creating and migrating it when needed.
-    public static func openStore(_ arguments: ParsedArguments, spec: CommandSpec, migrate: Bool = true) throws
-        -> any StoreConnection
-    {
-        try storeLocation(arguments, spec: spec).open(migrate: migrate)
+    /// Opens the store named by `--db` with `engine`'s schema, creating and migrating it when
+    /// needed.
+    public static func openStore(
+        _ arguments: ParsedArguments, spec: CommandSpec, engine: FeatureSet, migrate: Bool = true
+    ) throws -> any StoreConnection {
+        try storeLocation(arguments, spec: spec).open(schema: engine.schema, migrate: migrate)
     }
 
     /// The positional arguments, named `names` in order (the last `optional` of them may be
@@ -119,19 +120,21 @@ public enum CommonOptions {
     }
 
     /// The store named by `--db` when it exists (nil otherwise); never created.
-    public static func existingStore(_ arguments: ParsedArguments, spec: CommandSpec) throws -> (any StoreConnection)? {
+    public static func existingStore(_ arguments: ParsedArguments, spec: CommandSpec, engine: FeatureSet) throws
+        -> (any StoreConnection)?
+    {
         let location = try storeLocation(arguments, spec: spec)
         guard location.exists else { return nil }
-        return try location.open()
+        return try location.open(schema: engine.schema)
     }
 
     /// The store named by `--db`, which must exist (views read, they do not create one); prints
     /// "no store at PATH (`hint`)" and returns nil when it does not.
     public static func requiredStore(
-        _ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO,
+        _ arguments: ParsedArguments, spec: CommandSpec, io: CommandIO, engine: FeatureSet,
         hint: String = "ingest events first: journey ingest FILE"
     ) throws -> (any StoreConnection)? {
-        guard let store = try existingStore(arguments, spec: spec) else {
+        guard let store = try existingStore(arguments, spec: spec, engine: engine) else {
             io.stderr.line("Error: no store at \(try storeLocation(arguments, spec: spec)) (\(hint))")
             return nil
         }

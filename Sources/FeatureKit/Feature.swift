@@ -44,6 +44,9 @@ public protocol Feature: Sendable {
     var commandGroups: [String: String] { get }
     /// What `journey serve` runs periodically for it.
     var jobs: [FeatureJob] { get }
+    /// The migrations that make its tables, named `<feature>.1`, `<feature>.2`… in the order they
+    /// run (after the store layers' and the features' listed before it: see ``Schema``).
+    var migrations: [Migration] { get }
 }
 
 extension Feature {
@@ -63,4 +66,5 @@ extension Feature {
     public var commands: [any Command.Type] { [] }
     public var commandGroups: [String: String] { [:] }
     public var jobs: [FeatureJob] { [] }
+    public var migrations: [Migration] { [] }
 }

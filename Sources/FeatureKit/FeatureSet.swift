@@ -2,6 +2,7 @@ import CommandKit
 import Core
 import Engine
 import Foundation
+import RevisionStore
 import RuleEngine
 import Store
 
@@ -17,6 +18,8 @@ public struct FeatureSet: Sendable {
     public let effectTypes: EffectTypes
     /// The HTTP status of each rejection code: the engine's own, then every feature's.
     private let rejectionStatuses: [String: Int]
+    /// The store's migrations: the core's, the served rule set's, then every feature's in order.
+    public let schema: Schema
 
     public init(_ features: [any Feature]) {
         self.features = features
@@ -26,6 +29,7 @@ public struct FeatureSet: Sendable {
         rejectionStatuses = features.reduce(into: ["unknown_dog": 404, "conflict": 409, "storage_error": 503]) {
             statuses, feature in statuses.merge(feature.rejectionStatuses) { first, _ in first }
         }
+        schema = Schema([RevisionSchema.migrations] + features.map(\.migrations))
     }
 
     /// A loader of `rulesDirectory` (and `pluginsDirectory`) that knows every feature's kinds.

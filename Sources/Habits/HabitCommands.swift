@@ -30,7 +30,7 @@ enum HabitStatsCommand: Command {
         else {
             return .ruleErrors
         }
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
             try HabitStatistics.json(user: user, store: store, evaluator: evaluator)
         } text: { stats in
             write(stats, user: user, io: io)
@@ -88,7 +88,7 @@ enum HabitDayCommand: Command {
         }
         let filter = HabitDay.Filter(rawValue: arguments.value("filter", spec: spec) ?? "all") ?? .all
         let date = HabitDay.date(for: filter, selected: selected, today: CivilDate(utc: Date().timeIntervalSince1970))
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
             try HabitDay.json(
                 user: user, date: date, filter: filter, search: arguments.values["search"]?.last, store: store)
         } text: { view in

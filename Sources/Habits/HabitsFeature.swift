@@ -3,6 +3,7 @@ import Engine
 import FeatureKit
 import Foundation
 import RuleEngine
+import Store
 
 /// Habit trackers: trackers, categories and check-ins through the ingest path, the day screen,
 /// statistics as `habit_stat` rules.
@@ -10,6 +11,7 @@ public struct HabitsFeature: Feature {
     public init() {}
 
     public var name: String { "habits" }
+    public var migrations: [Migration] { HabitSchema.migrations }
     public var ruleKinds: [RuleKind] { [.habitStat] }
     public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] { [HabitsConsumer()] }
 

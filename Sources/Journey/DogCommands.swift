@@ -40,7 +40,7 @@ extension DogViewCommand {
         else {
             return .ruleErrors
         }
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
             engine.prepare(evaluator, store: store)
             let views = JourneyViews(store: store, evaluator: evaluator, now: now) { io.stderr.line("warning: \($0)") }
             return try json(views, dog: dog, target: targetID)

@@ -67,7 +67,7 @@ enum ExplainCommand: Command {
             return .ruleErrors
         }
         let full = arguments.flag("full")
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
             engine.prepare(evaluator, reader: store)
             let log = DecisionLog(detailed: true)
             evaluator.decisionLog = log
@@ -100,7 +100,7 @@ extension ExplainCommand {
             return .ruleErrors
         }
         let full = arguments.flag("full")
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
             guard let stored = try store.event(user: given[1], eventID: given[2]) else {
                 throw JourneyViewError(
                     code: .unknownEvent, message: "user \(given[1]) has no accepted event \(given[2])")

@@ -18,6 +18,7 @@ public struct JourneyFeature: Feature {
     }
 
     public var name: String { "journey" }
+    public var migrations: [Migration] { JourneySchema.migrations }
     public var ruleKinds: [RuleKind] { [.recommendation, .autoComplete, .personalNote, .manifest] }
     public var documentKinds: [any DocumentKind] {
         [CatalogDocumentKind(swiftPlugins: swiftPlugins), WordingDocumentKind()]

@@ -44,7 +44,9 @@ enum AnalyticsExportCommand: Command {
         let limit = arguments.values["limit"]?.last.flatMap { Int($0) } ?? .max
         let keep = arguments.flags.contains("keep")
         do {
-            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io) else { return .failure }
+            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io, engine: engine) else {
+                return .failure
+            }
             var written = 0
             var after: Int64?
             while written < limit {

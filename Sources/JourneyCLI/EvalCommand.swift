@@ -74,7 +74,7 @@ enum EvalCommand: Command {
         else { return .ruleErrors }
         if options.subject != nil {
             do {
-                let store = try CommonOptions.existingStore(arguments, spec: spec)
+                let store = try CommonOptions.existingStore(arguments, spec: spec, engine: engine)
                 engine.prepare(evaluator, reader: store)
             } catch {
                 io.stderr.line("Error: \(error)")

@@ -77,7 +77,7 @@ enum IngestCommand: Command {
         }
         let store: any StoreConnection
         do {
-            store = try CommonOptions.openStore(arguments, spec: spec)
+            store = try CommonOptions.openStore(arguments, spec: spec, engine: engine)
         } catch {
             io.stderr.line("Error: \(error)")
             return .failure

@@ -30,7 +30,9 @@ enum OnboardingShowCommand: Command {
         }
         let view: JSON
         do {
-            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io) else { return .failure }
+            guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io, engine: engine) else {
+                return .failure
+            }
             view = try OnboardingView.json(user: user, flows: OnboardingFlows(ruleSet: ruleSet), store: store, now: now)
         } catch {
             io.stderr.line("Error: \(error)")
@@ -102,7 +104,7 @@ enum FunnelCommand: Command {
             }
         }
         let byVariant = arguments.flag("by-variant")
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
             try flows.map { try OnboardingFunnel(flow: $0, store: store) }
         } json: { funnels in
             ["funnels": .array(funnels.map { $0.json(byVariant: byVariant) })]

@@ -3,6 +3,7 @@ import Engine
 import FeatureKit
 import Foundation
 import RuleEngine
+import Store
 
 /// The walk-through onboarding: flows in `Rules/onboarding`, their triggers as rules, progress
 /// through the ingest path, the current step for the app, the funnel.
@@ -10,6 +11,7 @@ public struct OnboardingFeature: Feature {
     public init() {}
 
     public var name: String { "onboarding" }
+    public var migrations: [Migration] { OnboardingSchema.migrations }
     public var ruleKinds: [RuleKind] { [.onboardingTrigger] }
     public var documentKinds: [any DocumentKind] { [OnboardingDocumentKind()] }
 

@@ -1,51 +1,45 @@
-import Foundation
 import Store
 
-/// Looking after a PostgreSQL store: its schema, counts and size, health and change signal.
+/// Looking after a PostgreSQL store: its schema, its size, its health and its change signal.
 extension PostgresStore: StoreAdministration, ChangeSignal {
-    public func schemaVersion() throws -> Int {
-        try database.connection.schemaVersion()
+    public func execute(_ script: String) throws {
+        try database.connection.execute(script)
     }
 
-    /// Row counts of the tables of the current schema (in the order they were created) and
-    /// their size with indexes (`pg_total_relation_size`): the store's schema, not the whole
-    /// database (which may hold other schemas and other applications).
-    public func statistics() throws -> StoreStatistics {
-        let names = try rows(
+    public func dialect(_ sql: String) -> String {
+        PostgresDialect.translate(sql)
+    }
+
+    /// A transaction-scoped advisory lock: instances starting together migrate one at a time.
+    public func lockMigrations() throws {
+        try database.connection.execute("SELECT pg_advisory_xact_lock(\(PostgresDialect.migrationLock))")
+    }
+
+    /// The tables of the current schema (the first of the search path), in the order they were
+    /// created: the store's schema, not the whole database (which may hold other schemas and
+    /// other applications).
+    public func tableNames() throws -> [String] {
+        try rows(
             """
             SELECT c.relname FROM pg_class c
             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') ORDER BY c.oid
             """
         ) { $0.text(0) ?? "" }
-        var tables: [(String, Int)] = []
+    }
+
+    /// The size of the schema's tables with their indexes (`pg_total_relation_size`).
+    public func byteCount() throws -> Int {
         var bytes: Int64 = 0
-        for name in names {
+        for name in try tableNames() {
             let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            tables.append((name, Int(try first("SELECT count(*) FROM \(quoted)", []) { $0.integer(0) } ?? 0)))
             bytes +=
                 try first("SELECT pg_total_relation_size(CAST(? AS regclass))", [.text(quoted)]) { $0.integer(0) } ?? 0
         }
-        return StoreStatistics(path: location, schemaVersion: try schemaVersion(), tables: tables, bytes: Int(bytes))
+        return Int(bytes)
     }
 
-    /// `ok`, or one line per problem: a schema newer than this engine knows, or a table of
-    /// the schema missing.
-    public func integrityCheck() throws -> String {
-        var problems: [String] = []
-        let version = try schemaVersion()
-        let known = PostgresSchema.migrations.map(\.version).max() ?? 0
-        if version > known { problems.append("schema version \(version) is newer than this engine knows (\(known))") }
-        let present = Set(
-            try rows(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-            ) { $0.text(0) ?? "" })
-        if version == known {
-            for table in PostgresSchema.tables where !present.contains(table) {
-                problems.append("table \(table) is missing")
-            }
-        }
-        return problems.isEmpty ? "ok" : problems.joined(separator: "\n")
-    }
+    /// The server keeps its own storage sound: nothing to add to the schema's checks.
+    public func storageProblems() throws -> [String] { [] }
 
     public func ping() throws {
         _ = try first("SELECT 1", []) { $0.integer(0) }

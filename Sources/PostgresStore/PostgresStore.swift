@@ -14,6 +14,7 @@ public final class PostgresStore: Store {
     public let database: PostgresDatabase
     /// The URL it was opened with, without any password.
     public let location: String
+    public let schema: Schema
     public let derivedCache = DerivedCache()
     /// The server's snapshot when ``externalVersion()`` last read it, and the number given.
     var externalSnapshot: (text: String, version: Int64) = ("", 0)
@@ -21,9 +22,10 @@ public final class PostgresStore: Store {
     var rowIDs: [String: [Int64]] = [:]
 
     /// Connects to `url` (`postgresql://user@host:port/database`; `options=-csearch_path%3D…`
-    /// picks a schema) and brings the schema up to date unless `migrate` is false.
-    public init(url: String, migrate: Bool = true) throws {
+    /// picks a schema) and brings the store up to `schema` unless `migrate` is false.
+    public init(url: String, schema: Schema, migrate: Bool = true) throws {
         location = StoreLocation.withoutPassword(url)
+        self.schema = schema
         do {
             database = try PostgresDatabase(url: url)
         } catch let error as PostgresError {
@@ -31,12 +33,6 @@ public final class PostgresStore: Store {
         }
         try database.connection.setUpSession("SET client_min_messages = warning")
         if migrate { try self.migrate() }
-    }
-
-    /// Applies pending migrations; returns the versions applied.
-    @discardableResult
-    public func migrate() throws -> [Int] {
-        try database.connection.migrate(PostgresSchema.migrations, now: Date().timeIntervalSince1970)
     }
 
     public func transaction<T>(_ body: () throws -> T) throws -> T {

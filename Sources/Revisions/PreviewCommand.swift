@@ -46,7 +46,8 @@ enum PreviewCommand: Command {
         }
         let now = try CommonOptions.now(arguments, spec: spec)
         var refused: GateReport?
-        let code = CommonOptions.present(arguments, spec: spec, io: io, store: .existing) { store -> ImpactReport? in
+        let code = CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) {
+            store -> ImpactReport? in
             let gates = RevisionGates(engine: engine)
             let activeFiles =
                 try store.activeRevision().map { try store.ruleRevisionFiles($0.revision) }

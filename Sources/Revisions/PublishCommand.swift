@@ -42,7 +42,7 @@ enum PublishCommand: Command {
             let files = try RevisionFiles(
                 rulesDirectory: arguments.value("rules", spec: spec) ?? "./Rules",
                 pluginsDirectory: arguments.value("plugins", spec: spec) ?? "./Plugins")
-            let store = try CommonOptions.openStore(arguments, spec: spec)
+            let store = try CommonOptions.openStore(arguments, spec: spec, engine: engine)
             if let maxChanged,
                 let refusal = try impactRefusal(files, store: store, engine: engine, limit: maxChanged, now: now)
             {
@@ -135,7 +135,7 @@ enum RollbackCommand: Command {
     {
         let id = try CommonOptions.positionals(arguments, spec: spec, names: ["the revision"])[0]
         let message = try CommonOptions.required("message", arguments, spec: spec)
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .published) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .published) { store in
             try RevisionPublisher(store: store, engine: engine, now: { Date().timeIntervalSince1970 })
                 .activate(
                     id, author: RevisionOptions.author(arguments, spec: spec), message: message, action: "rollback")

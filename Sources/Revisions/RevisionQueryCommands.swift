@@ -17,7 +17,7 @@ enum RevisionsCommand: Command {
     {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let limit = try RevisionOptions.limit(arguments, spec: spec)
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .published) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .published) { store in
             (try store.ruleRevisions(limit: limit), try store.activeRevision())
         } json: { revisions, active in
             [
@@ -58,7 +58,7 @@ enum ShowRevisionCommand: Command {
     {
         let id = try CommonOptions.positionals(arguments, spec: spec, names: ["the revision"])[0]
         let file = arguments.value("file", spec: spec)
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .published) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .published) { store in
             let revision = try store.ruleRevision(id)
             let files = try store.ruleRevisionFiles(revision.id)
             if let file, files.files[file] == nil {
@@ -106,7 +106,7 @@ enum DiffRevisionsCommand: Command {
         -> ExitCode
     {
         let ids = try CommonOptions.positionals(arguments, spec: spec, names: ["the revision", "to"], optional: 1)
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .published) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .published) { store in
             let from = try store.ruleRevision(ids[0])
             guard let target = ids.count > 1 ? ids[1] : try store.activeRevision()?.revision else {
                 throw PublishError(message: "no revision is active; give the second revision")
@@ -133,7 +133,7 @@ enum AuditCommand: Command {
     {
         try CommonOptions.expectNoArguments(arguments, spec: spec)
         let limit = try RevisionOptions.limit(arguments, spec: spec)
-        return CommonOptions.present(arguments, spec: spec, io: io, store: .published) { store in
+        return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .published) { store in
             try store.auditEntries(limit: limit)
         } json: { entries in
             ["audit": .array(entries.map(\.json))]

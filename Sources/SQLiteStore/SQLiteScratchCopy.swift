@@ -24,7 +24,7 @@ extension SQLiteStore: ScratchCopying {
     func vacuumCopy() throws -> SQLiteStore {
         let path = NSTemporaryDirectory() + "/journey-scratch-\(UUID().uuidString).sqlite"
         try connection.execute("VACUUM INTO '\(path.replacingOccurrences(of: "'", with: "''"))'")
-        return try SQLiteStore(path: path)
+        return try SQLiteStore(path: path, schema: schema, migrate: false)
     }
 
     /// Removes the events from `since` on and everything they stored, found by the schema:

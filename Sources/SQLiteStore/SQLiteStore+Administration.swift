@@ -6,34 +6,29 @@ import Store
 extension SQLiteStore: StoreAdministration, ChangeSignal {
     public var location: String { path }
 
-    public func schemaVersion() throws -> Int {
-        try connection.schemaVersion()
+    public func execute(_ script: String) throws {
+        try connection.execute(script)
     }
 
-    /// Row counts of every table (in the order they were created) and the bytes of the file
-    /// and its WAL.
-    public func statistics() throws -> StoreStatistics {
-        var names: [String] = []
-        try connection.prepare(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
-        )
-        .query { row in names.append(row.text(0) ?? "") }
-        var tables: [(String, Int)] = []
-        for name in names {
-            tables.append((name, Int(try connection.scalar("SELECT count(*) FROM \"\(name)\"") ?? 0)))
+    /// Every table (but SQLite's own), in the order they were created.
+    public func tableNames() throws -> [String] {
+        try rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid") {
+            $0.text(0) ?? ""
         }
-        let bytes = ["", "-wal"].reduce(0) { total, suffix in
+    }
+
+    /// The bytes of the file and its WAL.
+    public func byteCount() throws -> Int {
+        ["", "-wal"].reduce(0) { total, suffix in
             let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0
             return total + size
         }
-        return StoreStatistics(path: path, schemaVersion: try connection.schemaVersion(), tables: tables, bytes: bytes)
     }
 
-    /// `PRAGMA integrity_check`: `ok`, or what is wrong.
-    public func integrityCheck() throws -> String {
-        var lines: [String] = []
-        try connection.prepare("PRAGMA integrity_check").query { lines.append($0.text(0) ?? "") }
-        return lines.joined(separator: "\n")
+    /// What `PRAGMA integrity_check` finds wrong with the file (nothing when it says `ok`).
+    public func storageProblems() throws -> [String] {
+        let lines = try rows("PRAGMA integrity_check") { $0.text(0) ?? "" }
+        return lines == ["ok"] ? [] : lines
     }
 
     public func ping() throws {

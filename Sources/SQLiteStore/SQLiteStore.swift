@@ -13,24 +13,18 @@ public final class SQLiteStore: Store {
     public let connection: Connection
     public var path: String { connection.path }
     public let derivedCache = DerivedCache()
+    public let schema: Schema
 
     /// The default file name in the working directory.
     public static let defaultPath = "journey.sqlite"
 
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    public init(path: String = SQLiteStore.defaultPath, migrate: Bool = true) throws {
+    /// Opens (creating if needed) the database at `path` and brings it up to `schema` unless
+    /// `migrate` is false.
+    public init(path: String = SQLiteStore.defaultPath, schema: Schema, migrate: Bool = true) throws {
         connection = try Connection(path: path)
+        self.schema = schema
         if migrate { try self.migrate() }
     }
-
-    /// Applies pending migrations; returns the versions applied.
-    @discardableResult
-    public func migrate() throws -> [Int] {
-        try connection.migrate(Schema.migrations, now: Date().timeIntervalSince1970)
-    }
-
-    /// The schema version the code knows.
-    public static var latestSchemaVersion: Int { Schema.migrations.map(\.version).max() ?? 0 }
 
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         do {

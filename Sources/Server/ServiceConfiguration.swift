@@ -144,7 +144,7 @@ extension ServiceConfiguration {
         let location = try? storeLocation()
         let active =
             location?.exists == true
-            ? (try? location?.open(migrate: false)).flatMap { try? $0.activeRevision() } : nil
+            ? (try? location?.open(schema: features.schema, migrate: false)).flatMap { try? $0.activeRevision() } : nil
         guard let active else { return rulesSource == .store ? "rules: no revision published" : folders }
         return "rules: the store's active revision \(active.revision.prefix(12)), followed"
     }

@@ -51,7 +51,7 @@ public final class Supervisor {
             rulesDirectory: configuration.rulesDirectory, pluginsDirectory: configuration.pluginsDirectory,
             stateDirectory: configuration.resolvedStateDirectory)
         do {
-            store = try configuration.storeLocation().open()
+            store = try configuration.storeLocation().open(schema: configuration.features.schema)
             try snapshots.prepare()
             socket = try ListeningSocket(host: configuration.host, port: configuration.port)
             control = try ControlBlock.create()

@@ -68,7 +68,7 @@ public enum Worker {
     public static func open(configuration: ServiceConfiguration, control: ControlBlock, index: Int) throws
         -> JourneyService
     {
-        let store = try configuration.storeLocation().open()
+        let store = try configuration.storeLocation().open(schema: configuration.features.schema)
         let snapshots = RuleSnapshots(
             rulesDirectory: configuration.rulesDirectory, pluginsDirectory: configuration.pluginsDirectory,
             stateDirectory: configuration.resolvedStateDirectory)
@@ -146,7 +146,8 @@ public enum Worker {
             ? try FileWatcher(
                 roots: [configuration.rulesDirectory] + (configuration.pluginsDirectory.map { [$0] } ?? []))
             : nil
-        let quarantineStore = try configuration.storeLocation().open(migrate: false)
+        let quarantineStore = try configuration.storeLocation().open(
+            schema: configuration.features.schema, migrate: false)
         slot.isReady = true
 
         var seenReload = control.reloadGeneration

@@ -186,23 +186,6 @@ public struct Reward: Sendable, Equatable {
     }
 }
 
-/// What `journey db stats` shows.
-public struct StoreStatistics: Sendable {
-    public var path: String
-    public var schemaVersion: Int
-    /// Row counts by table, in schema order.
-    public var tables: [(name: String, rows: Int)]
-    /// Bytes of the database file and its WAL.
-    public var bytes: Int
-
-    public init(path: String, schemaVersion: Int, tables: [(name: String, rows: Int)], bytes: Int) {
-        self.path = path
-        self.schemaVersion = schemaVersion
-        self.tables = tables
-        self.bytes = bytes
-    }
-}
-
 /// A rule set aside after it ran away: until its digest changes (or an admin lifts it), it
 /// answers with its fallback — for one input (``inputKey``), or for everyone.
 public struct QuarantineRecord: Sendable, Equatable {

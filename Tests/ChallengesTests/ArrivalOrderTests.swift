@@ -201,7 +201,7 @@ final class ArrivalOrderWorld {
     }
 
     func ingest(_ batches: [[JSON]], backend: String = "sqlite") throws -> Run {
-        let test = try TestStore(backend)
+        let test = try TestStore(backend, schema: Features.all.schema)
         let ingestor = Features.all.makeIngestor(
             store: test.store, evaluator: evaluator, policy: IngestPolicy(clock: { Self.receivedAt }), cores: 1)
         for batch in batches { _ = ingestor.ingest(batch) }

@@ -26,7 +26,7 @@ final class ChallengeHarness {
     init(_ files: [String: String]) throws {
         folder = try TemporaryDirectory(files)
         path = folder.file("journey.sqlite")
-        store = try SQLiteStore(path: path)
+        store = try SQLiteStore(path: path, schema: Features.all.schema)
         let loaded = Features.all.loader(rulesDirectory: folder.path, pluginsDirectory: nil)
             .load()
         evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics.map(\.description).joined(separator: "\n"))")

@@ -11,7 +11,7 @@ import Testing
     @Test(arguments: try CaseFile("ingest.yaml").cases())
     func ingest(_ testCase: NamedCase) throws {
         let spec = testCase.json
-        let database = TestDatabase()
+        let database = TestDatabase(schema: .core)
         let evaluator = try #require(Fixtures.bundledRules().evaluator)
         func ingestor(at text: String?) throws -> Ingestor {
             let now = try #require(text.flatMap(Timestamp.parse), "a case needs a received_at")

@@ -10,7 +10,7 @@ import Testing
 @Suite struct IngestTests {
     @Test(arguments: [2, 10])
     func theSameEventManyTimesCountsOnce(_ copies: Int) throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: .core)
         let ingestor = Fixtures.ingestor(database)
         _ = ingestor.ingest([Fixtures.registration()])
         let event = Fixtures.weight("w1")
@@ -40,7 +40,7 @@ import Testing
     func timeWindowsAtTheirExactBoundaries(
         _ name: String, _ offset: Double, _ status: IngestResult.Status, _ code: String?
     ) throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: .core)
         let ingestor = Fixtures.ingestor(database)
         let occurred = Timestamp.format(Fixtures.now + offset)
         let event: JSON = ["event_id": "e", "user_id": "u", "type": "journey_opened", "occurred_at": .string(occurred)]
@@ -59,9 +59,9 @@ import Testing
                 "dog_id": "q-123",
             ])
         }
-        let inOrder = TestDatabase()
+        let inOrder = TestDatabase(schema: .core)
         let orderedResults = Fixtures.ingestor(inOrder).ingest(events)
-        let shuffled = TestDatabase()
+        let shuffled = TestDatabase(schema: .core)
         var generator = LinearCongruentialGenerator(seed: 42)
         let registration = events[0]
         let rest = events.dropFirst().shuffled(using: &generator)
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func aConsumerThatThrowsRejectsTheEventAndAppliesNothing() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: .core)
         let loaded = Fixtures.bundledRules()
         let consumers: [any EventConsumer] = Ingestor.defaultConsumers(for: loaded.ruleSet!) + [Exploding()]
         let ingestor = Fixtures.ingestor(database, consumers: consumers)
@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test func aStoreErrorRefusesOnlyThatEvent() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: .core)
         let ingestor = Fixtures.ingestor(database, consumers: [Dangling()])
         let results = ingestor.ingest([
             ["event_id": "a", "user_id": "u", "type": "tap", "occurred_at": "2026-11-29T11:00:00Z"],
@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func effectsAreComputedAtEventTime() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: .core)
         let ingestor = Fixtures.ingestor(database)
         _ = ingestor.ingest([Fixtures.registration(at: "2026-11-23T08:00:00Z")])
         let result = try #require(ingestor.ingest([Fixtures.weight("w", at: "2026-11-24T10:00:00+01:00")]).first)
@@ -170,7 +170,7 @@ import Testing
             """)
         let loaded = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil).load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
-        let database = TestDatabase()
+        let database = TestDatabase(schema: .core)
         let ingestor = Ingestor(
             store: database.store, evaluator: evaluator, policy: IngestPolicy(clock: { Fixtures.now }))
         let results = ingestor.ingest([

@@ -75,18 +75,18 @@ import Testing
         let events = Self.tricky()
         let evaluator = try #require(Fixtures.bundledRules().evaluator)
 
-        let serial = TestDatabase()
+        let serial = TestDatabase(schema: .core)
         let one = Ingestor(
             store: serial.store, evaluator: evaluator, policy: IngestPolicy(clock: { Fixtures.now }), cores: 1)
         let serialResults = Self.batches(events, size: batchSize).flatMap { one.ingest($0) }
 
-        let parallel = TestDatabase()
+        let parallel = TestDatabase(schema: .core)
         let two = Ingestor(
             store: parallel.store, evaluator: try #require(Fixtures.bundledRules().evaluator),
             policy: IngestPolicy(clock: { Fixtures.now }), cores: 2)
         let parallelResults = Self.batches(events, size: batchSize).flatMap { two.ingest($0) }
 
-        let streamed = TestDatabase()
+        let streamed = TestDatabase(schema: .core)
         let pipe = Ingestor(
             store: streamed.store, evaluator: try #require(Fixtures.bundledRules().evaluator),
             policy: IngestPolicy(clock: { Fixtures.now }), cores: 2)

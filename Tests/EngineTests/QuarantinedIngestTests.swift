@@ -33,7 +33,7 @@ import Testing
         let loaded = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil).load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
         evaluator.quarantinedInputs["test.spin"] = ["user:u1"]
-        let database = TestDatabase()
+        let database = TestDatabase(schema: .core)
         let ingestor = Ingestor(
             store: database.store, evaluator: evaluator, policy: IngestPolicy(clock: { Fixtures.now }), cores: cores)
         let results = ingestor.ingest((0..<20).map { Self.event("s\($0)", user: "u1") })

@@ -13,8 +13,8 @@ struct ReminderMergesTests {
     func heldMergesLeaveTheRowsOfMergingEachInTurn(backend name: String, seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
         let steps = (0..<40).map { _ in Step.random(using: &random) }
-        let direct = try TestStore(name)
-        let held = try TestStore(name)
+        let direct = try TestStore(name, schema: .core)
+        let held = try TestStore(name, schema: .core)
         let events = try Self.seed(direct.store)
         #expect(try Self.seed(held.store) == events)
 
@@ -42,7 +42,7 @@ struct ReminderMergesTests {
     /// it does not (dog registration) leaves them held.
     @Test(arguments: [true, false])
     func aConsumerThatReadsRemindersSeesTheBatchsEarlierOnes(readsReminders: Bool) throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: .core)
         let loaded = Fixtures.bundledRules()
         let counter = PendingReminderCounter(readsReminders: readsReminders)
         let ingestor = Fixtures.ingestor(

@@ -1,5 +1,6 @@
 import Core
 import Experiments
+import Features
 import Foundation
 import JQ
 import RuleEngine
@@ -44,7 +45,7 @@ struct AssignmentTests {
     static func user(_ n: Int) -> ExperimentSubject { ExperimentSubject(userID: "user-\(n)") }
 
     @Test func stickyAcrossWeightChanges() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         let before = ExperimentAssigner(catalog: Self.catalog(Self.experiments()), store: database.store)
         var first: [String?] = []
         for n in 0..<1000 {
@@ -74,7 +75,7 @@ struct AssignmentTests {
     }
 
     @Test func raisingTheBucketVersionReassigns() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         let v1 = ExperimentAssigner(catalog: Self.catalog(Self.experiments()), store: database.store)
         for n in 0..<500 { _ = try v1.use("greeting-test", subject: Self.user(n), now: Self.now) }
         let v2Catalog = Self.catalog(Self.experiments(weights: "[0, 1]", bucketVersion: 2))
@@ -93,7 +94,7 @@ struct AssignmentTests {
     }
 
     @Test func experimentViewedOncePerUserAndExperiment() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         let assigner = ExperimentAssigner(catalog: Self.catalog(Self.experiments()), store: database.store)
         for _ in 0..<3 {
             for n in 0..<10 { _ = try assigner.use("greeting-test", subject: Self.user(n), now: Self.now) }
@@ -111,7 +112,7 @@ struct AssignmentTests {
     /// Using an assignment that was already used writes nothing, so views that evaluate a rule
     /// with an experiment never wait for SQLite's write lock (another process may hold it).
     @Test func usingAViewedAssignmentTakesNoWriteLock() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         let assigner = ExperimentAssigner(catalog: Self.catalog(Self.experiments()), store: database.store)
         let first = try assigner.use("greeting-test", subject: Self.user(1), now: Self.now)
         let writer = try Connection(path: database.path)
@@ -124,7 +125,7 @@ struct AssignmentTests {
     }
 
     @Test func readingNeverWrites() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         let assigner = ExperimentAssigner(catalog: Self.catalog(Self.experiments()), readingFrom: database.store)
         let assignment = try assigner.assignment("greeting-test", subject: Self.user(1), now: Self.now)
         #expect(assignment.reason == .assigned)
@@ -189,7 +190,7 @@ struct AssignmentTests {
     @Test func ruleVariantFollowsAssignment() throws {
         let folder = RulesFolder(["experiments.yaml": Self.experiments(), "greeting.yaml": Self.rule])
         guard let evaluator = folder.evaluator() else { return }
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         let assigner = ExperimentAssigner(catalog: ExperimentCatalog(ruleSet: evaluator.ruleSet), store: database.store)
         evaluator.variantChooser = assigner
         var seen = Set<String>()

@@ -62,7 +62,7 @@ final class GeneratedPopulation {
     }
 
     let folder = RulesFolder(["experiments.yaml": GeneratedPopulation.experiments()])
-    let database = TestDatabase()
+    let database = TestDatabase(schema: Features.all.schema)
     private(set) var truth = Truth()
 
     /// `count` users from `seed`; about 3% are reassigned (the bucket version raised to 2 with

@@ -78,7 +78,7 @@ struct ProvenanceTests {
     /// one computed serially.
     @Test func precomputedEffectsKeepTheirRules() throws {
         guard let evaluator = Self.folder().evaluator() else { return }
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         let ingestor = Features.all.makeIngestor(store: database.store, evaluator: evaluator, cores: 2)
         let occurredAt = Timestamp.format(Date().timeIntervalSince1970 - 60)
         let batch: [JSON] = (0..<64).map { n in

@@ -1,5 +1,6 @@
 import Core
 import Experiments
+import Features
 import Foundation
 import RuleEngine
 import Store
@@ -58,7 +59,7 @@ struct SampleRatioAndExposureTests {
     /// Assignments kept as the assigner keeps them (used, so with `viewed_at`), split as given.
     @Test(arguments: splits)
     func sampleRatioMismatch(_ split: SplitCase) throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         try database.store.transaction {
             for index in 0..<(split.control + split.warm) {
                 try database.store.saveAssignment(
@@ -78,7 +79,7 @@ struct SampleRatioAndExposureTests {
     /// Raising the bucket version moves 4 of 10 control users to `warm`: they saw both, so they
     /// are counted apart and left out, conversions and all; the share is of everyone exposed.
     @Test func usersReassignedToAnotherVariationAreLeftOut() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         func assigner(_ rules: String) throws -> ExperimentAssigner {
             let ruleSet = try #require(RulesFolder(["experiments.yaml": rules]).load().ruleSet)
             return ExperimentAssigner(catalog: ExperimentCatalog(ruleSet: ruleSet), store: database.store)

@@ -50,7 +50,7 @@ final class Engine {
 
     /// An engine over `database` (a fresh one unless given: pass another engine's to run new
     /// rules over its data).
-    init(evaluator: RuleEvaluator, database: TestDatabase = TestDatabase()) {
+    init(evaluator: RuleEvaluator, database: TestDatabase = TestDatabase(schema: Features.all.schema)) {
         self.evaluator = evaluator
         self.database = database
         let clock = clock

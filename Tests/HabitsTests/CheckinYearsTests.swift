@@ -1,12 +1,11 @@
 import Core
-import Postgres
-import SQLite
+import Features
+import Store
+import StoreBackends
 import TestSupport
 import Testing
 
 @testable import Habits
-@testable import PostgresStore
-@testable import Store
 
 /// A tracker's check-ins kept as bits, a row a year.
 struct CheckinYearsTests {
@@ -43,17 +42,11 @@ struct CheckinYearsTests {
             \(dates.map { "('u1', 'walk', '\($0)', 1, NULL)" }.joined(separator: ", ")),
                 ('u1', 'walk', '2025-07-15', 1, 2), ('u1', 'read', '2024-06-01', 1, 2), ('u2', 'walk', '2024-06-01', 1, NULL);
             """
-        let test = try TestStore(backend) { location in
-            if backend == "sqlite" {
-                let old = try Connection(path: location)
-                _ = try old.migrate(Array(Schema.migrations.prefix(17)), now: 0)
-                try old.execute(rows)
-            } else {
-                let old = try PostgresConnection(url: location)
-                _ = try old.migrate(Array(PostgresSchema.migrations.prefix(17)), now: 0)
-                try old.execute(rows)
-            }
+        let test = try TestStore(backend, schema: Features.all.schema) { location in
+            let old = try StoreLocation(location).open(schema: Features.all.schema.filter { $0.name != "habits.7" })
+            try old.execute(rows)
         }
+        #expect(try test.store.appliedMigrations().last == "habits.7", "\(backend)")
         let store = test.store
         let days = try store.habitCheckinDays(user: "u1")
         #expect(days == ["walk": dates.compactMap { CivilDate($0)?.day }], "\(backend)")

@@ -1,4 +1,5 @@
 import Core
+import Features
 import RuleEngine
 import Store
 import TestSupport
@@ -36,7 +37,7 @@ struct KeptCheckinDaysTests {
 
     @Test(arguments: TestStore.names)
     func whatIsKeptIsWhatAFreshReadGives(backend: String) throws {
-        let testStore = try TestStore(backend)
+        let testStore = try TestStore(backend, schema: Features.all.schema)
         let store = testStore.store
         let evaluator = try #require(
             Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
@@ -71,7 +72,7 @@ struct KeptCheckinDaysTests {
     /// Days kept are used while the versions hold: a row changed behind the store's back (no
     /// version moved) is not seen, which is how a screen after one check-in reads one tracker.
     @Test func unchangedTrackersAreNotReadAgain() throws {
-        let testStore = try TestStore("sqlite")
+        let testStore = try TestStore("sqlite", schema: Features.all.schema)
         let store = testStore.store
         try store.ensureUser("u1", firstSeenAt: 0)
         try store.applyHabitChange(.trackerCreated(Self.tracker("a", kind: .irregular)), user: "u1", at: 0, event: nil)

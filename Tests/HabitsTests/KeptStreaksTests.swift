@@ -202,8 +202,8 @@ struct KeptStreaksTests {
     @Test func aStoreFromBeforeKeepsItsStreaksFromItsNextCheckIn() throws {
         let file = TemporaryDatabaseFile()
         do {
-            let old = try Connection(path: file.path)
-            _ = try old.migrate(Array(Schema.migrations.prefix(16)), now: 0)
+            let old = try SQLiteStore(
+                path: file.path, schema: Features.all.schema.filter { !["habits.6", "habits.7"].contains($0.name) })
             try old.execute(
                 """
                 INSERT INTO users (user_id, first_seen_at) VALUES ('u1', 0);
@@ -214,7 +214,7 @@ struct KeptStreaksTests {
                     ('u1', 'walk', '2026-11-29', 1795942800, NULL);
                 """)
         }
-        let store = try SQLiteStore(path: file.path)
+        let store = try SQLiteStore(path: file.path, schema: Features.all.schema)
         let walk = try #require(try store.habitTracker(user: "u1", id: "walk"))
         #expect(walk.checkinsChangedAt == 1_795_982_400, "the uncheck of 2026-11-28, on 2026-11-29 at 20:00")
         #expect(walk.keptStreaks == KeptStreaks())

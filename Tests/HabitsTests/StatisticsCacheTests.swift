@@ -49,7 +49,7 @@ import Testing
     /// Every kind of change to a user's habit data makes their version grow; others' stay.
     @Test(arguments: TestStore.names)
     func everyHabitChangeMakesTheVersionGrow(backend name: String) throws {
-        let test = try TestStore(name)
+        let test = try TestStore(name, schema: Features.all.schema)
         let events = Events(test.store, try Self.evaluator())
         #expect(try test.store.habitDataVersion(user: "u1") == 0)
         let changes: [(String, JSONObject)] = [
@@ -78,7 +78,7 @@ import Testing
     /// engine's back do not show), and recomputes as soon as the first one stores a check-in.
     @Test(arguments: TestStore.names)
     func anotherInstanceNeverServesStatisticsOfChangedData(backend name: String) throws {
-        let test = try TestStore(name)
+        let test = try TestStore(name, schema: Features.all.schema)
         let evaluator = try Self.evaluator()
         let events = Events(test.store, evaluator)
         let other = try test.connect()
@@ -110,7 +110,7 @@ import Testing
     /// A product manager's edit of a statistic (a new revision) shows at once; a quarantined
     /// statistic is never answered from what was kept.
     @Test func aChangedRuleOrAQuarantineIsNeverAnsweredFromTheKeptStatistics() throws {
-        let test = try TestStore("sqlite")
+        let test = try TestStore("sqlite", schema: Features.all.schema)
         let evaluator = try Self.evaluator()
         let events = Events(test.store, evaluator)
         events.send("category_created", ["category_id": "general", "name": "General"])

@@ -1,4 +1,5 @@
 import Core
+import Features
 import Foundation
 import Habits
 import RuleEngine
@@ -30,7 +31,7 @@ struct StatisticsEquivalenceTests {
     func theStoredHistoryGivesTheSameStatistics(backend: String, seed: UInt64) throws {
         var random = SplitMix64(seed: seed + 100)
         var history = RandomHistory(&random)
-        let testStore = try TestStore(backend)
+        let testStore = try TestStore(backend, schema: Features.all.schema)
         let store = testStore.store
         let evaluator = try #require(
             Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")

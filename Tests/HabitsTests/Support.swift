@@ -32,7 +32,7 @@ final class HabitsHarness {
     }
 
     init() throws {
-        store = try SQLiteStore(path: file.path)
+        store = try SQLiteStore(path: file.path, schema: Features.all.schema)
         evaluator = try #require(Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
         let clock = clock
         ingestor = Features.all.makeIngestor(

@@ -1,3 +1,4 @@
+import Features
 import Foundation
 import Store
 import TestSupport
@@ -58,7 +59,7 @@ import Testing
         let executable = try BuiltExecutable.path("journey")
         let folder = try TemporaryDirectory()
         let events = folder.file("events.jsonl")
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: Features.all.schema)
         let database = backend.location
         let store = backend.store
         func count(_ sql: String) throws -> Int64? { try store.first(sql, []) { $0.integer(0) } }

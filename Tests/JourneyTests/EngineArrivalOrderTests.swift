@@ -129,7 +129,7 @@ import Testing
     static func ingest(
         _ batches: [[JSON]], evaluator: RuleEvaluator, receivedAt: Double = receivedAt
     ) throws -> StoreDump {
-        let test = try TestStore("sqlite")
+        let test = try TestStore("sqlite", schema: Features.all.schema)
         let ingestor = Features.all.makeIngestor(
             store: test.store, evaluator: evaluator, policy: IngestPolicy(clock: { receivedAt }), cores: 1)
         // As a phone does: what was refused because what it needs had not arrived yet (the dog,

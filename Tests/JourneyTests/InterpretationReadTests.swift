@@ -49,7 +49,7 @@ import Testing
 
     @Test(arguments: TestStore.names, cases)
     func theInterpretationIsReadAtTheFirstReport(backend name: String, _ testCase: ReadCase) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: Features.all.schema)
         let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
         let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
         let registered = Timestamp.parse("2026-11-20T08:00:00Z")!
@@ -84,7 +84,7 @@ import Testing
     /// reports, never a walk over the dog's other events (a dog may have tens of thousands).
     @Test func theReadTimeIsFoundByItsIndexNotByTheDogsEvents() throws {
         let file = TemporaryDatabaseFile()
-        let store = try SQLiteStore(path: file.path)
+        let store = try SQLiteStore(path: file.path, schema: Features.all.schema)
         let plan = try store.rows("EXPLAIN QUERY PLAN " + interpretationReadSQL, [.text("q")]) { $0.text(3) ?? "" }
         #expect(plan.contains { $0.contains("USING INDEX events_interpretation_read") }, "plan: \(plan)")
     }

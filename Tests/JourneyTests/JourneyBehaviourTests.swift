@@ -212,7 +212,7 @@ import Testing
         #expect(without.diagnostics.contains { $0.code == "unknown_check_type" && $0.message.contains("`quiz`") })
 
         let database = TemporaryDatabaseFile()
-        let store = try SQLiteStore(path: database.path)
+        let store = try SQLiteStore(path: database.path, schema: Features.all.schema)
         let now = Timestamp.parse("2026-11-20T08:00:00Z")!
         let ingestor = features.makeIngestor(
             store: store, evaluator: evaluator,

@@ -29,7 +29,7 @@ final class JourneyHarness {
             throw HarnessError("rules do not load: \(loaded.diagnostics)")
         }
         self.evaluator = evaluator
-        store = try SQLiteStore(path: file.path)
+        store = try SQLiteStore(path: file.path, schema: Features.all.schema)
         clock = Timestamp.parse(now)!
         let box = ClockBox()
         ingestor = Features.all.makeIngestor(

@@ -9,7 +9,7 @@ import Testing
 @Suite struct JourneyStoreTests {
     @Test(arguments: TestStore.names)
     func journeyRowsRoundTrip(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: Schema([JourneyFeature().migrations]))
         let store = backend.store
         try store.ensureUser("u1", firstSeenAt: 10)
         try store.insertDog(DogProfile(id: "d1", userID: "u1", name: "Rex", registeredAt: 11))

@@ -1,4 +1,5 @@
 import Core
+import Features
 import Foundation
 import SQLite
 import SQLiteStore
@@ -72,7 +73,7 @@ import Testing
         try journey.store.connection.run(
             "UPDATE manifests SET manifest = ? WHERE dog_id = 'miso'", [.text(JSON.object(old).compactText)])
         // A fresh store on the same file: nothing of the new manifest is cached.
-        let store = try SQLiteStore(path: journey.path)
+        let store = try SQLiteStore(path: journey.path, schema: Features.all.schema)
         let views = JourneyViews(store: store, evaluator: journey.evaluator, now: journey.clock)
         let manifest = try views.manifest("miso")
         #expect(manifest["dog_id"] == "miso")

@@ -37,8 +37,8 @@ struct PostgresIngestTests {
 
     @Test(arguments: ["events.jsonl", "habits.jsonl", "challenges.jsonl", "onboarding.jsonl", "experiment.jsonl"])
     func examplesIngestAlikeOnSQLiteAndPostgreSQL(example: String) throws {
-        let sqlite = try Self.ingest(example, on: TestStore("sqlite"))
-        let postgres = try Self.ingest(example, on: TestStore("postgres"))
+        let sqlite = try Self.ingest(example, on: TestStore("sqlite", schema: Features.all.schema))
+        let postgres = try Self.ingest(example, on: TestStore("postgres", schema: Features.all.schema))
         let half = sqlite.results.count / 2
         #expect(sqlite.results[..<half].contains { $0.status == .accepted })
         #expect(sqlite.results[half...].allSatisfy { $0.status == .duplicate })
@@ -67,8 +67,8 @@ struct PostgresIngestTests {
             ##"{"event_id":"d2","user_id":"u1","type":"category_deleted","occurred_at":"2026-11-24T08:01:00Z","payload":{"category_id":"dog"}}"##,
         ]
         let events = try lines.map { try JSONParser().parse($0) }
-        let sqlite = try Self.ingest(events: events, on: TestStore("sqlite"))
-        let postgres = try Self.ingest(events: events, on: TestStore("postgres"))
+        let sqlite = try Self.ingest(events: events, on: TestStore("sqlite", schema: Features.all.schema))
+        let postgres = try Self.ingest(events: events, on: TestStore("postgres", schema: Features.all.schema))
         #expect(postgres.results == sqlite.results)
         #expect(sqlite.results.prefix(lines.count).allSatisfy { $0.status == .accepted })
         for (table, expected) in sqlite.tables {
@@ -83,7 +83,7 @@ struct PostgresIngestTests {
     /// Two instances (two connections, two threads) ingesting the same events at once: each
     /// event is kept once, whichever instance wins; the other sees a duplicate.
     @Test func twoInstancesIngestingTheSameEventsKeepEachOnce() throws {
-        let backend = try TestStore("postgres")
+        let backend = try TestStore("postgres", schema: Features.all.schema)
         let now = Timestamp.parse("2026-11-29T12:00:00Z")!
         let lines = try String(contentsOfFile: Repository.examples + "/events.jsonl", encoding: .utf8)
             .split(separator: "\n")

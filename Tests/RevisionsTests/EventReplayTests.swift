@@ -17,7 +17,7 @@ import Testing
     static let since = now - 7 * 86_400
 
     struct Population {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         /// The weights saved in the window, by event, with their kg.
         var windowWeights: [(user: String, eventID: String, kg: Double)] = []
         var windowEvents = 0

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func publishRepublishDiffRollbackAndAudit() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         var clock = 1_000.0
         let publisher = RevisionPublisher(store: database.store, engine: Features.all, now: { clock })
         let first = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func refusedRevisionsAreNotKept() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         let publisher = RevisionPublisher(store: database.store, engine: Features.all, now: { 1 })
         var files = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).files
         files["Rules/broken.yaml"] = "rule: [oops"
@@ -78,13 +78,13 @@ import Testing
 
     @Test(arguments: unknown)
     func anUnknownRevisionIsNamed(id: String, code: String) throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         let error = #expect(throws: RevisionError.self) { try database.store.ruleRevision(id) }
         #expect(error?.code == code)
     }
 
     @Test func anAuthorAndAMessageAreRequired() throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: Features.all.schema)
         let publisher = RevisionPublisher(store: database.store, engine: Features.all, now: { 1 })
         let files = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
         #expect(throws: PublishError.self) { try publisher.publish(files, author: "ann", message: "  ") }

@@ -148,30 +148,4 @@ import Testing
         try db.prepare("SELECT x FROM t ORDER BY x").query { values.append($0.integer(0)) }
         #expect(values == [1, 3])
     }
-
-    @Test func migrationsApplyOnceAndInOrder() throws {
-        let file = TemporaryDatabaseFile()
-        let migrations = [
-            Migration(version: 2, name: "add column", sql: "ALTER TABLE t ADD COLUMN y TEXT"),
-            Migration(version: 1, name: "create", sql: "CREATE TABLE t (x INTEGER)"),
-        ]
-        let db = try Connection(path: file.path)
-        #expect(try db.schemaVersion() == 0)
-        #expect(try db.migrate(migrations, now: 1) == [1, 2])
-        #expect(try db.migrate(migrations, now: 2) == [])
-        #expect(try db.schemaVersion() == 2)
-        let reopened = try Connection(path: file.path)
-        #expect(try reopened.scalar("SELECT count(*) FROM schema_migrations") == 2)
-        #expect(throws: SQLiteError.self) { try reopened.migrate(Array(migrations.dropFirst()), now: 3) }
-    }
-
-    @Test func failedMigrationLeavesNothingBehind() throws {
-        let db = try Connection(path: ":memory:")
-        let migrations = [
-            Migration(version: 1, name: "create", sql: "CREATE TABLE a (x INTEGER); CREATE TABLE a (y INTEGER)")
-        ]
-        #expect(throws: SQLiteError.self) { try db.migrate(migrations, now: 1) }
-        #expect(try db.schemaVersion() == 0)
-        #expect(try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'a'") == 0)
-    }
 }

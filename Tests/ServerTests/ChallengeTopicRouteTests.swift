@@ -1,5 +1,6 @@
 import Challenges
 import Core
+import Features
 import Foundation
 import TestSupport
 import Testing
@@ -23,7 +24,7 @@ import Testing
 
     @Test(arguments: TestStore.names)
     func theDigestIsOneMessageToTheChallengesTopic(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: Features.all.schema)
         let harness = try ServiceHarness(database: backend.location)
         let topic: JSON = "challenge-community-walks"
         #expect(harness.send("GET", "/v1/challenges/community-walks").json["topic"] == topic)

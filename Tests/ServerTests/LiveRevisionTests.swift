@@ -1,4 +1,5 @@
 import Core
+import Features
 import Foundation
 import HTTP
 import RevisionStore
@@ -183,7 +184,7 @@ import Testing
         stop.store(true, ordering: .relaxed)
         while !sender.isFinished { Thread.sleep(forTimeInterval: 0.05) }
 
-        let store = try SQLiteStore(path: database)
+        let store = try SQLiteStore(path: database, schema: Features.all.schema)
         // When each switch was committed (the store's clock is this machine's).
         let committed = try store.rows("SELECT revision, activated_at FROM rule_activations ORDER BY id") {
             (revision: $0.text(0) ?? "", at: Date(timeIntervalSince1970: $0.real(1)))

@@ -1,4 +1,5 @@
 import Core
+import Features
 import Foundation
 import HTTP
 import RevisionStore
@@ -121,7 +122,7 @@ struct MultiInstanceTests {
         #expect(publish.served, "the publish was served by \(publish.servedBy) only")
 
         // What the instances stored, beside the same events ingested one by one into SQLite.
-        let postgres = try StoreLocation(server.url).open()
+        let postgres = try StoreLocation(server.url).open(schema: Features.all.schema)
         let (serial, acceptedSerially) = try workload.ingestSerially()
         let excluded = Self.arrivalColumns
         var expected = try StoreDump(serial, backend: "sqlite", excluding: excluded)
@@ -335,7 +336,7 @@ struct Workload: Sendable {
             ])
         let text = run.stdout
         let accepted = text.split(separator: "\n").filter { $0.contains("\"status\":\"accepted\"") }.count
-        return (try StoreLocation(file).open(), accepted)
+        return (try StoreLocation(file).open(schema: Features.all.schema), accepted)
     }
 }
 

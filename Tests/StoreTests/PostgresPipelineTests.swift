@@ -14,7 +14,7 @@ struct PostgresPipelineTests {
     }
 
     @Test func queuedInsertsAreSentBeforeTheNextQuery() throws {
-        let backend = try TestStore("postgres")
+        let backend = try TestStore("postgres", schema: .core)
         let connection = try #require(backend.store as? PostgresStore).database.connection
         var seen: Int64 = 0
         try backend.store.transaction {
@@ -29,7 +29,7 @@ struct PostgresPipelineTests {
     }
 
     @Test func aQueuedInsertThatFailsUndoesItsTransaction() throws {
-        let backend = try TestStore("postgres")
+        let backend = try TestStore("postgres", schema: .core)
         let connection = try #require(backend.store as? PostgresStore).database.connection
         #expect {
             try backend.store.transaction {
@@ -45,7 +45,7 @@ struct PostgresPipelineTests {
     }
 
     @Test func aQueuedInsertThatFailsUndoesOnlyItsUnit() throws {
-        let backend = try TestStore("postgres")
+        let backend = try TestStore("postgres", schema: .core)
         let store = backend.store
         let connection = try #require(store as? PostgresStore).database.connection
         var unitFailed = false
@@ -67,7 +67,7 @@ struct PostgresPipelineTests {
     }
 
     @Test func outsideATransactionAnInsertRunsAtOnce() throws {
-        let backend = try TestStore("postgres")
+        let backend = try TestStore("postgres", schema: .core)
         let connection = try #require(backend.store as? PostgresStore).database.connection
         try connection.runDeferred("INSERT INTO users (user_id, first_seen_at) VALUES ('now', 1)", [])
         #expect(try Self.count(try backend.connect()) == 1)

@@ -12,7 +12,7 @@ import Testing
 struct PostgresReconnectionTests {
     @Test func aStoreReconnectsAfterTheServerRestarts() throws {
         let server = try ThrowawayPostgres()
-        let store = try PostgresStore(url: server.url)
+        let store = try PostgresStore(url: server.url, schema: .core)
         try store.ensureUser("u1", firstSeenAt: 1)
         #expect(try store.first("SELECT count(*) FROM users", []) { $0.integer(0) } == 1)
 
@@ -37,18 +37,18 @@ struct PostgresReconnectionTests {
     /// A listener listens again on its new session: notifications sent after the restart arrive.
     @Test func aListenerListensAgainAfterTheServerRestarts() throws {
         let server = try ThrowawayPostgres()
-        let listener = try PostgresStore(url: server.url)
+        let listener = try PostgresStore(url: server.url, schema: .core)
         _ = try listener.listen("journey_test_channel")
         try server.restart()
         _ = try? listener.ping()  // meets the broken connection
         try listener.ping()  // reconnects, listening again
-        try PostgresStore(url: server.url).notify("journey_test_channel")
+        try PostgresStore(url: server.url, schema: .core).notify("journey_test_channel")
         #expect(StoreNotificationTests.arrived(listener, within: 5) == 1)
     }
 
     @Test func aTransactionTheConnectionWasLostInIsNotResumed() throws {
         let server = try ThrowawayPostgres()
-        let store = try PostgresStore(url: server.url)
+        let store = try PostgresStore(url: server.url, schema: .core)
         #expect {
             try store.transaction {
                 try store.ensureUser("lost", firstSeenAt: 1)

@@ -19,7 +19,7 @@ import Testing
             self.name = name
             switch name {
             case "sqlite":
-                let file = TestDatabase()
+                let file = TestDatabase(schema: .core)
                 database = file.store
                 transaction = { body in try file.store.transaction(body) }
                 keep = file

@@ -14,7 +14,7 @@ import Testing
 
     @Test(arguments: values)
     func valuesRoundTripByType(value: SQLValue, type: String) throws {
-        let database = TestDatabase()
+        let database = TestDatabase(schema: .core)
         let read = try database.store.first("SELECT ?1, typeof(?1)", [value]) { row -> (SQLValue, String?) in
             let stored: SQLValue =
                 switch row.text(1) {
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func runCountsChangedRowsAndFirstStopsAtOne() throws {
-        let store = TestDatabase().store
+        let store = TestDatabase(schema: .core).store
         try store.ensureUser("u1", firstSeenAt: 1)
         try store.ensureUser("u2", firstSeenAt: 2)
         #expect(try store.run("UPDATE users SET timezone = ? WHERE first_seen_at > ?", [.text("UTC"), .real(0)]) == 2)
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aFailingStatementNamesItself() throws {
-        let store = TestDatabase().store
+        let store = TestDatabase(schema: .core).store
         let error = #expect(throws: (any Error).self) { try store.run("INSERT INTO nowhere VALUES (?)", [.null]) }
         #expect("\(error.map { "\($0)" } ?? "")".contains("nowhere"))
     }

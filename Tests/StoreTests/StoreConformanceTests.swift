@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: TestStore.names)
     func eventsUsersAndDogsRoundTrip(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         try Self.seed(store)
         try store.ensureUser("u1", firstSeenAt: 99)  // kept once
@@ -52,7 +52,7 @@ import Testing
 
     @Test(arguments: TestStore.names)
     func profileRecordsRoundTrip(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         try Self.seed(store)
         let event = try store.insertEvent(Self.event("e1"))
@@ -71,7 +71,7 @@ import Testing
 
     @Test(arguments: TestStore.names)
     func effectsRemindersAndQuarantineRoundTrip(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         try Self.seed(store)
         let event = try store.insertEvent(Self.event("e1"))
@@ -134,7 +134,7 @@ import Testing
                 }
         }
         for order in permutations(Array(reminders.indices)) {
-            let backend = try TestStore(name)
+            let backend = try TestStore(name, schema: .core)
             let store = backend.store
             try Self.seed(store)
             for index in order {
@@ -147,7 +147,7 @@ import Testing
             }
             #expect(kept == ["pending 20.0 \"b\" 20.0 \"a\""], "\(name), order \(order)")
         }
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         try Self.seed(store)
         for (due, payload) in reminders {
@@ -167,7 +167,7 @@ import Testing
     /// lifted alone or with the rest of the rule.
     @Test(arguments: TestStore.names)
     func perInputQuarantineRoundTrip(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         let everyone = QuarantineRecord(
             ruleID: "r", ruleDigest: "x", reason: "crashed", inputDigest: nil, detail: "", quarantinedAt: 1)
@@ -189,7 +189,7 @@ import Testing
     /// The window of records a rule sees: the newest of each kind, oldest first.
     @Test(arguments: TestStore.names)
     func newestRecordsPerKind(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         try Self.seed(store)
         for (kind, at) in [("weight", 1.0), ("vaccine", 2), ("weight", 3), ("weight", 4), ("note", 5), ("weight", 4)] {
@@ -220,7 +220,7 @@ import Testing
     /// The events a rule sees: the dog's latest, newest first; of some types, since a time.
     @Test(arguments: TestStore.names)
     func latestEventsOfADog(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         try Self.seed(store)
         for (id, at) in [("e1", 100.0), ("e2", 200), ("e3", 300), ("e4", 300), ("e5", 400)] {
@@ -239,7 +239,7 @@ import Testing
     /// A check's earlier records: the block's newest of one source up to a time, oldest first.
     @Test(arguments: TestStore.names)
     func earlierRecordsOfABlock(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         try Self.seed(store)
         for (block, source, at) in [
@@ -265,7 +265,7 @@ import Testing
     /// The analytics outbox drains in order, each event marked sent once.
     @Test(arguments: TestStore.names)
     func theAnalyticsOutboxDrainsOnce(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         try Self.seed(store)
         for n in 1...5 {
@@ -289,7 +289,7 @@ import Testing
 
     @Test(arguments: TestStore.names)
     func transactionsKeepAllOrNothingAndEmptyTheDerivedCache(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         try Self.seed(store)
         struct Refused: Error {}
@@ -318,7 +318,7 @@ import Testing
 
     @Test(arguments: TestStore.names)
     func theSameEventTwiceIsAUniqueViolation(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let store = backend.store
         try Self.seed(store)
         _ = try store.insertEvent(Self.event("e1"))
@@ -340,7 +340,7 @@ import Testing
 
     @Test(arguments: TestStore.names)
     func concurrentWritersLoseNothing(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         try Self.seed(backend.store)
         let writers = Writers(try (0..<2).map { _ in try backend.connect() })
         let failures = LockedText()
@@ -364,7 +364,7 @@ import Testing
     /// event's consumers read of their user's state stays true until its effects are written).
     @Test(arguments: TestStore.names)
     func writersOfOneUserWaitForEachOther(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         try Self.seed(backend.store)
         let writers = Writers(try (0..<2).map { _ in try backend.connect() })
         let user = Self.event("x").userID

@@ -63,14 +63,14 @@ import Testing
         let file = TemporaryDatabaseFile()
         let location = try StoreLocation(file.path)
         #expect(!location.exists)
-        let store = try location.open()
+        let store = try location.open(schema: .core)
         #expect(location.exists && store.location == file.path)
         #expect(try !StoreLocation(":memory:").exists, "a private store never exists beforehand")
     }
 
     @Test func aPostgresServerThatDoesNotAnswerIsNamedWithTheReason() throws {
         #expect {
-            _ = try StoreLocation("postgresql://journey:secret@127.0.0.1:1/journey").open()
+            _ = try StoreLocation("postgresql://journey:secret@127.0.0.1:1/journey").open(schema: .core)
         } throws: { error in
             "\(error)".contains("postgresql://journey@127.0.0.1:1/journey") && "\(error)".contains("cannot connect")
                 && !"\(error)".contains("secret")
@@ -79,25 +79,25 @@ import Testing
 
     @Test(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
     func aPostgresURLOpensAPostgresStore() throws {
-        let backend = try TestStore("postgres")
-        let store = try StoreLocation(backend.location).open()
+        let backend = try TestStore("postgres", schema: .core)
+        let store = try StoreLocation(backend.location).open(schema: .core)
         #expect(store is PostgresStore && store.location == backend.location)
-        #expect(try store.schemaVersion() == SQLiteStore.latestSchemaVersion)
+        #expect(try store.appliedMigrations() == Schema.core.migrations.map(\.name))
     }
 }
 
 /// The administration and change signal of the embedded store: migrations are idempotent and
-/// reach the latest version, the store answers `ping`, and `externalVersion` moves for commits
-/// of another connection only.
+/// apply the whole schema, the store answers `ping`, and `externalVersion` moves for commits of
+/// another connection only.
 @Suite struct StoreAdministrationTests {
-    @Test func migrateIsIdempotentAndReachesTheLatestVersion() throws {
+    @Test func migrateIsIdempotentAndAppliesTheWholeSchema() throws {
         let file = TemporaryDatabaseFile()
         let location = try StoreLocation(file.path)
-        let fresh = try location.open(migrate: false)
+        let fresh = try location.open(schema: .core, migrate: false)
         let applied = try fresh.migrate()
-        #expect(applied == Array(1...applied.count) && !applied.isEmpty)
+        #expect(applied == Schema.core.migrations.map(\.name) && applied.first == "core.1")
         #expect(try fresh.migrate() == [], "nothing left to apply")
-        #expect(try fresh.schemaVersion() == applied.last)
+        #expect(try fresh.appliedMigrations() == applied)
         #expect(try fresh.statistics().tables.contains { $0.name == "events" })
         #expect(try fresh.integrityCheck() == "ok")
         try fresh.ping()
@@ -106,8 +106,8 @@ import Testing
     @Test func externalVersionMovesForOtherConnectionsOnly() throws {
         let file = TemporaryDatabaseFile()
         let location = try StoreLocation(file.path)
-        let one = try location.open()
-        let other = try location.open()
+        let one = try location.open(schema: .core)
+        let other = try location.open(schema: .core)
         let start = try one.externalVersion()
         try one.ensureUser("u1", firstSeenAt: 1)
         #expect(try one.externalVersion() == start, "its own commit")
@@ -117,7 +117,7 @@ import Testing
 
     @Test func aFailedTransactionKeepsNothing() throws {
         let file = TemporaryDatabaseFile()
-        let store = try StoreLocation(file.path).open()
+        let store = try StoreLocation(file.path).open(schema: .core)
         struct Stop: Error {}
         #expect(throws: Stop.self) {
             try store.transaction {

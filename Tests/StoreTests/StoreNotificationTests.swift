@@ -21,7 +21,7 @@ import Testing
 
     @Test(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
     func aNotificationReachesTheListenersAtCommitOnly() throws {
-        let backend = try TestStore("postgres")
+        let backend = try TestStore("postgres", schema: .core)
         let listener = backend.store
         let descriptor = try listener.listen("journey_test_channel")
         #expect(descriptor != nil && descriptor == listener.notificationDescriptor)
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func sqliteHasNothingToListenOn() throws {
-        let backend = try TestStore("sqlite")
+        let backend = try TestStore("sqlite", schema: .core)
         #expect(try backend.store.listen("journey_test_channel") == nil)
         try backend.store.notify("journey_test_channel")
         #expect(backend.store.drainNotifications() == 0)

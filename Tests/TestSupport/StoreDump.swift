@@ -30,7 +30,7 @@ public struct StoreDump: Equatable, CustomStringConvertible {
             WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
             """
         tables = [:]
-        for table in try store.statistics().tables.map(\.name) where table != "schema_migrations" {
+        for table in try store.tableNames() where table != "schema_migrations" && table != "migrations" {
             let columns = try store.rows(columnsSQL, [.text(table)]) { $0.text(0) ?? "" }
                 .filter { !excluding.contains($0) && !excluding.contains(table + "." + $0) }
             guard !columns.isEmpty else { continue }

@@ -4,23 +4,27 @@ import PostgresStore
 import Store
 import StoreBackends
 
-/// A fresh, migrated store on one backend: `sqlite` (a temporary file) or `postgres` (a schema
-/// of its own on the server `JOURNEY_TEST_POSTGRES_URL` names, dropped when released).
+/// A fresh store on one backend, migrated to a schema: `sqlite` (a temporary file) or `postgres`
+/// (a schema of its own on the server `JOURNEY_TEST_POSTGRES_URL` names, dropped when released).
 public final class TestStore: CustomStringConvertible, @unchecked Sendable {
     public let name: String
     /// Where another connection to the same store connects (`--db`).
     public let location: String
     public let store: any StoreConnection
+    /// The migrations it is made with.
+    public let migrations: Schema
     private let file: TestDatabase?
     private let schema: String?
 
-    /// `prepare`, given the store's location (a file path, or a URL naming a schema of its
-    /// own) before the store is opened and migrated, can build an older schema there.
-    public init(_ name: String, before prepare: (String) throws -> Void = { _ in }) throws {
+    /// The store made with `schema`'s migrations (the core's, or a feature set's:
+    /// `Features.all.schema`). `prepare`, given the store's location (a file path, or a URL naming
+    /// a schema of its own) before the store is opened and migrated, can build an older one there.
+    public init(_ name: String, schema migrations: Schema, before prepare: (String) throws -> Void = { _ in }) throws {
         self.name = name
+        self.migrations = migrations
         switch name {
         case "sqlite":
-            let file = TestDatabase()
+            let file = TestDatabase(schema: migrations)
             self.file = file
             schema = nil
             location = file.path
@@ -36,7 +40,7 @@ public final class TestStore: CustomStringConvertible, @unchecked Sendable {
             file = nil
             location = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
             try prepare(location)
-            store = try PostgresStore(url: location)
+            store = try PostgresStore(url: location, schema: migrations)
         }
     }
 
@@ -47,9 +51,10 @@ public final class TestStore: CustomStringConvertible, @unchecked Sendable {
         }
     }
 
-    /// Another connection to the same store.
-    public func connect() throws -> any StoreConnection {
-        try StoreLocation(location).open()
+    /// Another connection to the same store, with its schema (or `schema`), migrated unless
+    /// `migrate` is false.
+    public func connect(schema: Schema? = nil, migrate: Bool = true) throws -> any StoreConnection {
+        try StoreLocation(location).open(schema: schema ?? migrations, migrate: migrate)
     }
 
     public var description: String { name }
