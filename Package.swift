@@ -254,6 +254,15 @@ let package = Package(
                 "TestSupport",
             ]
         ),
+        // The migrations of every owner together: their order, and stores made when they were
+        // numbered (`numbered-schema.sql`) opened under their names, on both backends.
+        .testTarget(
+            name: "SchemaTests",
+            dependencies: [
+                "Features", "FeatureKit", "RevisionStore", "Engine", "RuleEngine", "Store", "StoreBackends", "Core",
+                "TestSupport",
+            ],
+            exclude: ["numbered-schema.sql"]),
         // The layers: what each module imports and declares (read from the files).
         .testTarget(name: "ArchitectureTests"),
         // The README's ```console examples, run against the built `journey` executable.

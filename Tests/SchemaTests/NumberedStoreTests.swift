@@ -1,0 +1,85 @@
+import Core
+import Engine
+import Features
+import RuleEngine
+import Store
+import TestSupport
+import Testing
+
+/// Stores made when the migrations were numbered (1–18) open under the named migrations without
+/// running anything again, on both backends: their rows stay as they were, their schema is a
+/// new store's, and an engine of that time then finds the store newer than it knows.
+@Suite struct NumberedStoreTests {
+    /// A numbered store at version 18 holding the examples' rows: migrating records every
+    /// migration by name and runs none.
+    @Test(arguments: TestStore.names)
+    func aNumberedStoreOpensWithoutRunningAnything(backend name: String) throws {
+        var ran: [String]?
+        var before: StoreDump?
+        let upgraded = try TestStore(name, schema: Features.all.schema) { location in
+            let old = try NumberedStore.build(at: location)
+            let statistics = try old.statistics()
+            #expect(statistics.migrations.count == Features.all.schema.migrations.count && statistics.pending == [])
+            try Self.ingestExamples(into: old)
+            before = try StoreDump(old, backend: name)
+            ran = try old.migrate()
+        }
+        let store = upgraded.store
+        #expect(ran == [], "nothing runs again")
+        #expect(try store.migrate() == [])
+        let after = try StoreDump(store, backend: name)
+        #expect(before.map { after.differences(from: $0) } == [], "the rows are intact")
+        #expect((before?.rowCount ?? 0) > 100, "\(before?.rowCount ?? 0) rows")
+        let names = Features.all.schema.migrations.map(\.name)
+        #expect(Set(try store.appliedMigrations()) == Set(names))
+        let recorded = try store.rows("SELECT name, applied_at FROM migrations", []) { ($0.text(0) ?? "", $0.real(1)) }
+        for (migration, at) in recorded {
+            let version = Features.all.schema.migration(migration)?.numbered
+            #expect(version.map(NumberedStore.appliedAt) == at, "\(migration) is recorded as the numbered store ran it")
+        }
+        #expect(
+            try store.rows("SELECT version FROM schema_migrations ORDER BY version", []) { $0.integer(0) }
+                == Array(1...19), "version 19: engines of the numbered list refuse the store as newer")
+        #expect(try store.integrityCheck() == "ok")
+        let fresh = try TestStore(name, schema: Features.all.schema)
+        #expect(try SchemaShape.of(store, backend: name) == SchemaShape.of(fresh.store, backend: name))
+        let again = try Self.ingestExamples(into: store)
+        #expect(again.allSatisfy { $0.status == .duplicate || $0.status == .rejected })
+        #expect(again.contains { $0.status == .duplicate })
+    }
+
+    /// A numbered store at version 13 runs only what versions 14–18 brought, now named; the
+    /// result is a new store's schema.
+    @Test(arguments: TestStore.names)
+    func aPartlyNumberedStoreRunsOnlyWhatItLacks(backend name: String) throws {
+        var ran: [String] = []
+        var pending: [String] = []
+        let upgraded = try TestStore(name, schema: Features.all.schema) { location in
+            let old = try NumberedStore.build(at: location, through: 13)
+            pending = try old.statistics().pending
+            ran = try old.migrate()
+        }
+        let expected = Features.all.schema.migrations.filter { ($0.numbered ?? 0) > 13 }.map(\.name)
+        #expect(ran == expected && ran == ["journey.3", "habits.4", "habits.5", "habits.6", "habits.7"])
+        #expect(pending == ran, "what db stats said was pending")
+        let fresh = try TestStore(name, schema: Features.all.schema)
+        #expect(try SchemaShape.of(upgraded.store, backend: name) == SchemaShape.of(fresh.store, backend: name))
+        #expect(try upgraded.store.integrityCheck() == "ok")
+    }
+
+    /// Every example through the engine, as of 2026-11-29 12:00 UTC; the results.
+    @discardableResult
+    static func ingestExamples(into store: any Store) throws -> [IngestResult] {
+        let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
+        let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
+        let now = Timestamp.parse("2026-11-29T12:00:00Z")!
+        let ingestor = Features.all.makeIngestor(
+            store: store, evaluator: evaluator, policy: IngestPolicy(clock: { now }), cores: 1)
+        var results: [IngestResult] = []
+        for example in ["events.jsonl", "habits.jsonl", "challenges.jsonl", "onboarding.jsonl", "experiment.jsonl"] {
+            let lines = try String(contentsOfFile: Repository.examples + "/" + example, encoding: .utf8)
+            results += ingestor.ingest(try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) })
+        }
+        return results
+    }
+}
