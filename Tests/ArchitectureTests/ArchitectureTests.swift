@@ -20,8 +20,8 @@ import Testing
 
     /// The modules that may be composed into the engine but must name no feature.
     static let layersBelowTheEdge = [
-        "Core", "JQ", "YAML", "SQLite", "Postgres", "HTTP", "Auth", "Store", "RuleEngine", "Engine", "CommandKit",
-        "FeatureKit", "RevisionStore", "Server", "JourneyCLI",
+        "Core", "JQ", "YAML", "SQLite", "Postgres", "HTTP", "Auth", "Store", "SQLiteStore", "PostgresStore",
+        "StoreBackends", "RuleEngine", "Engine", "CommandKit", "FeatureKit", "RevisionStore", "Server", "JourneyCLI",
     ]
 
     @Test(arguments: layersBelowTheEdge)
@@ -33,6 +33,39 @@ import Testing
         #expect(
             graph.closure(of: module).intersection(forbidden).sorted() == [],
             "\(module) depends on a feature (Package.swift)")
+    }
+
+    /// A feature's rows are its own: no module below the features names the tables its
+    /// migrations create or the members of its store (its `extension Store`/`StoreReader`
+    /// functions, such as the Dog Journey's `manifest(dog:)` and `completeBlockStep`).
+    @Test func nothingBelowTheFeaturesNamesTheirTablesOrStoreMembers() throws {
+        let graph = try Self.graph.get()
+        var vocabularies: [String: FeatureVocabulary] = [:]
+        for feature in Self.features(graph) {
+            vocabularies[feature] = try FeatureVocabulary(
+                folder: PackageGraph.root + "/" + graph.targets[feature]!.path)
+        }
+        #expect(vocabularies["Journey"]?.tables == ["manifests", "catalog_snapshots", "block_progress"])
+        #expect(vocabularies["Journey"]?.storeMembers.isSuperset(of: ["manifest", "completeBlockStep"]) == true)
+        #expect(vocabularies["Habits"]?.tables.contains("habit_checkins") == true)
+        for module in Self.layersBelowTheEdge {
+            let folder = PackageGraph.root + "/" + (graph.targets[module]?.path ?? "")
+            for (feature, vocabulary) in vocabularies.sorted(by: { $0.key < $1.key }) {
+                let namings = try vocabulary.namings(under: folder)
+                #expect(namings == [], "\(module) names \(feature)'s rows")
+            }
+        }
+    }
+
+    /// A user of the store protocol (the engine, the rule engine, the features' stores) links
+    /// neither backend: only the backends and the one place that opens them do.
+    @Test(arguments: ["Store", "Engine", "RuleEngine", "RevisionStore"])
+    func linksNoBackend(_ module: String) throws {
+        let graph = try Self.graph.get()
+        let backends: Set = [
+            "SQLite", "CSQLite", "Postgres", "CPostgres", "SQLiteStore", "PostgresStore", "StoreBackends",
+        ]
+        #expect(graph.closure(of: module).intersection(backends).sorted() == [], "\(module) links a backend")
     }
 
     /// The executable is where the features meet the command line.
