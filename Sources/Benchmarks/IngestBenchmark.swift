@@ -243,7 +243,7 @@ struct Replay {
     }
 
     /// Tables a store writes when it is created, not by ingesting.
-    private static let bookkeeping = "'schema_migrations'"
+    private static let bookkeeping = "'schema_migrations', 'migrations'"
 
     /// Seconds to insert every row into a new store at `path`, `batchSize` events a transaction.
     func insert(into path: String, batchSize: Int) throws -> Double {
