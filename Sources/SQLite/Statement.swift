@@ -39,6 +39,16 @@ public final class Statement {
         }
     }
 
+    /// Binds `count` values to parameters 1…count after resetting the statement, `value(i)` to
+    /// parameter i + 1: values kept in another type are bound without an array of them.
+    public func bind(count: Int, _ value: (Int) -> SQLiteValue) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for offset in 0..<count {
+            try bind(value(offset), at: Int32(offset + 1))
+        }
+    }
+
     /// Binds one value to parameter `index` (1-based).
     public func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
         let result: Int32
@@ -80,20 +90,35 @@ public final class Statement {
     /// Runs a statement that returns no rows, with `values` bound.
     public func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
         try bind(values)
-        defer { sqlite3_reset(handle) }
-        while try step() {}
+        try runBound()
     }
 
     /// Runs a query, handing each row to `body`.
     public func query(_ values: [SQLiteValue] = [], _ body: (Row) throws -> Void) throws {
         try bind(values)
-        defer { sqlite3_reset(handle) }
-        while try step() { try body(Row(statement: self)) }
+        try queryBound(body)
     }
 
     /// The first row of a query mapped by `body`, or nil when there is none.
     public func first<T>(_ values: [SQLiteValue] = [], _ body: (Row) throws -> T) throws -> T? {
         try bind(values)
+        return try firstBound(body)
+    }
+
+    /// ``run(_:)`` with the values bound already (``bind(count:_:)``).
+    public func runBound() throws(SQLiteError) {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// ``query(_:_:)`` with the values bound already.
+    public func queryBound(_ body: (Row) throws -> Void) throws {
+        defer { sqlite3_reset(handle) }
+        while try step() { try body(Row(statement: self)) }
+    }
+
+    /// ``first(_:_:)`` with the values bound already.
+    public func firstBound<T>(_ body: (Row) throws -> T) throws -> T? {
         defer { sqlite3_reset(handle) }
         guard try step() else { return nil }
         return try body(Row(statement: self))

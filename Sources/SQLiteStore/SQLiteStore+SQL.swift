@@ -5,17 +5,29 @@ import Store
 /// their text).
 extension SQLiteStore: SQLWriting {
     public func query(_ sql: String, _ values: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
-        try connection.prepare(sql).query(values.map(\.sqlite)) { try body($0) }
+        try prepared(sql, values).queryBound { try body($0) }
     }
 
     public func first<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws -> T) throws -> T? {
-        try connection.prepare(sql).first(values.map(\.sqlite)) { try row($0) }
+        try prepared(sql, values).firstBound { try row($0) }
     }
 
     @discardableResult
     public func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
-        try connection.run(sql, values.map(\.sqlite))
+        try prepared(sql, values).runBound()
         return connection.changes
+    }
+
+    /// The cached statement of `sql` with `values` bound (after `leading`, when given), each
+    /// converted as it is bound.
+    func prepared(_ sql: String, _ values: [SQLValue], after leading: SQLiteValue? = nil) throws -> Statement {
+        let statement = try connection.prepare(sql)
+        guard let leading else {
+            try statement.bind(count: values.count) { values[$0].sqlite }
+            return statement
+        }
+        try statement.bind(count: values.count + 1) { $0 == 0 ? leading : values[$0 - 1].sqlite }
+        return statement
     }
 }
 

@@ -46,7 +46,7 @@ public final class SQLiteStore: Store {
 
     /// Binds NULL to the row id (SQLite assigns the next one) and reads the one assigned.
     public func insertRow(into table: String, _ sql: String, _ values: [SQLValue]) throws -> Int64 {
-        try connection.run(sql, [.null] + values.map(\.sqlite))
+        try prepared(sql, values, after: .null).runBound()
         return connection.lastInsertedRowID
     }
 
