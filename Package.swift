@@ -154,6 +154,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["Store", "SQLite", "Postgres", "YAML", "Core", "Auth", "HTTP"],
             path: "Tests/TestSupport"),
 
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", "Core"]),
         .testTarget(name: "CoreTests", dependencies: ["Core", "TestSupport"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "TestSupport"]),
         .testTarget(

@@ -30,15 +30,13 @@ final class JourneyHarness {
         self.evaluator = evaluator
         store = try SQLiteStore(path: file.path)
         clock = Timestamp.parse(now)!
-        let box = ClockBox()
+        received = TestClock(clock)
         ingestor = Features.all.makeIngestor(
-            store: store, evaluator: evaluator,
-            policy: IngestPolicy(clock: { box.now }), cores: 1)
-        self.box = box
-        box.now = clock
+            store: store, evaluator: evaluator, policy: IngestPolicy(clock: received.reading), cores: 1)
     }
 
-    private let box: ClockBox
+    /// The ingestor's clock: when events are received (a second after they happen).
+    private let received: TestClock
 
     /// Ingests one event at the current clock; the clock moves on a minute.
     @discardableResult
@@ -50,7 +48,7 @@ final class JourneyHarness {
     /// Ingests events of `miso`'s owner in one batch (one transaction), a minute apart.
     func sendBatch(_ events: [(type: String, payload: JSONObject)]) -> [IngestResult] {
         let batch = events.map { nextEvent($0.type, dog: "miso", user: "owner", $0.payload) }
-        box.now = clock + 1
+        received.now = clock + 1
         let results = ingestor.ingest(batch)
         for (event, result) in zip(batch, results) where result.status == .accepted { accepted.append(event) }
         return results
@@ -67,7 +65,7 @@ final class JourneyHarness {
     }
 
     func ingest(_ event: JSON) -> IngestResult {
-        box.now = clock + 1
+        received.now = clock + 1
         let result = ingestor.ingest([event])[0]
         if result.status == .accepted { accepted.append(event) }
         return result
@@ -78,11 +76,6 @@ final class JourneyHarness {
     func count(_ sql: String) throws -> Int {
         Int(try store.connection.scalar(sql) ?? -1)
     }
-}
-
-/// The ingestor's clock, set by the harness. `@unchecked Sendable`: tests use it from one thread.
-final class ClockBox: @unchecked Sendable {
-    var now: Double = 0
 }
 
 struct HarnessError: Error, CustomStringConvertible {
