@@ -71,13 +71,9 @@ import Testing
         // First run: kill it once part of the file is stored.
         let first = try run(executable, arguments)
         var stored: Int64 = 0
-        let deadline = Date().addingTimeInterval(120)
-        while first.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            if let count = try? count("SELECT count(*) FROM events") {
-                stored = count
-                if stored >= 20_000 { break }
-            }
+        try waitUntil("20,000 events stored, or the first run's end (\(stored) stored)", timeout: .seconds(300)) {
+            if let count = try? count("SELECT count(*) FROM events") { stored = count }
+            return stored >= 20_000 || !first.isRunning
         }
         #expect(first.isRunning, "the first run ended before it could be killed (\(stored) events stored)")
         kill(first.processIdentifier, SIGKILL)
