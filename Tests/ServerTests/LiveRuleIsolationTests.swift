@@ -143,7 +143,9 @@ import Testing
         #expect(today["recommended"]?["offer"] == nil)
         let degraded = today["degraded"]?[0]
         #expect(degraded?["rule"] == .string(Self.rule) && degraded?["answered_by"] == "nothing", "\(today)")
-        #expect(LiveService.waitUntil { (try? Self.quarantine(client)) == ["\(Self.rule) dog:\(Self.heavy)"] })
+        try waitUntil("the rule quarantined for the heavy dog") {
+            (try? Self.quarantine(client)) == ["\(Self.rule) dog:\(Self.heavy)"]
+        }
         let (previewStatus, preview) = try client.json("GET", "/v1/dogs/\(Self.heavy)/blocks/weight-baseline/preview")
         #expect(previewStatus == 200, "\(preview)")
         #expect(preview["degraded"]?[0]?["rule"] == .string(Self.rule), "\(preview)")
