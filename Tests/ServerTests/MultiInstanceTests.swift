@@ -156,9 +156,10 @@ struct MultiInstanceTests {
     /// An activation reaches the other instance by its notification, not the poll: with the
     /// poll set to a minute, the second instance serves the published revision within seconds.
     @Test func anActivationIsAnnouncedToEveryInstance() throws {
-        let server = try ThrowawayPostgres()
+        // A schema of its own on the suite's server: nothing here restarts it.
+        let store = try TestStore("postgres")
         let instances = try (0..<2).map { _ in
-            try LiveService(workers: 1, arguments: ["--db", server.url, "--activation-poll", "60s"], seed: false)
+            try LiveService(workers: 1, arguments: ["--db", store.location, "--activation-poll", "60s"], seed: false)
         }
         var files = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).files
         files["Rules/events/reminders.yaml"] = (files["Rules/events/reminders.yaml"] ?? "") + "\n# announced\n"
@@ -184,9 +185,9 @@ struct MultiInstanceTests {
     /// own memory): a check-in or an uncheck through one instance shows in the statistics the
     /// other serves next, never a day it kept from before.
     @Test func statisticsFollowCheckinsMadeThroughAnotherInstance() throws {
-        let server = try ThrowawayPostgres()
+        let store = try TestStore("postgres")
         let instances = try (0..<2).map { _ in
-            try LiveService(workers: 1, arguments: ["--db", server.url], seed: false)
+            try LiveService(workers: 1, arguments: ["--db", store.location], seed: false)
         }
         let now = Timestamp.format(Date().timeIntervalSince1970.rounded(.down))
         var counter = 0
