@@ -23,11 +23,15 @@ final class JourneyHarness {
     init(rules: String = Repository.rules, plugins: String = Repository.plugins, now: String)
         throws
     {
-        let loaded = Features.all.loader(rulesDirectory: rules, pluginsDirectory: plugins).load()
-        guard let evaluator = loaded.evaluator else {
-            throw HarnessError("rules do not load: \(loaded.diagnostics)")
+        if rules == Repository.rules, plugins == Repository.plugins {
+            evaluator = try Bundled.evaluator()
+        } else {
+            let loaded = Features.all.loader(rulesDirectory: rules, pluginsDirectory: plugins).load()
+            guard let evaluator = loaded.evaluator else {
+                throw HarnessError("rules do not load: \(loaded.diagnostics)")
+            }
+            self.evaluator = evaluator
         }
-        self.evaluator = evaluator
         store = try SQLiteStore(path: file.path)
         clock = Timestamp.parse(now)!
         received = TestClock(clock)
@@ -75,6 +79,24 @@ final class JourneyHarness {
 
     func count(_ sql: String) throws -> Int {
         Int(try store.connection.scalar(sql) ?? -1)
+    }
+}
+
+/// The bundled rules and plugins with every feature, loaded once per process: a load compiles
+/// every program (about a second of CPU in a debug build, libjq's), and dozens of tests start
+/// from the same rules. Each gets an evaluator of its own (an evaluator belongs to one thread;
+/// the rule set is shared), which compiles what it evaluates. Loading itself is tested by
+/// ``BundledRulesTests``.
+enum Bundled {
+    static let load: (ruleSet: RuleSet?, problems: String) = {
+        let result = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
+        return (result.ruleSet, result.diagnostics.map(\.description).joined(separator: "\n"))
+    }()
+
+    /// A new evaluator of the bundled rules.
+    static func evaluator() throws -> RuleEvaluator {
+        guard let ruleSet = load.ruleSet else { throw HarnessError("the bundled rules do not load: \(load.problems)") }
+        return RuleEvaluator(ruleSet: ruleSet)
     }
 }
 
