@@ -166,6 +166,7 @@ let package = Package(
             ],
             path: "Tests/TestSupport"),
 
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", "Core"]),
         .testTarget(name: "CoreTests", dependencies: ["Core", "TestSupport"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "TestSupport"]),
         .testTarget(

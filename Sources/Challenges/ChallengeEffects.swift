@@ -109,11 +109,11 @@ public struct ChallengeProgressEffect: FeatureEffect, Equatable {
     }
 
     /// Rules may add progress: `{type: challenge_progress, challenge_id, delta ≥ 0}`.
-    static let type = EffectType("challenge_progress") { fields, _, _ throws(EffectDecodingError) in
+    static let type = EffectType("challenge_progress") { fields, _, _ throws(FieldError) in
         let challenge = try fields.string("challenge_id")
         let delta = try fields.number("delta")
-        guard delta.isFinite, delta >= 0 else { throw EffectDecodingError("challenge_progress `delta` must be ≥ 0") }
-        try fields.finish("challenge_progress")
+        guard delta >= 0 else { throw fields.fail("delta", .outOfRange, "must be ≥ 0") }
+        try fields.finish()
         return ChallengeProgressEffect(challengeID: challenge, delta: delta, byRule: true).effect
     }
 }
@@ -140,9 +140,9 @@ public struct ChallengeCompletedEffect: FeatureEffect, Equatable {
     }
 
     /// Rules may complete a challenge: `{type: challenge_completed, challenge_id}`.
-    static let type = EffectType("challenge_completed") { fields, _, _ throws(EffectDecodingError) in
+    static let type = EffectType("challenge_completed") { fields, _, _ throws(FieldError) in
         let challenge = try fields.string("challenge_id")
-        try fields.finish("challenge_completed")
+        try fields.finish()
         return ChallengeCompletedEffect(challengeID: challenge).effect
     }
 }

@@ -132,11 +132,11 @@ enum ChallengeRoutes {
         -> HTTPResponse
     {
         let challenge = try p.require("challenge")
-        var fields = Fields(try RequestBody.object(request))
-        let user = fields.requiredIdentifier("user_id")
-        let team = fields.string("team", maxLength: 64)
-        let eventID = fields.identifier("event_id")
-        let occurredAt = fields.string("occurred_at")
+        var fields = try RequestBody.fields(request)
+        let user = (try? fields.identifier("user_id")) ?? ""
+        let team = try? fields.optionalString("team", maxLength: 64)
+        let eventID = try? fields.optionalIdentifier("event_id")
+        let occurredAt = try? fields.optionalString("occurred_at")
         try fields.check()
         var payload: JSONObject = ["challenge_id": .string(challenge)]
         if let team { payload["team"] = .string(team) }

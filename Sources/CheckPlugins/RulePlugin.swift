@@ -46,7 +46,13 @@ public struct RulePlugin: CheckPlugin {
             if case .object(let object)? = error.value, let code = object["code"]?.stringValue,
                 let message = object["message"]?.stringValue
             {
-                throw Rejection(Rejection.Code(rawValue: code), message)
+                // `field`: the member of the answer at fault, when the rule names one.
+                let field = object["field"]?.stringValue.map { name in
+                    FieldError(
+                        answer[name] == nil ? .missing : .invalid,
+                        at: JSONPointer.appending(name, to: "/payload/answer"), message)
+                }
+                throw Rejection(Rejection.Code(rawValue: code), message, field: field)
             }
             throw Rejection(.consumerFailed, error.message)
         }

@@ -42,24 +42,24 @@ extension Effect {
 
     /// The engine's own effect types.
     static let engineTypes: [EffectType] = [
-        EffectType("record_added") { fields, event, ruleRevision throws(EffectDecodingError) in
+        EffectType("record_added") { fields, event, ruleRevision throws(FieldError) in
             let dog = try fields.optionalString("dog_id") ?? event.dogID
-            guard let dog else { throw EffectDecodingError("record_added needs a `dog_id` (the event has none)") }
+            guard let dog else { throw fields.fail("dog_id", .missing, "is required (the event has none)") }
             let kind = try fields.string("kind")
             let recordedText = try fields.optionalString("recorded_at") ?? event.occurredAtText
             guard let recordedAt = Timestamp.parse(recordedText) else {
-                throw EffectDecodingError("record_added `recorded_at` must be an ISO 8601 date-time with an offset")
+                throw fields.fail("recorded_at", .invalid, "must be an ISO 8601 date-time with an offset")
             }
             let payload = try fields.object("payload")
             let source = try fields.optionalString("source") ?? "app"
             let block = try fields.optionalString("block_id")
-            try fields.finish("record_added")
+            try fields.finish()
             return .recordAdded(
                 ProfileRecord(
                     dogID: dog, kind: kind, recordedAt: recordedAt, recordedAtText: recordedText,
                     payload: .object(payload), source: source, ruleRevision: ruleRevision, blockID: block))
         },
-        EffectType("reward_granted") { fields, _, _ throws(EffectDecodingError) in
+        EffectType("reward_granted") { fields, _, _ throws(FieldError) in
             let reward = try fields.string("reward")
             let amount = try fields.optionalNumber("amount")
             let badge = try fields.optionalString("badge_id")
@@ -68,41 +68,38 @@ extension Effect {
             case "xp" where (amount ?? 0) > 0 && badge == nil: break
             case "badge" where badge != nil && amount == nil: break
             default:
-                throw EffectDecodingError(
-                    "reward_granted is either {reward: xp, amount > 0} or {reward: badge, badge_id}")
+                throw fields.fail(nil, .invalid, "is either {reward: xp, amount > 0} or {reward: badge, badge_id}")
             }
-            try fields.finish("reward_granted")
+            try fields.finish()
             return .rewardGranted(reward: reward, amount: amount, badgeID: badge, reason: reason)
         },
-        EffectType("reminder_scheduled") { fields, event, _ throws(EffectDecodingError) in
+        EffectType("reminder_scheduled") { fields, event, _ throws(FieldError) in
             let kind = try fields.string("kind")
             let dueAt: Double
             switch (try fields.optionalString("due_at"), try fields.optionalString("due_in")) {
             case (let text?, nil):
                 guard let seconds = Timestamp.parse(text) else {
-                    throw EffectDecodingError(
-                        "reminder_scheduled `due_at` must be an ISO 8601 date-time with an offset")
+                    throw fields.fail("due_at", .invalid, "must be an ISO 8601 date-time with an offset")
                 }
                 dueAt = seconds
             case (nil, let text?):
                 guard let duration = DurationText.parse(text) else {
-                    throw EffectDecodingError("reminder_scheduled `due_in` must be a duration such as 14d or 2h")
+                    throw fields.fail("due_in", .invalid, "must be a duration such as 14d or 2h")
                 }
                 dueAt = event.occurredAt + Double(duration.components.seconds)
             default:
-                throw EffectDecodingError(
-                    "reminder_scheduled needs `due_at` (a date-time) or `due_in` (a duration), not both")
+                throw fields.fail(nil, .invalid, "needs `due_at` (a date-time) or `due_in` (a duration), not both")
             }
             let dog = try fields.optionalString("dog_id") ?? event.dogID
             let payload = try fields.optionalObject("payload") ?? [:]
-            try fields.finish("reminder_scheduled")
+            try fields.finish()
             return .reminderScheduled(
                 Reminder(userID: event.userID, dogID: dog, kind: kind, dueAt: dueAt, payload: .object(payload)))
         },
-        EffectType("analytics_event") { fields, _, _ throws(EffectDecodingError) in
+        EffectType("analytics_event") { fields, _, _ throws(FieldError) in
             let name = try fields.string("name")
             let properties = try fields.optionalObject("properties") ?? [:]
-            try fields.finish("analytics_event")
+            try fields.finish()
             return .analyticsEvent(name: name, properties: properties)
         },
         EffectType("dog_registered", madeBy: "the Dog Journey"),
@@ -116,8 +113,13 @@ extension Effect {
         guard case .object(let object) = json else {
             throw EffectDecodingError("an effect must be an object, got \(json.typeName)")
         }
-        var fields = EffectFields(object: object)
-        let type = try fields.string("type")
+        var fields = FieldReader(object)
+        let type: String
+        do {
+            type = try fields.string("type")
+        } catch {
+            throw EffectDecodingError(error, effect: "an")
+        }
         guard let effectType = types.named(type) else {
             let names = types.all.map(\.name).filter { $0 != "dog_registered" }
             throw EffectDecodingError("unknown effect type \"\(type)\"; effects: \(names.joined(separator: ", "))")
@@ -125,6 +127,10 @@ extension Effect {
         guard let decode = effectType.decode else {
             throw EffectDecodingError("\(type) effects come only from \(effectType.madeBy), not from rules")
         }
-        self = try decode(&fields, event, ruleRevision)
+        do {
+            self = try decode(&fields, event, ruleRevision)
+        } catch {
+            throw EffectDecodingError(error, effect: type)
+        }
     }
 }

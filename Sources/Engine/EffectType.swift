@@ -4,9 +4,10 @@ import Core
 /// of this type is read, or who alone makes it.
 public struct EffectType: Sendable {
     /// Reads an effect object's fields (after `type`) for `event`, made by a rule of revision
-    /// `ruleRevision`; every field is checked (``EffectFields/finish(_:)``).
+    /// `ruleRevision`; every field is checked (``Core/FieldReader/finish()``). A problem is
+    /// the field's, and becomes an ``EffectDecodingError`` naming the effect's type.
     public typealias Decode =
-        @Sendable (inout EffectFields, _ event: Event, _ ruleRevision: String) throws(EffectDecodingError) -> Effect
+        @Sendable (inout FieldReader, _ event: Event, _ ruleRevision: String) throws(FieldError) -> Effect
 
     public var name: String
     /// Nil when rules may not produce it.

@@ -66,10 +66,33 @@ public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var code: Code
     public var message: String
+    /// The field at fault, when one is (its path in the event: `/payload/kg`).
+    public var field: FieldError?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, field: FieldError? = nil) {
         self.code = code
         self.message = message
+        self.field = field
+    }
+
+    /// An event's field that is not right: `invalid`, with the field's problem as the message
+    /// (`` `payload.kg` must be a number, got string ``).
+    public init(_ error: FieldError) {
+        self.init(.invalid, error.description, field: error)
+    }
+
+    /// A field of a `type` event that is not right, as the ingest path words it: `invalid`,
+    /// ``tracker_created needs `payload.tracker_id` ``, ``unknown field `payload.colour` for
+    /// tracker_created; fields: tracker_id, name``, else the field's problem.
+    public init(_ error: FieldError, event type: String) {
+        switch error.code {
+        case .missing: self.init(.invalid, "\(type) needs `\(error.field)`", field: error)
+        case .unknown:
+            self.init(
+                .invalid, "unknown field `\(error.field)` for \(type); fields: \(error.known.joined(separator: ", "))",
+                field: error)
+        default: self.init(error)
+        }
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

@@ -21,6 +21,9 @@ public struct IngestResult: Sendable, Equatable {
     public var message: String?
     /// The effects as JSON: new ones when accepted, the original ones when a duplicate.
     public var effects: [JSON]
+    /// A rejection's field at fault, when it has one (its path in the event). Not part of
+    /// ``json``: a route that built the event from its body names the body's field instead.
+    public var field: FieldError? = nil
 
     /// The result as one JSON object (`journey ingest --format json`, the HTTP API).
     public var json: JSON {
@@ -37,6 +40,6 @@ public struct IngestResult: Sendable, Equatable {
     static func rejected(_ rejection: Rejection, eventID: String?, userID: String?, type: String?) -> IngestResult {
         IngestResult(
             status: .rejected, eventID: eventID, userID: userID, type: type, code: rejection.code.rawValue,
-            message: rejection.message, effects: [])
+            message: rejection.message, effects: [], field: rejection.field)
     }
 }

@@ -86,144 +86,44 @@ public struct RequestBody {
     }
 }
 
-/// Typed access to the fields of a JSON object; every problem is kept, and ``check()``
-/// refuses them all at once with `422`.
-public struct Fields {
-    public let object: JSONObject
-    /// The path of `object` in the body, for messages (`""` for the body itself).
-    public let path: String
-    private(set) var problems: [JSON] = []
-    private var known: Set<String> = []
+extension RequestBody {
+    /// Longest text a body's string field takes unless its route says otherwise.
+    public static let maximumTextLength = 200
 
-    public init(_ object: JSONObject, path: String = "") {
-        self.object = object
-        self.path = path
+    /// A reader of the body's fields (``object(_:optional:)``), strings at most
+    /// ``maximumTextLength`` characters unless a read says otherwise. Read with `try?`, then
+    /// ``Core/FieldReader/check(allowingUnknown:)`` refuses every problem at once.
+    public static func fields(_ request: HTTPRequest, optional: Bool = false) throws(APIError) -> FieldReader {
+        FieldReader(try object(request, optional: optional), maximumLength: maximumTextLength)
+    }
+}
+
+extension APIError {
+    /// `422 invalid_request` listing every problem (`errors`: each with its `field` as people
+    /// read it, its JSON pointer `path`, its `code` and `message`); the message is the first
+    /// problem, and how many more there are.
+    public init(fieldErrors: [FieldError]) {
+        let errors: [JSON] = fieldErrors.map(Self.entry)
+        let first = fieldErrors.first.map { "\($0.field) \($0.problem)" } ?? "the request is invalid"
+        self.init(
+            422, "invalid_request", fieldErrors.count > 1 ? "\(first) (and \(fieldErrors.count - 1) more)" : first,
+            errors: errors)
     }
 
-    private func name(_ field: String) -> String { path.isEmpty ? field : "\(path).\(field)" }
-
-    public mutating func problem(_ field: String, _ message: String) {
-        problems.append(["field": .string(name(field)), "message": .string(message)])
+    /// One problem as the API lists it.
+    public static func entry(_ error: FieldError) -> JSON {
+        [
+            "field": .string(error.field), "path": .string(error.path), "code": .string(error.code.rawValue),
+            "message": .string(error.problem),
+        ]
     }
+}
 
-    public mutating func string(_ field: String, required: Bool = false, maxLength: Int = 200) -> String? {
-        text(field, required: required) { text in
-            text.isEmpty
-                ? "must not be empty" : text.count > maxLength ? "must be at most \(maxLength) characters" : nil
-        }
-    }
-
-    /// The string `field` holds when `refusal` finds nothing wrong with it; else nil, with the
-    /// problem (or with "is required" when `required` and absent, or the type it has instead).
-    private mutating func text(_ field: String, required: Bool, _ refusal: (String) -> String?) -> String? {
-        known.insert(field)
-        switch object[field] {
-        case nil, .null?:
-            if required { problem(field, "is required (a string)") }
-            return nil
-        case .string(let text)?:
-            if let message = refusal(text) {
-                problem(field, message)
-                return nil
-            }
-            return text
-        case let other?:
-            problem(field, "must be a string, not \(other.typeName)")
-            return nil
-        }
-    }
-
-    /// A string that must be there; "" (with the problem kept) when it is not, so that
-    /// ``check(allowingUnknown:)`` refuses the request before the value is used.
-    public mutating func requiredString(_ field: String, maxLength: Int = 200) -> String {
-        string(field, required: true, maxLength: maxLength) ?? ""
-    }
-
-    /// An id by the one rule (``Core/Identifier``: 1 to 128 bytes, no control characters).
-    public mutating func identifier(_ field: String, required: Bool = false) -> String? {
-        text(field, required: required) { Identifier.problem($0)?.requirement }
-    }
-
-    /// An id that must be there; "" (with the problem kept) when it is not, as
-    /// ``requiredString(_:maxLength:)``.
-    public mutating func requiredIdentifier(_ field: String) -> String {
-        identifier(field, required: true) ?? ""
-    }
-
-    public mutating func object(_ field: String, required: Bool = false) -> JSONObject? {
-        known.insert(field)
-        switch object[field] {
-        case nil, .null?:
-            if required { problem(field, "is required (an object)") }
-            return nil
-        case .object(let value)?:
-            return value
-        case let other?:
-            problem(field, "must be an object, not \(other.typeName)")
-            return nil
-        }
-    }
-
-    public mutating func array(_ field: String, required: Bool = false) -> [JSON]? {
-        known.insert(field)
-        switch object[field] {
-        case nil, .null?:
-            if required { problem(field, "is required (an array)") }
-            return nil
-        case .array(let value)?:
-            return value
-        case let other?:
-            problem(field, "must be an array, not \(other.typeName)")
-            return nil
-        }
-    }
-
-    public mutating func bool(_ field: String) -> Bool? {
-        known.insert(field)
-        switch object[field] {
-        case nil, .null?: return nil
-        case .bool(let value)?: return value
-        case let other?:
-            problem(field, "must be true or false, not \(other.typeName)")
-            return nil
-        }
-    }
-
-    public mutating func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
-        known.insert(field)
-        switch object[field] {
-        case nil, .null?: return nil
-        case .number(let value)?:
-            guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
-                problem(field, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-                return nil
-            }
-            return Int(value)
-        case let other?:
-            problem(field, "must be a number, not \(other.typeName)")
-            return nil
-        }
-    }
-
-    /// Any JSON value (present or not).
-    public mutating func any(_ field: String) -> JSON? {
-        known.insert(field)
-        return object[field]
-    }
-
-    /// Refuses fields nobody asked for (typos must not pass silently), then every problem.
-    public mutating func check(allowingUnknown: Bool = false) throws(APIError) {
-        if !allowingUnknown {
-            for key in object.keys where !known.contains(key) {
-                let allowed = known.sorted().map { "`\($0)`" }.joined(separator: ", ")
-                problem(key, "is not a known field (known: \(allowed))")
-            }
-        }
-        guard !problems.isEmpty else { return }
-        let first = problems[0]
-        let summary = "\(first["field"]?.stringValue ?? "") \(first["message"]?.stringValue ?? "")"
-        throw APIError(
-            422, "invalid_request",
-            problems.count == 1 ? summary : "\(summary) (and \(problems.count - 1) more)", errors: problems)
+extension FieldReader {
+    /// Refuses the request with every problem at once (`422`): those found by the reads, and
+    /// each field nobody read unless `allowingUnknown` (typos must not pass silently).
+    public func check(allowingUnknown: Bool = false) throws(APIError) {
+        let problems = problems(allowingUnknown: allowingUnknown)
+        guard problems.isEmpty else { throw APIError(fieldErrors: problems) }
     }
 }

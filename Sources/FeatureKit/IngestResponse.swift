@@ -5,12 +5,25 @@ import HTTP
 
 extension ServiceContext {
     /// The response for one ingested event: `201` (when `created`) or `200` with the result and
-    /// any `links` and `extra` members, or the refusal with its status.
+    /// any `links` and `extra` members, or the refusal with its status. A refusal for a field of
+    /// the event that came from the body (`fieldsFrom`: its pointer in the event, then in the
+    /// body, such as `("/payload", "")`) names the body's field, in the message and in `errors`.
     public func respond(
-        _ result: IngestResult, created: Bool = false, links: JSONObject = [:], extra: JSONObject = [:]
+        _ result: IngestResult, created: Bool = false, links: JSONObject = [:], extra: JSONObject = [:],
+        fieldsFrom body: [(event: String, body: String)] = []
     ) -> HTTPResponse {
         guard result.status != .rejected else {
             let status = status(ofRejection: result.code)
+            // A field of the event the route made from the body is named as the body has it.
+            if let field = result.field,
+                let moved = body.lazy.compactMap({ field.moved(from: $0.event, to: $0.body) }).first
+            {
+                let message = result.message ?? moved.description
+                return .error(
+                    status, code: result.code ?? "rejected",
+                    message: message.contains("`\(field.field)`") ? moved.description : message,
+                    errors: [APIError.entry(moved)])
+            }
             return .error(
                 status, code: result.code ?? "rejected", message: result.message ?? "the event was refused",
                 headers: status == 503 ? [("Retry-After", "1")] : [])

@@ -87,6 +87,9 @@ public final class HTTPServer: @unchecked Sendable {
         _ = MHD_quiesce_daemon(daemon)
     }
 
+    /// Whether ``stop(grace:)`` was called: requests in progress finish, no new one starts.
+    public var isStopping: Bool { stopped.withLock { $0 } }
+
     /// Quiesces, waits up to `grace` for requests in progress, then closes every connection.
     /// The listening socket stays open: it belongs to whoever opened it.
     public func stop(grace: Duration = .seconds(10)) {

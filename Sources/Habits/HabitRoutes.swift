@@ -101,13 +101,13 @@ enum HabitRoutes {
         -> HTTPResponse
     {
         let user = try p.require("user")
-        var fields = Fields(try RequestBody.object(request))
-        let tracker = fields.requiredIdentifier("tracker_id")
-        let date = fields.string("date")
-        let done = fields.bool("done") ?? true
-        let eventID = fields.identifier("event_id")
-        let occurredAt = fields.string("occurred_at")
-        let requestedZone = fields.string("timezone")
+        var fields = try RequestBody.fields(request)
+        let tracker = (try? fields.identifier("tracker_id")) ?? ""
+        let date = try? fields.optionalString("date")
+        let done = (try? fields.optionalBool("done")) ?? true
+        let eventID = try? fields.optionalIdentifier("event_id")
+        let occurredAt = try? fields.optionalString("occurred_at")
+        let requestedZone = try? fields.optionalString("timezone")
         try fields.check()
         // Without `occurred_at`, the check-in happens now in the user's time zone: its offset
         // decides the local date (a check-in at 22:19 in Honolulu is that day's).

@@ -28,7 +28,21 @@ public struct HabitsConsumer: EventConsumer {
 
     public func effects(of event: Event, in context: ConsumerContext) throws -> [Effect] {
         guard Self.eventTypes.contains(event.type) else { return [] }
-        var payload = PayloadReader(event)
+        do {
+            return try handle(event, in: context)
+        } catch let error as FieldError {
+            throw Rejection(error, event: event.type)
+        }
+    }
+
+    /// A refusal of the payload's field `key`, worded as `` `payload.<key>` <problem> ``.
+    static func rejection(_ key: String, _ code: FieldError.Code, _ problem: String) -> Rejection {
+        Rejection(FieldError(code, at: JSONPointer.appending(key, to: "/payload"), problem))
+    }
+
+    /// The effects of an event this consumer handles; a field read wrongly throws its ``FieldError``.
+    private func handle(_ event: Event, in context: ConsumerContext) throws -> [Effect] {
+        var payload = FieldReader(event.payload, at: "/payload")
         let user = event.userID
         let today = CivilDate(localDateOf: event.occurredAtText) ?? CivilDate(utc: event.occurredAt)
         let effects: [Effect]
@@ -78,8 +92,8 @@ public struct HabitsConsumer: EventConsumer {
             let date: CivilDate
             if let dateText {
                 guard let parsed = CivilDate(dateText) else {
-                    throw Rejection(
-                        .invalid, "`payload.date` must be a date written YYYY-MM-DD, got \"\(dateText.prefix(40))\"")
+                    throw Self.rejection(
+                        "date", .invalid, "must be a date written YYYY-MM-DD, got \"\(dateText.prefix(40))\"")
                 }
                 date = parsed
             } else {
@@ -226,31 +240,30 @@ public struct HabitsConsumer: EventConsumer {
     }
 
     private func trackerCreated(
-        _ payload: inout PayloadReader, user: String, today: CivilDate, event: Event, store: any StoreReader
+        _ payload: inout FieldReader, user: String, today: CivilDate, event: Event, store: any StoreReader
     ) throws -> [Effect] {
         let id = try payload.identifier("tracker_id")
         let name = try Self.name(&payload)
         let kindText = try payload.optionalString("kind") ?? "habit"
         guard let kind = HabitTracker.Kind(rawValue: kindText) else {
-            throw Rejection(.invalid, "`payload.kind` must be habit or irregular, got \"\(kindText.prefix(40))\"")
+            throw Self.rejection("kind", .invalid, "must be habit or irregular, got \"\(kindText.prefix(40))\"")
         }
-        let schedule = try payload.strings("schedule")
+        let schedule = try payload.optionalStrings("schedule")
         let givenCategory = try payload.optionalString("category")
         let givenEmoji = try Self.emoji(&payload)
         let givenColor = try Self.color(&payload)
-        let pinned = try payload.bool("pinned") ?? false
+        let pinned = try payload.optionalBool("pinned") ?? false
         try payload.finish()
         var schedules: [HabitSchedule] = []
         switch (kind, schedule) {
         case (.habit, nil):
-            throw Rejection(
-                .invalid,
-                "`payload.schedule` is required for a habit: the weekdays it repeats on, e.g. [\"mon\", \"wed\", \"fri\"]"
-            )
+            throw Self.rejection(
+                "schedule", .missing,
+                "is required for a habit: the weekdays it repeats on, e.g. [\"mon\", \"wed\", \"fri\"]")
         case (.habit, let days?):
             schedules = [HabitSchedule(fromDate: today.description, days: try Self.weekdays(days))]
         case (.irregular, let days?) where !days.isEmpty:
-            throw Rejection(.invalid, "`payload.schedule` does not apply to an irregular event (it has no schedule)")
+            throw Self.rejection("schedule", .invalid, "does not apply to an irregular event (it has no schedule)")
         case (.irregular, _):
             break
         }
@@ -284,19 +297,19 @@ public struct HabitsConsumer: EventConsumer {
         let sections =
             "\(kind == .habit ? "a habit" : "an irregular event") is created with every section filled: `category`, `emoji` and `color`\(kind == .habit ? " (and `schedule`)" : "")"
         guard let category else {
-            throw Rejection(.invalid, "`payload.category` is required for tracker_created: \(sections)")
+            throw Self.rejection("category", .missing, "is required for tracker_created: \(sections)")
         }
         guard let emoji else {
-            throw Rejection(.invalid, "`payload.emoji` is required for tracker_created: \(sections)")
+            throw Self.rejection("emoji", .missing, "is required for tracker_created: \(sections)")
         }
         guard let color else {
-            throw Rejection(.invalid, "`payload.color` is required for tracker_created: \(sections)")
+            throw Self.rejection("color", .missing, "is required for tracker_created: \(sections)")
         }
         return (category, emoji, color)
     }
 
     private func trackerUpdated(
-        _ payload: inout PayloadReader, user: String, today: CivilDate, store: any StoreReader
+        _ payload: inout FieldReader, user: String, today: CivilDate, store: any StoreReader
     ) throws -> [Effect] {
         let id = try payload.identifier("tracker_id")
         let name = payload.has("name") ? try Self.name(&payload) : nil
@@ -306,11 +319,11 @@ public struct HabitsConsumer: EventConsumer {
         let emoji = try Self.emoji(&payload)
         let colorGiven = payload.has("color")
         let color = try Self.color(&payload)
-        let pinned = try payload.bool("pinned")
-        let schedule = try payload.strings("schedule")
+        let pinned = try payload.optionalBool("pinned")
+        let schedule = try payload.optionalStrings("schedule")
         if payload.has("kind") {
             _ = try payload.optionalString("kind")
-            throw Rejection(.invalid, "`payload.kind` cannot change: create a new tracker instead")
+            throw Self.rejection("kind", .invalid, "cannot change: create a new tracker instead")
         }
         try payload.finish()
         for (field, given, value) in [
@@ -337,8 +350,7 @@ public struct HabitsConsumer: EventConsumer {
         }
         if let schedule {
             guard tracker.kind == .habit else {
-                throw Rejection(
-                    .invalid, "`payload.schedule` does not apply to an irregular event (it has no schedule)")
+                throw Self.rejection("schedule", .invalid, "does not apply to an irregular event (it has no schedule)")
             }
             let days = try Self.weekdays(schedule)
             // From today on: the days before keep the schedule they had.
@@ -360,32 +372,31 @@ public struct HabitsConsumer: EventConsumer {
         return tracker
     }
 
-    static func name(_ payload: inout PayloadReader) throws -> String {
+    static func name(_ payload: inout FieldReader) throws -> String {
         let name = try payload.string("name")
         let trimmed = name.trimmingSpaces
-        guard !trimmed.isEmpty else { throw Rejection(.invalid, "`payload.name` must not be empty") }
+        guard !trimmed.isEmpty else { throw Self.rejection("name", .invalid, "must not be empty") }
         guard trimmed.count <= maxNameLength else {
-            throw Rejection(
-                .invalid, "`payload.name` is \(trimmed.count) characters long; at most \(maxNameLength) fit")
+            throw Self.rejection("name", .tooLong, "is \(trimmed.count) characters long; at most \(maxNameLength) fit")
         }
         return trimmed
     }
 
-    static func emoji(_ payload: inout PayloadReader) throws -> String? {
+    static func emoji(_ payload: inout FieldReader) throws -> String? {
         guard let emoji = try payload.optionalString("emoji") else { return nil }
         guard emoji.count == 1 else {
-            throw Rejection(.invalid, "`payload.emoji` must be one emoji, got \(emoji.count) characters")
+            throw Self.rejection("emoji", .invalid, "must be one emoji, got \(emoji.count) characters")
         }
         return emoji
     }
 
-    static func color(_ payload: inout PayloadReader) throws -> String? {
+    static func color(_ payload: inout FieldReader) throws -> String? {
         guard let color = try payload.optionalString("color") else { return nil }
         let hex = color.utf8.dropFirst()
         guard color.utf8.first == UInt8(ascii: "#"), hex.count == 6,
             hex.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) })
         else {
-            throw Rejection(.invalid, "`payload.color` must be a colour written #RRGGBB, got \"\(color.prefix(20))\"")
+            throw Self.rejection("color", .invalid, "must be a colour written #RRGGBB, got \"\(color.prefix(20))\"")
         }
         return color.uppercased()
     }
@@ -393,13 +404,12 @@ public struct HabitsConsumer: EventConsumer {
     /// Weekday names, checked, without repeats, in week order.
     static func weekdays(_ names: [String]) throws -> [String] {
         guard !names.isEmpty else {
-            throw Rejection(
-                .invalid, "`payload.schedule` must name at least one weekday (mon, tue, wed, thu, fri, sat, sun)")
+            throw Self.rejection(
+                "schedule", .invalid, "must name at least one weekday (mon, tue, wed, thu, fri, sat, sun)")
         }
         for name in names where !CivilDate.weekdays.contains(name) {
-            throw Rejection(
-                .invalid,
-                "`payload.schedule` has \"\(name.prefix(20))\"; weekdays are mon, tue, wed, thu, fri, sat, sun")
+            throw Self.rejection(
+                "schedule", .invalid, "has \"\(name.prefix(20))\"; weekdays are mon, tue, wed, thu, fri, sat, sun")
         }
         return CivilDate.weekdays.filter(names.contains)
     }

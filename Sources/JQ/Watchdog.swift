@@ -82,6 +82,13 @@ final class Watchdog: @unchecked Sendable {
         return signals
     }
 
+    /// Whether the thread has looked at the evaluations since the last one began.
+    var hasSeenEveryBegin: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return nextTicketSeen == nextTicket
+    }
+
     /// A watchdog of its own, for tests (it must live as long as the process: its thread keeps
     /// an unretained reference); the process shares ``shared``.
     init() {

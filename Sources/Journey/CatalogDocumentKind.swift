@@ -25,7 +25,7 @@ public struct CatalogDocumentKind: DocumentKind {
             let fields = file.fields(
                 root, what: "catalog", allowed: ["catalog", "title", "age_ranges", "metrics", "branches"])
         else { return nil }
-        var reader = TextReader(file: file)
+        var prose = CatalogTextCollector(file: file)
         guard let id = fields.identifier("catalog", required: true)?.value,
             let title = fields.string("title", required: true)?.value
         else { return nil }
@@ -41,12 +41,12 @@ public struct CatalogDocumentKind: DocumentKind {
         } else {
             fields.missing("age_ranges", "list the age ranges whose dogs get this catalog, e.g. [4-8m]")
         }
-        let metrics = decodeMetrics(fields.values["metrics"], file: file, reader: &reader)
+        let metrics = decodeMetrics(fields.values["metrics"], file: file, prose: &prose)
         if fields.values["metrics"] == nil { fields.missing("metrics") }
         var branches: [Catalog.Branch] = []
         if let node = fields.values["branches"], let items = node.items {
             for item in items {
-                if let branch = decodeBranch(item, file: file, reader: &reader) { branches.append(branch) }
+                if let branch = decodeBranch(item, file: file, prose: &prose) { branches.append(branch) }
             }
         } else {
             fields.missing("branches")
@@ -55,11 +55,13 @@ public struct CatalogDocumentKind: DocumentKind {
         let text = json.compactText
         let catalog = Catalog(
             id: id, title: title, ageRanges: ranges, metrics: metrics, branches: branches, location: fields.start,
-            json: json, text: text, hash: SHA256.hex(text), outline: Self.outline(json), texts: reader.texts)
+            json: json, text: text, hash: SHA256.hex(text), outline: Self.outline(json), texts: prose.texts)
         return DecodedDocument(value: catalog)
     }
 
-    private func decodeMetrics(_ node: YAMLNode?, file: DocumentFile, reader: inout TextReader) -> [Catalog.Metric] {
+    private func decodeMetrics(_ node: YAMLNode?, file: DocumentFile, prose: inout CatalogTextCollector) -> [Catalog
+        .Metric]
+    {
         guard let node else { return [] }
         guard let pairs = node.pairs else {
             file.error(
@@ -79,7 +81,7 @@ public struct CatalogDocumentKind: DocumentKind {
                 for band in ["low", "mid", "high"] {
                     if let (text, textNode) = bandFields.string(band, required: true) {
                         bands[band] = text
-                        reader.add(text, at: file.location(textNode), branch: nil, block: nil)
+                        prose.add(text, at: file.location(textNode), branch: nil, block: nil)
                     }
                 }
             } else {
@@ -90,28 +92,31 @@ public struct CatalogDocumentKind: DocumentKind {
         return metrics
     }
 
-    private func decodeBranch(_ node: YAMLNode, file: DocumentFile, reader: inout TextReader) -> Catalog.Branch? {
+    private func decodeBranch(_ node: YAMLNode, file: DocumentFile, prose: inout CatalogTextCollector) -> Catalog
+        .Branch?
+    {
         guard let fields = file.fields(node, what: "branch", allowed: ["id", "title", "blocks"]),
             let id = fields.identifier("id", required: true)?.value,
             let title = fields.string("title", required: true)?.value
         else { return nil }
-        reader.add(title, at: fields.start, branch: id, block: nil)
+        prose.add(title, at: fields.start, branch: id, block: nil)
         guard let items = fields.values["blocks"]?.items, !items.isEmpty else {
             fields.missing("blocks", "a branch lists its blocks in path order")
             return nil
         }
-        let blocks = items.compactMap { decodeBlock($0, branch: id, file: file, reader: &reader) }
+        let blocks = items.compactMap { decodeBlock($0, branch: id, file: file, prose: &prose) }
         return Catalog.Branch(id: id, title: title, blocks: blocks)
     }
 
-    private func decodeBlock(_ node: YAMLNode, branch: String, file: DocumentFile, reader: inout TextReader) -> Catalog
+    private func decodeBlock(_ node: YAMLNode, branch: String, file: DocumentFile, prose: inout CatalogTextCollector)
+        -> Catalog
         .Block?
     {
         guard let fields = file.fields(node, what: "block", allowed: Self.blockFields),
             let id = fields.identifier("id", required: true)?.value
         else { return nil }
         // Every text of the block, for the wording rules.
-        reader.collect(node, file: file, branch: branch, block: id)
+        prose.collect(node, file: file, branch: branch, block: id)
         let title = fields.string("title", required: true)?.value
         let topic = fields.string("topic", required: true)?.value
         let needs = (fields.values["needs"]?.items ?? []).compactMap(\.scalar?.value)
@@ -257,7 +262,7 @@ public struct CatalogDocumentKind: DocumentKind {
 }
 
 /// Collects the texts of a catalog with their places.
-struct TextReader {
+struct CatalogTextCollector {
     let file: DocumentFile
     var texts: [Catalog.Text] = []
 

@@ -22,11 +22,11 @@ enum DogRoutes {
         -> HTTPResponse
     {
         var body = try RequestBody.object(request)
-        var fields = Fields(body)
-        let dogID = fields.requiredIdentifier("dog_id")
-        let userID = fields.requiredIdentifier("user_id")
-        let eventID = fields.identifier("event_id")
-        let occurredAt = fields.string("occurred_at")
+        var fields = FieldReader(body, maximumLength: RequestBody.maximumTextLength)
+        let dogID = (try? fields.identifier("dog_id")) ?? ""
+        let userID = (try? fields.identifier("user_id")) ?? ""
+        let eventID = try? fields.optionalIdentifier("event_id")
+        let occurredAt = try? fields.optionalString("occurred_at")
         try fields.check(allowingUnknown: true)
         for key in ["dog_id", "user_id", "event_id", "occurred_at"] { body[key] = nil }
         let event: JSONObject = [
@@ -39,8 +39,11 @@ enum DogRoutes {
         // 201 when this call registered the dog; 200 when it already was (same owner, same data).
         let created = result.effects.contains { $0["type"] == "dog_registered" }
         let dog = "/v1/dogs/\(RouteEvents.pathSegment(dogID))"
+        // The rest of the body is the event's payload: its fields are named as the body has them.
         return service.respond(
-            result, created: created, links: ["today": .string(dog + "/today"), "manifest": .string(dog + "/manifest")])
+            result, created: created,
+            links: ["today": .string(dog + "/today"), "manifest": .string(dog + "/manifest")],
+            fieldsFrom: [("/payload", "")])
     }
 
     // MARK: Views
@@ -153,9 +156,9 @@ enum DogRoutes {
     ) throws(APIError) -> HTTPResponse {
         let dogID = try p.require("dog")
         let blockID = try p.require("block")
-        var fields = Fields(try RequestBody.object(request, optional: true))
-        let eventID = fields.identifier("event_id")
-        let occurredAt = fields.string("occurred_at")
+        var fields = try RequestBody.fields(request, optional: true)
+        let eventID = try? fields.optionalIdentifier("event_id")
+        let occurredAt = try? fields.optionalString("occurred_at")
         var type: String
         var payload: JSONObject = ["block_id": .string(blockID)]
         switch step {
@@ -163,21 +166,22 @@ enum DogRoutes {
             type = "block_started"
         case .theory:
             type = "theory_viewed"
-            if let card = fields.integer("card", in: 0...100) { payload["card"] = .number(Double(card)) }
+            if let card = try? fields.optionalInteger("card", in: 0...100) { payload["card"] = .number(Double(card)) }
         case .check:
             type = "check_answered"
-            if let answer = fields.object("answer", required: true) { payload["answer"] = .object(answer) }
-            if let fallback = fields.bool("fallback") { payload["fallback"] = .bool(fallback) }
+            if let answer = try? fields.object("answer") { payload["answer"] = .object(answer) }
+            if let fallback = try? fields.optionalBool("fallback") { payload["fallback"] = .bool(fallback) }
         case .accept:
             type = "auto_complete_accepted"
         case .action:
             let events = JourneyConsumer.appEvents
-            type = fields.string("type", required: true) ?? ""
+            type = (try? fields.string("type")) ?? ""
             if !type.isEmpty, events[type] == nil {
-                fields.problem(
-                    "type", "must be one of the app's action events: \(events.keys.sorted().joined(separator: ", "))")
+                fields.fail(
+                    "type", .invalid,
+                    "must be one of the app's action events: \(events.keys.sorted().joined(separator: ", "))")
             }
-            payload = fields.object("payload") ?? [:]
+            payload = (try? fields.optionalObject("payload")) ?? [:]
         }
         try fields.check()
         let dog: DogProfile?
@@ -200,6 +204,11 @@ enum DogRoutes {
                 store: service.store, evaluator: service.evaluator, now: service.now(), log: service.log)
             extra["block"] = (try? views.preview(dogID, block: blockID)) ?? .null
         }
-        return service.respond(result, extra: extra)
+        // The event's payload members that came from the body are named as the body has them.
+        return service.respond(
+            result, extra: extra,
+            fieldsFrom: step == .action
+                ? [("/payload", "/payload")]
+                : [("/payload/answer", "/answer"), ("/payload/fallback", "/fallback"), ("/payload/card", "/card")])
     }
 }

@@ -24,17 +24,17 @@ public struct BlockStepCompletedEffect: FeatureEffect, Equatable {
     }
 
     /// Rules may complete a block's step: `{type: block_step_completed, block_id, step, dog_id?}`.
-    static let type = EffectType("block_step_completed") { fields, event, _ throws(EffectDecodingError) in
+    static let type = EffectType("block_step_completed") { fields, event, _ throws(FieldError) in
         let dog = try fields.optionalString("dog_id") ?? event.dogID
         guard let dog else {
-            throw EffectDecodingError("block_step_completed needs a `dog_id` (the event has none)")
+            throw fields.fail("dog_id", .missing, "is required (the event has none)")
         }
         let block = try fields.string("block_id")
         let step = try fields.string("step")
         guard ["theory", "check", "action"].contains(step) else {
-            throw EffectDecodingError("block_step_completed `step` must be theory, check or action, got \"\(step)\"")
+            throw fields.fail("step", .invalid, "must be theory, check or action, got \"\(step)\"")
         }
-        try fields.finish("block_step_completed")
+        try fields.finish()
         return BlockStepCompletedEffect(dogID: dog, blockID: block, step: step).effect
     }
 }

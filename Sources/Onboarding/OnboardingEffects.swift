@@ -28,12 +28,12 @@ public struct OnboardingStepCompletedEffect: FeatureEffect, Equatable {
     }
 
     /// Rules may complete a step: `{type: onboarding_step_completed, flow, step_id, skipped?, duration_seconds?}`.
-    static let type = EffectType("onboarding_step_completed") { fields, _, _ throws(EffectDecodingError) in
+    static let type = EffectType("onboarding_step_completed") { fields, _, _ throws(FieldError) in
         let flow = try fields.string("flow")
         let step = try fields.string("step_id")
         let skipped = try fields.optionalBool("skipped") ?? false
         let duration = try fields.optionalNumber("duration_seconds")
-        try fields.finish("onboarding_step_completed")
+        try fields.finish()
         return OnboardingStepCompletedEffect(flow: flow, stepID: step, skipped: skipped, durationSeconds: duration)
             .effect
     }

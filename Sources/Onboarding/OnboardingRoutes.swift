@@ -35,11 +35,11 @@ enum OnboardingRoutes {
         -> HTTPResponse
     {
         let user = try p.require("user")
-        var fields = Fields(try RequestBody.object(request))
-        let step = fields.requiredString("step_id")
-        let requestedFlow = fields.string("flow")
-        let eventID = fields.identifier("event_id")
-        let occurredAt = fields.string("occurred_at")
+        var fields = try RequestBody.fields(request)
+        let step = (try? fields.string("step_id")) ?? ""
+        let requestedFlow = try? fields.optionalString("flow")
+        let eventID = try? fields.optionalIdentifier("event_id")
+        let occurredAt = try? fields.optionalString("occurred_at")
         try fields.check()
         let flow: String
         if let requestedFlow {

@@ -37,10 +37,10 @@ enum RevisionRoutes {
     static func publish(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        var fields = Fields(try RequestBody.object(request))
-        let message = fields.requiredString("message", maxLength: 2_000)
-        let draft = try Draft(&fields)
-        let activate = fields.bool("activate") ?? true
+        var fields = try RequestBody.fields(request)
+        let message = (try? fields.string("message", maxLength: 2_000)) ?? ""
+        let draft = Draft(&fields)
+        let activate = (try? fields.optionalBool("activate")) ?? true
         try fields.check()
         let publisher = RevisionPublisher(store: service.store, engine: service.features, now: service.now)
         let outcome: RevisionPublisher.Outcome = try answer {
@@ -84,8 +84,8 @@ enum RevisionRoutes {
         throws(APIError) -> HTTPResponse
     {
         let id = try parameters.require("revision")
-        var fields = Fields(try RequestBody.object(request))
-        let message = fields.requiredString("message", maxLength: 2_000)
+        var fields = try RequestBody.fields(request)
+        let message = (try? fields.string("message", maxLength: 2_000)) ?? ""
         try fields.check()
         return try answer {
             let revision = try RevisionPublisher(store: service.store, engine: service.features, now: service.now)
@@ -99,9 +99,9 @@ enum RevisionRoutes {
     static func check(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        var fields = Fields(try RequestBody.object(request))
-        let draft = try Draft(&fields)
-        let runTests = fields.bool("tests") ?? false
+        var fields = try RequestBody.fields(request)
+        let draft = Draft(&fields)
+        let runTests = (try? fields.optionalBool("tests")) ?? false
         try fields.check()
         return try answer {
             let files = try draft.files(in: service.store)
@@ -116,8 +116,8 @@ enum RevisionRoutes {
         throws(APIError) -> HTTPResponse
     {
         let id = try parameters.require("revision")
-        var fields = Fields(try RequestBody.object(request, optional: true))
-        let days = fields.integer("days", in: 1...366) ?? 7
+        var fields = try RequestBody.fields(request, optional: true)
+        let days = (try? fields.optionalInteger("days", in: 1...366)) ?? 7
         try fields.check()
         return try answer {
             let gates = RevisionGates(engine: service.features)
@@ -194,14 +194,17 @@ struct Draft {
     var files: [String: String?]
     var base: String?
 
-    init(_ fields: inout Fields) throws(APIError) {
-        base = fields.string("base", maxLength: 64)
+    init(_ fields: inout FieldReader) {
+        base = try? fields.optionalString("base", maxLength: 64)
         var files: [String: String?] = [:]
-        for (path, value) in fields.object("files", required: true) ?? [:] {
+        for (path, value) in (try? fields.object("files")) ?? [:] {
             switch value {
             case .string(let text): files[path] = .some(text)
             case .null: files[path] = .some(nil)
-            default: fields.problem("files.\(path)", "must be the file's text (a string), or null to remove it")
+            default:
+                fields.fail(
+                    "files", at: path, .wrongType,
+                    "must be the file's text (a string), or null to remove it, got \(value.typeName)")
             }
         }
         self.files = files

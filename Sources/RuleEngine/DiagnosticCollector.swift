@@ -1,3 +1,4 @@
+import Core
 import YAML
 
 /// Collects diagnostics during one load, dropping exact repeats (a library error is reported
@@ -23,6 +24,23 @@ final class DiagnosticCollector {
 
     func warning(_ code: String, _ message: String, at location: SourceLocation, rule: String? = nil) {
         add(Diagnostic(.warning, code: code, message, at: location, rule: rule))
+    }
+
+    /// A field's problem as a rule file's error at `location`: its code as diagnostics name it
+    /// (`missing_field`, `invalid_type`, `unknown_field`, else `invalid_value`), its message
+    /// `message` or the field's own (`` `budget` must be a duration ``).
+    func error(_ field: FieldError, _ message: String? = nil, at location: SourceLocation) {
+        error(Self.code(of: field.code), message ?? field.description, at: location)
+    }
+
+    /// The diagnostic code of a field's problem.
+    static func code(of code: FieldError.Code) -> String {
+        switch code {
+        case .missing: "missing_field"
+        case .wrongType: "invalid_type"
+        case .unknown: "unknown_field"
+        case .tooLong, .outOfRange, .invalid: "invalid_value"
+        }
     }
 }
 

@@ -4,6 +4,11 @@ import YAML
 
 /// The fields of one YAML mapping in a rule file, read strictly: a key that is not allowed is
 /// reported (with the closest allowed one), as are duplicate keys and values of the wrong type.
+///
+/// YAML, not JSON: a value keeps its place in the file (every problem is a diagnostic at its
+/// line and column) and its scalar style (a jq expression is mapped back to the file), so this
+/// reader walks YAML nodes. Its problems are ``Core/FieldError``s all the same (the codes and
+/// wording of ``Core/FieldReader``), rendered by ``DiagnosticCollector/error(_:_:at:)``.
 public struct YAMLFields {
     public let node: YAMLNode
     public let file: String
@@ -41,7 +46,9 @@ public struct YAMLFields {
                 } else {
                     message += "; allowed fields: \(listing(allowed, conjunction: "and"))"
                 }
-                collector.error("unknown_field", message, at: location(pair.key))
+                collector.error(
+                    FieldError(.unknown, at: Self.path(key), "is not a field of a \(what)", known: allowed), message,
+                    at: location(pair.key))
                 continue
             }
             values[key] = pair.value
@@ -64,8 +71,17 @@ public struct YAMLFields {
     /// Reports a missing required field.
     public func missing(_ key: String, _ hint: String = "") {
         collector.error(
-            "missing_field", "\(what) is missing `\(key)`\(hint.isEmpty ? "" : "; \(hint)")", at: start)
+            FieldError(.missing, at: Self.path(key), "is required"),
+            "\(what) is missing `\(key)`\(hint.isEmpty ? "" : "; \(hint)")", at: start)
     }
+
+    /// Reports the field `key`'s problem at `node`: `` `key` <problem> ``.
+    private func fail(_ key: String, _ code: FieldError.Code, _ problem: String, at node: YAMLNode) {
+        collector.error(FieldError(code, at: Self.path(key), problem), at: location(node))
+    }
+
+    /// The pointer of the field `key` in this mapping.
+    static func path(_ key: String) -> String { JSONPointer.appending(key, to: "") }
 
     /// A string field. Numbers and booleans are refused: ids and kinds are text.
     public func string(_ key: String, required: Bool = false) -> (value: String, node: YAMLNode)? {
@@ -74,8 +90,7 @@ public struct YAMLFields {
             return nil
         }
         guard let scalar = value.scalar, (try? value.resolvedScalar()).flatMap({ $0 }).map(isString) ?? false else {
-            collector.error(
-                "invalid_type", "`\(key)` must be text, found \(describe(value))", at: location(value))
+            fail(key, .wrongType, "must be text, found \(describe(value))", at: value)
             return nil
         }
         return (scalar.value, value)
@@ -86,7 +101,7 @@ public struct YAMLFields {
     public func identifier(_ key: String, required: Bool = false) -> (value: String, node: YAMLNode)? {
         guard let (text, node) = string(key, required: required) else { return nil }
         if let problem = Identifier.problem(text) {
-            collector.error("invalid_value", "\(problem.message(field: key)) (it is an id)", at: location(node))
+            fail(key, .invalid, "\(problem.requirement) (it is an id)", at: node)
             return nil
         }
         return (text, node)
@@ -96,8 +111,7 @@ public struct YAMLFields {
     public func bool(_ key: String) -> Bool? {
         guard let value = values[key] else { return nil }
         guard case .bool(let b)? = try? value.resolvedScalar() else {
-            collector.error(
-                "invalid_type", "`\(key)` must be true or false, found \(describe(value))", at: location(value))
+            fail(key, .wrongType, "must be true or false, found \(describe(value))", at: value)
             return nil
         }
         return b
@@ -107,14 +121,14 @@ public struct YAMLFields {
     public func number(_ key: String, within range: ClosedRange<Double>? = nil) -> (value: Double, node: YAMLNode)? {
         guard let value = values[key] else { return nil }
         guard case .number(let n)? = try? value.resolvedScalar(), n.isFinite else {
-            collector.error("invalid_type", "`\(key)` must be a number, found \(describe(value))", at: location(value))
+            fail(key, .wrongType, "must be a number, found \(describe(value))", at: value)
             return nil
         }
         if let range, !range.contains(n) {
-            collector.error(
-                "invalid_value",
-                "`\(key)` must be between \(format(range.lowerBound)) and \(format(range.upperBound)), found \(format(n))",
-                at: location(value))
+            fail(
+                key, .outOfRange,
+                "must be between \(format(range.lowerBound)) and \(format(range.upperBound)), found \(format(n))",
+                at: value)
             return nil
         }
         return (n, value)
@@ -124,10 +138,9 @@ public struct YAMLFields {
     public func integer(_ key: String, within range: ClosedRange<Int>) -> (value: Int, node: YAMLNode)? {
         guard let (n, node) = number(key) else { return nil }
         guard n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
-            collector.error(
-                "invalid_value",
-                "`\(key)` must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(format(n))",
-                at: location(node))
+            fail(
+                key, .outOfRange,
+                "must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(format(n))", at: node)
             return nil
         }
         return (Int(n), node)
@@ -137,15 +150,15 @@ public struct YAMLFields {
     public func strings(_ key: String) -> [(value: String, node: YAMLNode)]? {
         guard let value = values[key] else { return nil }
         guard let items = value.items else {
-            collector.error(
-                "invalid_type", "`\(key)` must be a list of texts, found \(describe(value))", at: location(value))
+            fail(key, .wrongType, "must be a list of texts, found \(describe(value))", at: value)
             return nil
         }
         var result: [(value: String, node: YAMLNode)] = []
         for item in items {
             guard let scalar = item.scalar, case .string? = try? item.resolvedScalar() else {
                 collector.error(
-                    "invalid_type", "every item of `\(key)` must be text, found \(describe(item))", at: location(item))
+                    FieldError(.wrongType, at: Self.path(key), "must hold texts only, found \(describe(item))"),
+                    "every item of `\(key)` must be text, found \(describe(item))", at: location(item))
                 return nil
             }
             result.append((scalar.value, item))
@@ -157,10 +170,9 @@ public struct YAMLFields {
     public func timestamp(_ key: String) -> (value: Double, node: YAMLNode)? {
         guard let (text, node) = string(key) else { return nil }
         guard let seconds = Timestamp.parse(text) else {
-            collector.error(
-                "invalid_value",
-                "`\(key)` must be a time with its offset, such as 2026-12-01T00:00:00Z, found `\(text)`",
-                at: location(node))
+            fail(
+                key, .invalid, "must be a time with its offset, such as 2026-12-01T00:00:00Z, found `\(text)`", at: node
+            )
             return nil
         }
         return (seconds, node)
@@ -174,16 +186,14 @@ public struct YAMLFields {
     public func duration(_ key: String, within range: ClosedRange<Duration>) -> Duration? {
         guard let (text, node) = string(key) else { return nil }
         guard let duration = DurationText.parse(text) else {
-            collector.error(
-                "invalid_value", "`\(key)` must be a duration such as `250ms`, `5s` or `2m`, found `\(text)`",
-                at: location(node))
+            fail(key, .invalid, "must be a duration such as `250ms`, `5s` or `2m`, found `\(text)`", at: node)
             return nil
         }
         guard range.contains(duration) else {
-            collector.error(
-                "invalid_value",
-                "`\(key)` must be between \(DurationText.format(range.lowerBound)) and \(DurationText.format(range.upperBound)), found `\(text)`",
-                at: location(node))
+            fail(
+                key, .outOfRange,
+                "must be between \(DurationText.format(range.lowerBound)) and \(DurationText.format(range.upperBound)), found `\(text)`",
+                at: node)
             return nil
         }
         return duration
@@ -193,9 +203,7 @@ public struct YAMLFields {
     public func expression(_ key: String, lines: [Substring]) -> Expression? {
         guard let value = values[key] else { return nil }
         guard let scalar = value.scalar else {
-            collector.error(
-                "invalid_type", "`\(key)` must be a jq expression (text), found a \(value.kindName)",
-                at: location(value))
+            fail(key, .wrongType, "must be a jq expression (text), found a \(value.kindName)", at: value)
             return nil
         }
         return makeExpression(scalar, node: value, file: file, lines: lines)

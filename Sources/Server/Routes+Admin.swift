@@ -44,12 +44,12 @@ enum AdminRoutes {
         -> HTTPResponse
     {
         let id = try p.require("rule")
-        var fields = Fields(try RequestBody.object(request))
-        let input = fields.any("input")
-        let variant = fields.string("variant")
-        let now = try time(&fields, "now", default: service.configuration.clock())
-        let useFallback = fields.bool("fallback") ?? false
-        if input == nil { fields.problem("input", "is required (the rule's input `.`)") }
+        var fields = try RequestBody.fields(request)
+        let input = fields.member("input")
+        let variant = try? fields.optionalString("variant")
+        let now = time(&fields, "now", default: service.configuration.clock())
+        let useFallback = (try? fields.optionalBool("fallback")) ?? false
+        if input == nil { fields.fail("input", .missing, "is required (the rule's input `.`)") }
         try fields.check()
         guard let input else { throw APIError(422, "invalid_request", "input is required (the rule's input `.`)") }
         let evaluator = service.generation.evaluator
@@ -117,12 +117,12 @@ enum AdminRoutes {
     static func eval(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        var fields = Fields(try RequestBody.object(request))
-        let expression = fields.requiredString("expr", maxLength: 65_536)
-        let input = fields.any("input") ?? .null
-        let now = try time(&fields, "now", default: service.configuration.clock())
-        let budget = fields.integer("timeout_ms", in: 1...5000) ?? 1000
-        let limit = fields.integer("limit", in: 1...1000) ?? 100
+        var fields = try RequestBody.fields(request)
+        let expression = (try? fields.string("expr", maxLength: 65_536)) ?? ""
+        let input = fields.member("input") ?? .null
+        let now = time(&fields, "now", default: service.configuration.clock())
+        let budget = (try? fields.optionalInteger("timeout_ms", in: 1...5000)) ?? 1000
+        let limit = (try? fields.optionalInteger("limit", in: 1...1000)) ?? 100
         try fields.check()
         let job = IsolatedEvaluation.Job(
             expression: expression, input: input, now: now, budgetMilliseconds: budget, limit: limit,
@@ -131,16 +131,16 @@ enum AdminRoutes {
     }
 
     /// A time field: an RFC 3339 string with an offset, or seconds since 1970.
-    private static func time(_ fields: inout Fields, _ name: String, default value: Double) throws(APIError) -> Double {
-        switch fields.any(name) {
-        case nil, .null?: return value
+    private static func time(_ fields: inout FieldReader, _ name: String, default value: Double) -> Double {
+        switch fields.value(name) {
+        case nil: return value
         case .number(let seconds)?: return seconds
         case .string(let text)?:
             if let parsed = Timestamp.parse(text) { return parsed }
-            fields.problem(name, "must be a date-time with an offset, like 2026-11-29T12:00:00Z")
+            fields.fail(name, .invalid, "must be a date-time with an offset, like 2026-11-29T12:00:00Z")
             return value
         case let other?:
-            fields.problem(name, "must be a date-time string or seconds since 1970, not \(other.typeName)")
+            fields.fail(name, .wrongType, "must be a date-time string or seconds since 1970, got \(other.typeName)")
             return value
         }
     }

@@ -12,8 +12,8 @@ enum EventRoutes {
     static func ingest(_ service: JourneyService, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        var fields = Fields(try RequestBody.object(request))
-        let events = fields.array("events", required: true)
+        var fields = try RequestBody.fields(request)
+        let events = try? fields.array("events")
         try fields.check()
         guard let events else { throw APIError(422, "invalid_request", "events is required") }
         guard !events.isEmpty else { throw APIError(422, "invalid_request", "events must not be empty") }

@@ -104,6 +104,10 @@ enum Operations {
             type: "counter"
         ) { Double($0.connections.pastDeadline) }
         perWorker(
+            "journey_worker_testing_rules",
+            help: "1 while the worker loads and tests a candidate rule set (at start or a reload), else 0."
+        ) { $0.activity == .validating ? 1 : 0 }
+        perWorker(
             "journey_worker_consecutive_crashes",
             help: "Times in a row the worker died within 2 s of starting (0 once one lives on)."
         ) { Double($0.crashLoop.crashes) }

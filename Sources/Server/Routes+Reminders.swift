@@ -88,17 +88,17 @@ enum OutboxQuery {
     static func markSent(_ request: HTTPRequest, what: String, _ mark: ([Int64]) throws -> [Int64]) throws(APIError)
         -> HTTPResponse
     {
-        var fields = Fields(try RequestBody.object(request))
-        let items = fields.array("ids", required: true) ?? []
+        var fields = try RequestBody.fields(request)
+        let items = (try? fields.array("ids")) ?? []
         var ids: [Int64] = []
         for (index, item) in items.enumerated() {
             guard case .number(let value) = item, value == value.rounded(), value >= 1, value < 9e15 else {
-                fields.problem("ids[\(index)]", "must be \(what) (a whole number ≥ 1)")
+                fields.fail("ids", at: String(index), .invalid, "must be \(what) (a whole number ≥ 1)")
                 continue
             }
             ids.append(Int64(value))
         }
-        if items.count > 1000 { fields.problem("ids", "at most 1000 ids at once") }
+        if items.count > 1000 { fields.fail("ids", .tooLong, "at most 1000 ids at once") }
         try fields.check()
         let marked: [Int64]
         do {

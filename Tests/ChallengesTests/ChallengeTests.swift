@@ -13,7 +13,9 @@ import Testing
 /// out-of-order events, completion exactly once, recurring instances, community totals,
 /// head-to-head overtaking, joining, the digest.
 struct ChallengeTests {
-    @Test(arguments: try CaseFile("boundaries.yaml").cases())
+    @Test(
+        arguments: try CaseFile("boundaries.yaml").cases(
+            keys: CaseKeys(expecting: ["counts", "refused"], others: ["at", "received"])))
     func timeRules(_ testCase: NamedCase) throws {
         let harness = try ChallengeHarness(Definitions.all)
         let join = harness.send("u1", "challenge_joined", ["challenge_id": "sprint"], at: "2026-07-20T08:00:00Z")

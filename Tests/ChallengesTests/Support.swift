@@ -16,12 +16,8 @@ final class ChallengeHarness {
     let store: SQLiteStore
     let evaluator: RuleEvaluator
     let ingestor: Ingestor
-    private let clock = Clock()
+    private let clock = TestClock()
     private var counter = 0
-
-    final class Clock: @unchecked Sendable {
-        var now = 0.0
-    }
 
     init(_ files: [String: String]) throws {
         folder = try TemporaryDirectory(files)
@@ -30,10 +26,8 @@ final class ChallengeHarness {
         let loaded = Features.all.loader(rulesDirectory: folder.path, pluginsDirectory: nil)
             .load()
         evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics.map(\.description).joined(separator: "\n"))")
-        let clock = clock
         ingestor = Features.all.makeIngestor(
-            store: store, evaluator: evaluator,
-            policy: IngestPolicy(clock: { clock.now }), cores: 1)
+            store: store, evaluator: evaluator, policy: IngestPolicy(clock: clock.reading), cores: 1)
     }
 
     /// Ingests an event of `user` that happened `at` and was received `received` (default: a

@@ -8,7 +8,15 @@ import Testing
 
 /// The data-driven cases of Cases/ingest.yaml, on real SQLite files.
 @Suite struct IngestCaseTests {
-    @Test(arguments: try CaseFile("ingest.yaml").cases())
+    @Test(
+        arguments: try CaseFile("ingest.yaml").cases(
+            keys: CaseKeys(
+                expecting: ["batches", "tables"], others: ["received_at", "setup", "setup_received_at"],
+                parts: [
+                    "batches": CaseKeys(
+                        expecting: ["expect"], others: ["events"],
+                        parts: ["expect": CaseKeys(expecting: ["status"], others: ["code", "message", "effects"])])
+                ])))
     func ingest(_ testCase: NamedCase) throws {
         let spec = testCase.json
         let database = TestDatabase(schema: .core)

@@ -182,6 +182,6 @@ import Testing
             results[0].message
                 == "rule `bad.effect` gave an effect the engine cannot use: unknown field `colour` in a record_added effect"
         )
-        #expect(results[1].message?.contains("record_added needs a `dog_id`") == true)
+        #expect(results[1].message?.contains("record_added needs `dog_id` (the event has none)") == true)
     }
 }

@@ -16,7 +16,8 @@ func close(_ actual: Double, _ expected: Double, tolerance: Double = 1e-10) -> B
 struct DistributionTests {
     static let cases = try! CaseFile("distributions.yaml")
 
-    @Test(arguments: try cases.list("student_t"))
+    @Test(
+        arguments: try cases.list("student_t", keys: CaseKeys(expecting: ["cdf", "upper_tail"], others: ["dof", "t"])))
     func studentT(_ row: JSON) {
         let t = StudentT(degreesOfFreedom: row["dof"]!.numberValue!)
         let x = row["t"]!.numberValue!
@@ -24,14 +25,16 @@ struct DistributionTests {
         #expect(close(t.upperTail(x), row["upper_tail"]!.numberValue!), "upper tail \(t.upperTail(x))")
     }
 
-    @Test(arguments: try cases.list("student_t_quantile"))
+    @Test(
+        arguments: try cases.list("student_t_quantile", keys: CaseKeys(expecting: ["quantile"], others: ["dof", "p"])))
     func studentTQuantile(_ row: JSON) {
         let t = StudentT(degreesOfFreedom: row["dof"]!.numberValue!)
         let p = row["p"]!.numberValue!
         #expect(close(t.quantile(p), row["quantile"]!.numberValue!), "quantile(\(p)) = \(t.quantile(p))")
     }
 
-    @Test(arguments: try cases.list("chi_square"))
+    @Test(
+        arguments: try cases.list("chi_square", keys: CaseKeys(expecting: ["survival", "cdf"], others: ["dof", "x"])))
     func chiSquare(_ row: JSON) {
         let chi = ChiSquare(degreesOfFreedom: row["dof"]!.numberValue!)
         let x = row["x"]!.numberValue!
@@ -39,7 +42,7 @@ struct DistributionTests {
         #expect(close(chi.cdf(x), row["cdf"]!.numberValue!), "cdf(\(x)) = \(chi.cdf(x))")
     }
 
-    @Test(arguments: try cases.list("incomplete_beta"))
+    @Test(arguments: try cases.list("incomplete_beta", keys: CaseKeys(expecting: ["value"], others: ["a", "b", "x"])))
     func incompleteBeta(_ row: JSON) {
         let (a, b, x) = (row["a"]!.numberValue!, row["b"]!.numberValue!, row["x"]!.numberValue!)
         let value = IncompleteBeta.regularized(a: a, b: b, x: x)

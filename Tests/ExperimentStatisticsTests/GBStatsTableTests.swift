@@ -15,11 +15,23 @@ struct GBStatsTableTests {
         abs(actual - expected) <= 1e-9 * abs(expected) + 1e-15
     }
 
+    /// What gbstats answers for one kind of difference: an estimate, or an error.
+    static let estimate = CaseKeys(expecting: ["estimate", "error"], others: ["lower", "upper", "p_value"])
+
     static func statistic(_ json: JSON?) -> ProportionStatistic {
         ProportionStatistic(n: Int(json!["users"]!.numberValue!), conversions: Int(json!["conversions"]!.numberValue!))
     }
 
-    @Test(arguments: try cases.cases("comparisons"))
+    @Test(
+        arguments: try cases.cases(
+            "comparisons",
+            keys: CaseKeys(
+                expecting: ["relative", "absolute"], others: ["control", "treatment"],
+                parts: [
+                    "relative": Self.estimate, "absolute": Self.estimate,
+                    "control": CaseKeys(others: ["users", "conversions"]),
+                    "treatment": CaseKeys(others: ["users", "conversions"]),
+                ])))
     func comparison(_ row: NamedCase) {
         for difference in TwoSidedTTest.Difference.allCases {
             let test = TwoSidedTTest(
@@ -39,7 +51,9 @@ struct GBStatsTableTests {
         }
     }
 
-    @Test(arguments: try cases.cases("sample_ratio"))
+    @Test(
+        arguments: try cases.cases(
+            "sample_ratio", keys: CaseKeys(expecting: ["p_value"], others: ["users", "weights"])))
     func sampleRatio(_ row: NamedCase) {
         let users = row["users"]!.arrayValue!.map { Int($0.numberValue!) }
         let weights = row["weights"]!.arrayValue!.map { $0.numberValue! }

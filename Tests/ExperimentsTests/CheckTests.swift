@@ -7,7 +7,11 @@ import Testing
 /// `journey check` on experiments and onboarding flows: each mistake is an error naming the
 /// file, the line and what to do (Cases/check.yaml).
 struct CheckTests {
-    @Test(arguments: try CaseFile("check.yaml").cases())
+    @Test(
+        arguments: try CaseFile("check.yaml").cases(
+            keys: CaseKeys(
+                expecting: ["expect"], others: ["files"],
+                parts: ["expect": CaseKeys(expecting: ["code"], others: ["file", "line", "column", "message"])])))
     func diagnostics(_ testCase: NamedCase) {
         var files: [String: String] = [:]
         for (name, text) in testCase["files"]!.objectValue! { files[name] = text.stringValue! }

@@ -6,7 +6,9 @@ import Testing
 
 /// GrowthBook's algorithm, vector by vector (Cases/growthbook.yaml).
 struct GrowthBookTests {
-    @Test(arguments: try CaseFile("growthbook.yaml").list("hashes"))
+    @Test(
+        arguments: try CaseFile("growthbook.yaml").list(
+            "hashes", keys: CaseKeys(expecting: ["hash"], others: ["seed", "value", "version"])))
     func hash(_ vector: JSON) {
         let seed = vector["seed"]!.stringValue!
         let value = vector["value"]!.stringValue!
@@ -15,12 +17,16 @@ struct GrowthBookTests {
         #expect(hash == vector["hash"]!.numberValue, "hash(\(seed), \(value), v\(version))")
     }
 
-    @Test(arguments: try CaseFile("growthbook.yaml").list("fnv32a"))
+    @Test(
+        arguments: try CaseFile("growthbook.yaml").list(
+            "fnv32a", keys: CaseKeys(expecting: ["value"], others: ["text"])))
     func fnv32a(_ vector: JSON) {
         #expect(GrowthBook.fnv32a(vector["text"]!.stringValue!) == UInt32(vector["value"]!.numberValue!))
     }
 
-    @Test(arguments: try CaseFile("growthbook.yaml").list("ranges"))
+    @Test(
+        arguments: try CaseFile("growthbook.yaml").list(
+            "ranges", keys: CaseKeys(expecting: ["ranges"], others: ["count", "coverage", "weights"])))
     func bucketRanges(_ vector: JSON) {
         let weights = vector["weights"]!.arrayValue?.map { $0.numberValue! }
         let ranges = GrowthBook.bucketRanges(
@@ -34,7 +40,9 @@ struct GrowthBookTests {
         }
     }
 
-    @Test(arguments: try CaseFile("growthbook.yaml").list("choices"))
+    @Test(
+        arguments: try CaseFile("growthbook.yaml").list(
+            "choices", keys: CaseKeys(expecting: ["index"], others: ["n", "ranges"])))
     func chooseVariation(_ vector: JSON) {
         let ranges = vector["ranges"]!.arrayValue!.map { pair in
             GrowthBook.BucketRange(pair[0]!.numberValue!, pair[1]!.numberValue!)

@@ -42,21 +42,15 @@ final class Engine {
     let database: TestDatabase
     let evaluator: RuleEvaluator
     let ingestor: Ingestor
-    let clock = Clock()
-
-    final class Clock: @unchecked Sendable {
-        var now = Timestamp.parse("2026-11-29T12:00:00Z")!
-    }
+    let clock = TestClock(at: "2026-11-29T12:00:00Z")
 
     /// An engine over `database` (a fresh one unless given: pass another engine's to run new
     /// rules over its data).
     init(evaluator: RuleEvaluator, database: TestDatabase = TestDatabase(schema: Features.all.schema)) {
         self.evaluator = evaluator
         self.database = database
-        let clock = clock
         ingestor = Features.all.makeIngestor(
-            store: database.store, evaluator: evaluator,
-            policy: IngestPolicy(clock: { clock.now }), cores: 1)
+            store: database.store, evaluator: evaluator, policy: IngestPolicy(clock: clock.reading), cores: 1)
     }
 
     private var counter = 0
@@ -68,7 +62,7 @@ final class Engine {
     func send(_ user: String, _ type: String, _ payload: JSONObject = [:], at: Double? = nil) -> IngestResult {
         counter += 1
         let time = at ?? clock.now
-        if time > clock.now { clock.now = time }
+        clock.advance(to: time)
         let event: JSON = .object([
             "event_id": .string("\(prefix)-\(counter)"), "user_id": .string(user), "type": .string(type),
             "occurred_at": .string(Timestamp.format(time)), "payload": .object(payload),

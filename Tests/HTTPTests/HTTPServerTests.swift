@@ -2,6 +2,7 @@ import Core
 import Foundation
 import HTTP
 import Synchronization
+import TestSupport
 import Testing
 
 /// The libmicrohttpd adapter on a real loopback socket, with an echoing handler.
@@ -121,23 +122,32 @@ import Testing
         }
     }
 
+    /// A request in progress when the server is told to stop (its handler still running: it
+    /// answers only once the stop has begun) gets its answer.
     @Test func stopWaitsForRequestsInProgress() throws {
         let socket = try ListeningSocket(host: "127.0.0.1", port: 0)
         defer { socket.close() }
+        let stopping = Atomic<Bool>(false)
         let server = try HTTPServer(socket: socket) { request in
-            usleep(300_000)
+            try? waitUntil("the test to stop the server") { stopping.load(ordering: .acquiring) }
             return .text("slow done")
         }
         let port = socket.port
         let done = Mutex<String?>(nil)
         let thread = Thread {
-            let text = (try? HTTPClient(port: port).send("GET", "/slow"))?.text
+            let text = (try? HTTPClient(port: port).send("GET", "/slow"))?.text ?? "no answer"
             done.withLock { $0 = text }
         }
         thread.start()
-        usleep(100_000)
-        server.stop(grace: .seconds(5))
-        usleep(50_000)
+        try waitUntil("the request in progress") { server.activeRequests == 1 }
+        let stopper = Thread {
+            server.stop(grace: .seconds(60))
+        }
+        stopper.start()
+        try waitUntil("the stop begun") { server.isStopping }
+        stopping.store(true, ordering: .releasing)
+        try waitUntil("the answer of the request in progress") { done.withLock { $0 } != nil }
+        try waitUntil("the stop's end") { stopper.isFinished }
         #expect(done.withLock { $0 } == "slow done")
     }
 }

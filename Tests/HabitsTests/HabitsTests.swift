@@ -10,7 +10,14 @@ import Testing
 
 /// Habit trackers end to end (Cases/habits.yaml): events in, statistics and days out.
 struct HabitsTests {
-    @Test(arguments: try CaseFile("habits.yaml").cases())
+    @Test(
+        arguments: try CaseFile("habits.yaml").cases(
+            keys: CaseKeys(
+                expecting: ["stats", "day"], others: ["events"],
+                parts: [
+                    "events": CaseKeys(others: ["type", "at", "payload", "refused", "duplicate"]),
+                    "day": CaseKeys(expecting: ["ids"], others: ["date", "filter"]),
+                ])))
     func scenario(_ testCase: NamedCase) throws {
         let harness = try HabitsHarness()
         let name = testCase["name"]!.stringValue!

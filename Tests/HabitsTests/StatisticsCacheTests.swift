@@ -13,16 +13,12 @@ import Testing
 @Suite struct StatisticsCacheTests {
     /// u1's events through the one ingest path, each received a minute after it happened.
     final class Events {
-        final class Clock: @unchecked Sendable {
-            var now = 0.0
-        }
         let ingestor: Ingestor
-        private let clock = Clock()
+        private let clock = TestClock()
         private var counter = 0
         init(_ store: any Store, _ evaluator: RuleEvaluator) {
-            let clock = clock
             ingestor = Features.all.makeIngestor(
-                store: store, evaluator: evaluator, policy: IngestPolicy(clock: { clock.now }), cores: 1)
+                store: store, evaluator: evaluator, policy: IngestPolicy(clock: clock.reading), cores: 1)
         }
         /// Ingests one event of u1 at `at`; whether it was accepted.
         @discardableResult

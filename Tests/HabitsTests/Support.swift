@@ -24,20 +24,14 @@ final class HabitsHarness {
     let store: SQLiteStore
     let evaluator: RuleEvaluator
     let ingestor: Ingestor
-    private let clock = Clock()
+    private let clock = TestClock()
     private var counter = 0
-
-    final class Clock: @unchecked Sendable {
-        var now = 0.0
-    }
 
     init() throws {
         store = try SQLiteStore(path: file.path, schema: Features.all.schema)
         evaluator = try #require(Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
-        let clock = clock
         ingestor = Features.all.makeIngestor(
-            store: store, evaluator: evaluator,
-            policy: IngestPolicy(clock: { clock.now }), cores: 1)
+            store: store, evaluator: evaluator, policy: IngestPolicy(clock: clock.reading), cores: 1)
     }
 
     /// Ingests one event of `user`, `at` an RFC 3339 time with its offset.

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import TestSupport
 import Testing
 
 @testable import JQ
@@ -116,7 +117,9 @@ import Testing
         var outputs: [String] = []
         try program.run(JV(nil), now: now, timeout: .milliseconds(50)) { output in
             outputs.append(output.compactText)
-            if outputs.count == 1 { usleep(300_000) }
+            if outputs.count == 1 {
+                letTimePass(.milliseconds(300), for: "six budgets of wall time in which the thread does not run")
+            }
             return true
         }
         #expect(outputs == ["1", "2", "3"])

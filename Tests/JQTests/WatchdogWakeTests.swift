@@ -1,5 +1,6 @@
 import CJQ
 import Foundation
+import TestSupport
 import Testing
 
 @testable import JQ
@@ -13,16 +14,21 @@ import Testing
     static let stream = Watchdog()
     static let shorter = Watchdog()
 
-    @Test func aStreamOfEvaluationsWakesTheThreadOnce() {
+    @Test func aStreamOfEvaluationsWakesTheThreadOnce() throws {
         var state = jq_init()
         defer { jq_teardown(&state) }
         let watchdog = Self.stream
         // Each evaluation ends before the thread has woken for it, and the thread then runs
-        // (as on a machine whose cores are busy): it finds none running.
-        for _ in 0..<20 {
+        // (as on a machine whose cores are busy): it finds none running. After the first, it
+        // sleeps one budget; the others must not wake it.
+        for number in 0..<20 {
             let ticket = watchdog.begin(state!, timeout: .seconds(30), name: "stream")
             #expect(!watchdog.end(ticket))
-            usleep(2_000)
+            if number == 0 {
+                try waitUntil("the watchdog's thread to look after the first evaluation") {
+                    watchdog.hasSeenEveryBegin
+                }
+            }
         }
         // The first evaluation wakes it; the others did too before it slept one budget when it
         // found none running (20 here).

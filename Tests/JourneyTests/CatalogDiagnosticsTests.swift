@@ -82,7 +82,11 @@ import Testing
             - {branch: health, phrase: "does not replace a vet", reason: "the app is not a vet"}
         """
 
-    @Test(arguments: try CaseFile("catalog-diagnostics.yaml").cases())
+    @Test(
+        arguments: try CaseFile("catalog-diagnostics.yaml").cases(
+            keys: CaseKeys(
+                expecting: ["errors"], others: ["replace"],
+                parts: ["errors": CaseKeys(expecting: ["code"], others: ["message"])])))
     func brokenCatalogsAreRefused(_ testCase: NamedCase) throws {
         var catalog = Self.base
         for pair in testCase.json["replace"]?.arrayValue ?? [] {

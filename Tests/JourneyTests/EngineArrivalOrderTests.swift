@@ -14,8 +14,7 @@ import Testing
 @Suite struct EngineArrivalOrderTests {
     @Test(arguments: 0..<6)
     func everyFeatureFollowsFromTheSetOfEvents(seed: UInt64) throws {
-        let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
-        let evaluator = try #require(loaded.evaluator)
+        let evaluator = try Bundled.evaluator()
         var generator = SplitMix64(seed: 3_000 + seed)
         let events = try Self.exampleEvents()
         let differences = try Self.differencesInAnyOrder(
@@ -51,8 +50,7 @@ import Testing
     /// also when it arrives before the start (and when the start arrives after an
     /// auto-complete that did the action later).
     @Test func anAppEventBeforeItsBlockStartArrivesCountsAtItsTime() throws {
-        let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
-        let evaluator = try #require(loaded.evaluator)
+        let evaluator = try Bundled.evaluator()
         let all = try Self.exampleEvents()
         let pick = { (id: String) in all.first { $0["event_id"]?.stringValue == id }! }
         let (registration, weight, start, check, accept) = (
@@ -74,8 +72,7 @@ import Testing
     /// streaks as in time order: the habit-streak challenge (its completion rule reads the
     /// streak) completes at the seventh day's check-in, whatever arrived first.
     @Test func aLateCheckInLengthensTheStreaksAfterIt() throws {
-        let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
-        let evaluator = try #require(loaded.evaluator)
+        let evaluator = try Bundled.evaluator()
         func event(_ id: String, _ type: String, _ at: String, _ payload: JSON) throws -> JSON {
             try JSONParser().parse(
                 #"{"event_id": "\#(id)", "user_id": "streaker", "type": "\#(type)", "occurred_at": "\#(at)", "payload": \#(payload.compactText)}"#

@@ -50,8 +50,7 @@ import Testing
     @Test(arguments: TestStore.names, cases)
     func theInterpretationIsReadAtTheFirstReport(backend name: String, _ testCase: ReadCase) throws {
         let backend = try TestStore(name, schema: Features.all.schema)
-        let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
-        let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
+        let evaluator = try Bundled.evaluator()
         let registered = Timestamp.parse("2026-11-20T08:00:00Z")!
         let now = registered + 3600
         let ingestor = Features.all.makeIngestor(

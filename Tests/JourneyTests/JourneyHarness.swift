@@ -24,22 +24,24 @@ final class JourneyHarness {
     init(rules: String = Repository.rules, plugins: String = Repository.plugins, now: String)
         throws
     {
-        let loaded = Features.all.loader(rulesDirectory: rules, pluginsDirectory: plugins).load()
-        guard let evaluator = loaded.evaluator else {
-            throw HarnessError("rules do not load: \(loaded.diagnostics)")
+        if rules == Repository.rules, plugins == Repository.plugins {
+            evaluator = try Bundled.evaluator()
+        } else {
+            let loaded = Features.all.loader(rulesDirectory: rules, pluginsDirectory: plugins).load()
+            guard let evaluator = loaded.evaluator else {
+                throw HarnessError("rules do not load: \(loaded.diagnostics)")
+            }
+            self.evaluator = evaluator
         }
-        self.evaluator = evaluator
         store = try SQLiteStore(path: file.path, schema: Features.all.schema)
         clock = Timestamp.parse(now)!
-        let box = ClockBox()
+        received = TestClock(clock)
         ingestor = Features.all.makeIngestor(
-            store: store, evaluator: evaluator,
-            policy: IngestPolicy(clock: { box.now }), cores: 1)
-        self.box = box
-        box.now = clock
+            store: store, evaluator: evaluator, policy: IngestPolicy(clock: received.reading), cores: 1)
     }
 
-    private let box: ClockBox
+    /// The ingestor's clock: when events are received (a second after they happen).
+    private let received: TestClock
 
     /// Ingests one event at the current clock; the clock moves on a minute.
     @discardableResult
@@ -51,7 +53,7 @@ final class JourneyHarness {
     /// Ingests events of `miso`'s owner in one batch (one transaction), a minute apart.
     func sendBatch(_ events: [(type: String, payload: JSONObject)]) -> [IngestResult] {
         let batch = events.map { nextEvent($0.type, dog: "miso", user: "owner", $0.payload) }
-        box.now = clock + 1
+        received.now = clock + 1
         let results = ingestor.ingest(batch)
         for (event, result) in zip(batch, results) where result.status == .accepted { accepted.append(event) }
         return results
@@ -68,7 +70,7 @@ final class JourneyHarness {
     }
 
     func ingest(_ event: JSON) -> IngestResult {
-        box.now = clock + 1
+        received.now = clock + 1
         let result = ingestor.ingest([event])[0]
         if result.status == .accepted { accepted.append(event) }
         return result
@@ -81,9 +83,22 @@ final class JourneyHarness {
     }
 }
 
-/// The ingestor's clock, set by the harness. `@unchecked Sendable`: tests use it from one thread.
-final class ClockBox: @unchecked Sendable {
-    var now: Double = 0
+/// The bundled rules and plugins with every feature, loaded once per process: a load compiles
+/// every program (about a second of CPU in a debug build, libjq's), and dozens of tests start
+/// from the same rules. Each gets an evaluator of its own (an evaluator belongs to one thread;
+/// the rule set is shared), which compiles what it evaluates. Loading itself is tested by
+/// ``BundledRulesTests``.
+enum Bundled {
+    static let load: (ruleSet: RuleSet?, problems: String) = {
+        let result = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
+        return (result.ruleSet, result.diagnostics.map(\.description).joined(separator: "\n"))
+    }()
+
+    /// A new evaluator of the bundled rules.
+    static func evaluator() throws -> RuleEvaluator {
+        guard let ruleSet = load.ruleSet else { throw HarnessError("the bundled rules do not load: \(load.problems)") }
+        return RuleEvaluator(ruleSet: ruleSet)
+    }
 }
 
 struct HarnessError: Error, CustomStringConvertible {

@@ -25,8 +25,7 @@ struct PostgresIngestTests {
     }
 
     static func ingest(events: [JSON], on backend: TestStore) throws -> Ingested {
-        let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
-        let evaluator = try #require(loaded.evaluator, "\(loaded.diagnostics)")
+        let evaluator = try Bundled.evaluator()
         let now = Timestamp.parse("2026-11-29T12:00:00Z")!
         let ingestor = Features.all.makeIngestor(
             store: backend.store, evaluator: evaluator, policy: IngestPolicy(clock: { now }), cores: 1)
@@ -103,9 +102,7 @@ struct PostgresIngestTests {
             init(_ ingestor: Ingestor) { self.ingestor = ingestor }
         }
         let instances = try (0..<2).map { _ in
-            let loaded = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
-                .load()
-            let evaluator = try #require(loaded.evaluator)
+            let evaluator = try Bundled.evaluator()
             return Instance(
                 Features.all.makeIngestor(
                     store: try backend.connect(), evaluator: evaluator, policy: IngestPolicy(clock: { now }), cores: 1))

@@ -10,7 +10,14 @@ import Testing
 /// `Rules/`; `journey check` must refuse every name that does not exist at its file:line:column,
 /// and `journey test` must fail every test whose rule returns a block its input lacks.
 @Suite struct ReferenceCheckTests {
-    @Test(arguments: try CaseFile("references.yaml").cases())
+    @Test(
+        arguments: try CaseFile("references.yaml").cases(
+            keys: CaseKeys(
+                expecting: ["errors", "failing_tests"], others: ["edit", "files"],
+                parts: [
+                    "errors": CaseKeys(expecting: ["code"], others: ["at", "message"]),
+                    "failing_tests": CaseKeys(expecting: ["test"], others: ["message"]),
+                ])))
     func namesThatDoNotExistAreRefused(_ testCase: NamedCase) throws {
         let folder = try TemporaryDirectory(copying: Repository.rules)
         for (file, pairs) in testCase["edit"]?.objectValue ?? [:] {

@@ -10,7 +10,16 @@ import Testing
 @Suite struct GateCaseTests {
     static let bundled = try? RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
 
-    @Test(arguments: try CaseFile("gates.yaml").cases())
+    @Test(
+        arguments: try CaseFile("gates.yaml").cases(
+            keys: CaseKeys(
+                expecting: ["expect"], others: ["files", "parent"],
+                parts: [
+                    "edits": CaseKeys(others: ["file", "replace", "with"]),
+                    "expect": CaseKeys(
+                        expecting: ["passed"], others: ["failed_test"],
+                        parts: ["diagnostics": CaseKeys(expecting: ["code"], others: ["at"])]),
+                ])))
     func gate(_ testCase: NamedCase) throws {
         let bundled = try #require(Self.bundled)
         var files = bundled.files

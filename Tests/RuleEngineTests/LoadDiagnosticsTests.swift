@@ -35,7 +35,12 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct LoadDiagnosticsTests {
-    @Test(arguments: try CaseFile("load-diagnostics.yaml").cases().map { LoadCase($0.json) })
+    @Test(
+        arguments: try CaseFile("load-diagnostics.yaml").cases(
+            keys: CaseKeys(
+                expecting: ["diagnostics"], others: ["files"],
+                parts: ["diagnostics": CaseKeys(expecting: ["code"], others: ["at", "message"])])
+        ).map { LoadCase($0.json) })
     func brokenRulesAreRefusedWithEveryDiagnostic(_ testCase: LoadCase) throws {
         let directory = try TemporaryDirectory()
         for file in testCase.files { try directory.write(file.path, file.text) }

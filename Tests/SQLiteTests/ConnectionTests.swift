@@ -63,9 +63,11 @@ import Testing
         // A patient writer on another thread waits until the holder commits.
         let done = DispatchSemaphore(value: 0)
         let outcome = LockedText()
+        let trying = DispatchSemaphore(value: 0)
         Thread {
             do {
-                let waited = try Connection(path: path, options: .init(busyTimeoutMilliseconds: 5000))
+                let waited = try Connection(path: path, options: .init(busyTimeoutMilliseconds: 60_000))
+                trying.signal()
                 try waited.execute("BEGIN IMMEDIATE")
                 try waited.execute("INSERT INTO t VALUES (2)")
                 try waited.execute("COMMIT")
@@ -75,7 +77,10 @@ import Testing
             }
             done.signal()
         }.start()
-        usleep(200_000)
+        trying.wait()
+        // The holder keeps its lock a moment while the other tries to take it (nothing tells
+        // from outside that a connection is waiting in SQLite's busy handler).
+        letTimePass(.milliseconds(200), for: "the patient writer to be waiting for the lock")
         try holder.execute("COMMIT")
         done.wait()
         #expect(outcome.text == "committed")

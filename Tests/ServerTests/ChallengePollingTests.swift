@@ -49,7 +49,13 @@ import Testing
         let headers = ["Authorization": "Bearer \(AuthFixture.token("ann"))"]
         let first = try service.client().send("GET", "/v1/challenges/steps-duel?user=ann", headers: headers, body: nil)
         let tag = try #require(first.headers["etag"], "\(first.headers)")
-        Thread.sleep(forTimeInterval: 1.1)
+        // Until the countdown has moved on: the screen changed, its tag did not.
+        let secondsLeft = try #require(try JSONParser().parse(first.body)["seconds_left"], "\(first.text)")
+        try waitUntil("the countdown moving on from \(secondsLeft)") {
+            let now = try service.client().send(
+                "GET", "/v1/challenges/steps-duel?user=ann", headers: headers, body: nil)
+            return try JSONParser().parse(now.body)["seconds_left"] != secondsLeft
+        }
         let again = try service.client().send(
             "GET", "/v1/challenges/steps-duel?user=ann", headers: headers.merging(["If-None-Match": tag]) { $1 },
             body: nil)

@@ -92,6 +92,12 @@ import Testing
         #expect(impulse["check"]?["content"]?["reference"]?["revealed"] == "after_guess")
         _ = try step("impulse-control-basics", "start")
         _ = try step("impulse-control-basics", "theory")
+        // A guess sent as text is refused naming the body's field and what it must be.
+        let (textStatus, text) = try owner.json(
+            "POST", "/v1/dogs/q-9/blocks/impulse-control-basics/check", ["answer": ["guess": "10"]])
+        #expect(textStatus == 422 && text["code"] == "invalid", "\(text)")
+        #expect(text["message"] == "`guess` must be a number from 0 to 60 seconds, got string", "\(text)")
+        #expect(text["errors"]?[0]?["path"] == "/answer/guess" && text["errors"]?[0]?["field"] == "answer.guess")
         let guessed = try step("impulse-control-basics", "check", ["answer": ["guess": 10]])
         #expect(guessed.compactText.contains("Your guess: 10 seconds"), "\(guessed)")
         let measured = try step("impulse-control-basics", "check", ["answer": ["measured": 30]])

@@ -25,6 +25,15 @@ import Testing
         (try? service.client().json("GET", "/readyz").0) == 200
     }
 
+    /// Whether a worker's slot says it is loading and testing rules (`/metrics`, answered by
+    /// another worker).
+    static func testingRules(_ service: LiveService) -> Bool {
+        guard let text = try? service.client().send("GET", "/metrics", retry: false).text else { return false }
+        return text.split(separator: "\n").contains {
+            $0.hasPrefix("journey_worker_testing_rules{") && $0.hasSuffix(" 1")
+        }
+    }
+
     /// The audit's reproduction: a worker killed, then its replacement killed while it tests
     /// the rules. Before, the good revision was poisoned, the slot crash-looped (exit 78) and
     /// the next start exited 2.
@@ -32,26 +41,31 @@ import Testing
         let service = try LiveService(workers: 2, seed: false)
         let revision = try Self.lastGood(service)
         // The replacement starts by loading and testing the rules (about a second in a debug
-        // build); the second kill is tried at a few moments into that.
+        // build); it is killed once its slot says so. A replacement that was done before the
+        // test saw it (a loaded machine is slow to ask) is replaced and watched again.
         var landed = false
-        for delay in [300_000, 150_000, 500_000, 100_000, 700_000] as [UInt32] where !landed {
+        for _ in 0..<5 where !landed {
             let before = Set(service.workerPIDs)
             guard let victim = before.first else { break }
             kill(victim, SIGKILL)
-            var replacement: Int32?
-            _ = LiveService.waitUntil(seconds: 10) {
-                replacement = service.workerPIDs.first { !before.contains($0) }
-                return replacement != nil
+            let replacement = try waitFor("a worker in place of \(victim)") {
+                service.workerPIDs.first { !before.contains($0) }
             }
-            guard let replacement else { break }
-            usleep(delay)
+            guard
+                (try? waitUntil("worker \(replacement) testing the rules", timeout: .seconds(20)) {
+                    Self.testingRules(service)
+                }) != nil
+            else { continue }
             kill(replacement, SIGKILL)
-            landed = LiveService.waitUntil(seconds: 5) { service.log.contains("not held against the revision") }
+            landed =
+                (try? waitUntil("the supervisor's word on the kill", timeout: .seconds(20)) {
+                    service.log.contains("not held against the revision")
+                }) != nil
         }
         #expect(landed, "a kill landed while a worker tested the rules: \(service.log)")
-        #expect(
-            LiveService.waitUntil(seconds: 30) { service.workerPIDs.count == 2 && Self.ready(service) },
-            "\(service.log)")
+        try waitUntil("two workers serving again\n\(service.log)") {
+            service.workerPIDs.count == 2 && Self.ready(service)
+        }
         #expect(!Self.poisoned(service).contains(revision), "\(Self.poisoned(service))")
         let metrics = try service.client().send("GET", "/metrics").text
         #expect(metrics.contains("journey_worker_restart_backoff_seconds{worker=\"w0\"}"), "\(metrics.suffix(600))")
@@ -97,12 +111,12 @@ import Testing
                 expect: []
             """
         try rule.write(toFile: service.folder + "/Rules/crashing.yaml", atomically: true, encoding: .utf8)
-        #expect(
-            LiveService.waitUntil(seconds: 60) {
-                service.log.contains("times in a row; that revision will not be tried again")
-            },
-            "\(service.log)")
-        #expect(LiveService.waitUntil(seconds: 30) { service.workerPIDs.count == 2 && Self.ready(service) })
+        try waitUntil("the revision set aside\n\(service.log)") {
+            service.log.contains("times in a row; that revision will not be tried again")
+        }
+        try waitUntil("two workers serving again\n\(service.log)") {
+            service.workerPIDs.count == 2 && Self.ready(service)
+        }
         #expect(try Self.lastGood(service) == good)
         #expect(Self.poisoned(service).split(separator: "\n").count == 1)
     }

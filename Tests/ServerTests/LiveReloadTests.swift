@@ -80,9 +80,10 @@ import Testing
             }
         }
 
-        func finish() {
+        /// Stops the threads and waits until each has ended.
+        func finish() throws {
             stop.store(true, ordering: .relaxed)
-            usleep(500_000)
+            try waitUntil("the end of the load's threads") { threads.allSatisfy(\.isFinished) }
         }
     }
 
@@ -99,15 +100,14 @@ import Testing
         }
         #expect(probeValue() == 1)
         try "".write(toFile: path, atomically: false, encoding: .utf8)
-        let refused = LiveService.waitUntil(seconds: 30) {
+        try waitUntil("the emptied file refused\n\(service.log)") {
             guard let (_, rules) = try? client.json("GET", "/v1/rules", admin: true) else { return false }
             return rules["last_reload"]?["outcome"] == "refused"
                 && rules["last_reload"]?.compactText.contains("Rules/probe.yaml holds nothing") == true
         }
-        #expect(refused, "\(service.log)")
         #expect(probeValue() == 1)
         try LiveReloadTests.probe(2).write(toFile: path, atomically: false, encoding: .utf8)
-        #expect(LiveService.waitUntil(seconds: 30) { probeValue() == 2 })
+        try waitUntil("the probe's second version served") { probeValue() == 2 }
         #expect(service.stop() == 0)
     }
 
@@ -119,24 +119,27 @@ import Testing
         let client = service.client()
         let load = Load()
         load.start(port: service.port, threads: 2)
-        defer { load.finish() }
+        defer { try? load.finish() }
 
         func probeValue() -> JSON? {
             (try? client.json("POST", "/v1/rules/probe/evaluate", ["input": nil], admin: true))?.1["outputs"]?[0]
         }
         /// Served once 8 answers in a row (from either worker) give it.
-        func served(_ value: Int) -> Bool {
-            LiveService.waitUntil(seconds: 30) {
+        func served(_ value: Int) throws {
+            try waitUntil("change \(value) served\n\(service.log)") {
                 (0..<8).allSatisfy { _ in probeValue() == .number(Double(value)) }
             }
         }
-        func refused(containing text: String) -> Bool {
-            LiveService.waitUntil(seconds: 30) {
+        /// Refused once 4 answers in a row (from either worker) report a refusal at `since` or
+        /// later whose report contains `text`.
+        func refused(containing text: String, since: Date) throws {
+            try waitUntil("a refusal containing `\(text)`\n\(service.log)") {
                 (0..<4).allSatisfy { _ in
                     guard let (_, rules) = try? client.json("GET", "/v1/rules", admin: true),
-                        rules["last_reload"]?["outcome"] == "refused"
+                        let report = rules["last_reload"], report["outcome"] == "refused",
+                        let at = report["at"]?.stringValue.flatMap(Timestamp.parse)
                     else { return false }
-                    return rules["last_reload"]?.compactText.contains(text) == true
+                    return at >= since.timeIntervalSince1970 - 0.001 && report.compactText.contains(text)
                 }
             }
         }
@@ -148,36 +151,37 @@ import Testing
             switch change % 5 {
             case 1:  // a good change
                 try Self.probe(change).write(toFile: path, atomically: false, encoding: .utf8)
-                #expect(served(change), "change \(change) was not served\n\(service.log)")
+                try served(change)
                 delays.append(Date().timeIntervalSince(saved))
                 lastGood = change
             case 2:  // jq that does not compile: refused, the last good keeps serving
                 try Self.probe(change, expression: "1 +").write(toFile: path, atomically: false, encoding: .utf8)
-                #expect(refused(containing: "Rules/probe.yaml:4"), "change \(change) was not refused")
+                try refused(containing: "Rules/probe.yaml:4", since: saved)
                 #expect(probeValue() == .number(Double(lastGood)))
             case 3:  // half-written, then finished
                 let text = Self.probe(change)
                 try String(text.prefix(text.count / 2)).write(toFile: path, atomically: false, encoding: .utf8)
-                usleep(400_000)
+                // Both workers have read it (a refusal since it was saved), and serve what they did.
+                try refused(containing: "Rules/probe.yaml", since: saved)
                 #expect(probeValue() == .number(Double(lastGood)), "a half-written file is never served")
                 try text.write(toFile: path, atomically: false, encoding: .utf8)
-                #expect(served(change), "change \(change) was not served")
+                try served(change)
                 delays.append(Date().timeIntervalSince(saved))
                 lastGood = change
             case 4:  // an editor's save: a temporary file renamed over the old one
                 let temporary = service.folder + "/Rules/.probe.yaml.swp"
                 try Self.probe(change).write(toFile: temporary, atomically: false, encoding: .utf8)
                 #expect(rename(temporary, path) == 0)
-                #expect(served(change), "change \(change) was not served")
+                try served(change)
                 delays.append(Date().timeIntervalSince(saved))
                 lastGood = change
             default:  // it loads, but its own test fails: refused
                 try Self.probe(change, expect: -1).write(toFile: path, atomically: false, encoding: .utf8)
-                #expect(refused(containing: "failing test"), "change \(change) was not refused")
+                try refused(containing: "failing test", since: saved)
                 #expect(probeValue() == .number(Double(lastGood)))
             }
         }
-        load.finish()
+        try load.finish()
         #expect(load.failureCount.load(ordering: .relaxed) == 0, "failed requests:\n\(load.failures.text)")
         #expect(load.requests.load(ordering: .relaxed) > 100)
         let sorted = delays.sorted()

@@ -61,9 +61,10 @@ import Testing
         let answered = Atomic<Int>(0)
         let failures = LockedText()
         let failed = Atomic<Int>(0)
+        private var thread: Thread?
 
         init(port: Int) {
-            Thread { [self] in
+            let thread = Thread { [self] in
                 let client = HTTPClient(port: port, timeoutSeconds: 30)
                 while !stop.load(ordering: .relaxed) {
                     let status = (try? client.send("GET", "/v1/dogs/q-123/today").status) ?? -1
@@ -74,7 +75,15 @@ import Testing
                         failures.append("today: \(status)\n")
                     }
                 }
-            }.start()
+            }
+            self.thread = thread
+            thread.start()
+        }
+
+        /// Stops the requests and waits until the last one was answered.
+        func finish() throws {
+            stop.store(true, ordering: .relaxed)
+            try waitUntil("the bystander's last request") { thread?.isFinished ?? true }
         }
     }
 
@@ -107,7 +116,7 @@ import Testing
         #expect(status == 200)
         #expect(first["results"]?[0]?["status"] == "rejected", "\(first)")
         #expect(first["results"]?[0]?["message"]?.stringValue?.contains("budget of 100ms") == true, "\(first)")
-        #expect(LiveService.waitUntil { (try? quarantined(client))?["test.spin"] == "timeout" })
+        try waitUntil("test.spin quarantined for its timeout") { (try? quarantined(client))?["test.spin"] == "timeout" }
         let (_, second) = try client.json("POST", "/v1/events", Self.event("spin_test", "spin-2"))
         #expect(second["results"]?[0]?["status"] == "accepted", "the fallback answers: \(second)")
         #expect(try restarts(client) == 0)
@@ -117,24 +126,23 @@ import Testing
         #expect(throws: (any Error).self) {
             try client.json("POST", "/v1/events", Self.event("stuck_test", "stuck-1"), retry: false)
         }
-        #expect(LiveService.waitUntil { (try? restarts(client)) == 1 }, "\(service.log)")
-        #expect(LiveService.waitUntil { (try? quarantined(client))?["test.stuck"] == "stuck" }, "\(service.log)")
+        try waitUntil("a worker restarted\n\(service.log)") { (try? restarts(client)) == 1 }
+        try waitUntil("test.stuck quarantined\n\(service.log)") { (try? quarantined(client))?["test.stuck"] == "stuck" }
         let (_, after) = try client.json("POST", "/v1/events", Self.event("stuck_test", "stuck-2"))
         #expect(after["results"]?[0]?["status"] == "accepted", "the fallback answers: \(after)")
-        #expect(LiveService.waitUntil { (try? client.json("GET", "/readyz").0) == 200 })
+        try waitUntil("ready again") { (try? client.json("GET", "/readyz").0) == 200 }
 
         // Until the rule changes: a fixed rule is no longer quarantined.
         let fixed = Self.rules.replacingOccurrences(
             of: #"expr: '("x" * 2000000000 | length) as $n | []'"#, with: "expr: '[]'")
         try fixed.write(toFile: service.folder + "/Rules/runaway.yaml", atomically: false, encoding: .utf8)
-        #expect(LiveService.waitUntil(seconds: 30) { (try? quarantined(client))?["test.stuck"] == nil })
+        try waitUntil("the fixed rule out of quarantine") { (try? quarantined(client))?["test.stuck"] == nil }
         let listed = try client.json("GET", "/v1/rules", admin: true).1["quarantined"] ?? .null
         #expect(
             try quarantined(client)["test.spin"] == "timeout",
             "an unchanged rule stays quarantined: \(listed)\n\(service.log)")
 
-        bystander.stop.store(true, ordering: .relaxed)
-        usleep(200_000)
+        try bystander.finish()
         #expect(bystander.failed.load(ordering: .relaxed) == 0, "\(bystander.failures.text)")
         #expect(bystander.answered.load(ordering: .relaxed) > 20)
         #expect(service.log.contains("quarantined the rule"), "\(service.log)")
@@ -148,8 +156,10 @@ import Testing
         #expect(throws: (any Error).self) {
             try client.json("POST", "/v1/events", Self.event("greedy_test", "greedy-1"), retry: false)
         }
-        #expect(LiveService.waitUntil { (try? restarts(client)) == 1 }, "\(service.log)")
-        #expect(LiveService.waitUntil { (try? quarantined(client))?["test.greedy"] == "crashed" }, "\(service.log)")
+        try waitUntil("a worker restarted\n\(service.log)") { (try? restarts(client)) == 1 }
+        try waitUntil("test.greedy quarantined\n\(service.log)") {
+            (try? quarantined(client))?["test.greedy"] == "crashed"
+        }
         let (_, after) = try client.json("POST", "/v1/events", Self.event("greedy_test", "greedy-2"))
         #expect(after["results"]?[0]?["status"] == "accepted", "the fallback answers: \(after)")
         #expect(try client.json("GET", "/v1/dogs/q-123/today").0 == 200)

@@ -123,8 +123,9 @@ final class LiveService {
     private var exitStatus: Int32?
 
     private func reap(seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        try? waitFor("the end of journey serve (pid \(process.processIdentifier))", timeout: .seconds(seconds)) {
+            () -> Int32? in
+            if let exitStatus { return exitStatus }
             if !process.isRunning {
                 exitStatus = process.terminationStatus
                 return exitStatus
@@ -132,21 +133,9 @@ final class LiveService {
             var status: Int32 = 0
             if waitpid(process.processIdentifier, &status, WNOHANG) == process.processIdentifier {
                 exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-                return exitStatus
             }
-            usleep(20_000)
+            return exitStatus
         }
-        return exitStatus
-    }
-
-    /// Waits until `condition` holds (checked every 50 ms), at most `seconds`.
-    static func waitUntil(seconds: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
     }
 }
 

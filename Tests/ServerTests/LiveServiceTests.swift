@@ -30,7 +30,10 @@ import Testing
             answer.set(response.map { "\($0.0) \($0.1["code"]?.stringValue ?? "")" } ?? "no answer")
         }
         slow.start()
-        usleep(300_000)
+        // In progress: a worker has started the evaluation's own process.
+        try waitUntil("the evaluation process of the request in progress") {
+            Self.evaluationProcess(of: service.process.processIdentifier) != nil
+        }
         let exit = service.stop()
         #expect(exit == 0, "\(service.log)")
         #expect(answer.text == "422 timeout", "the request in progress finished: \(answer.text)")
@@ -58,14 +61,13 @@ import Testing
             answer.set(response.map { "\($0.0) \($0.1["code"]?.stringValue ?? "")" } ?? "no answer")
             done.signal()
         }.start()
-        var child: pid_t?
-        _ = LiveService.waitUntil(seconds: 20) {
-            child = Self.evaluationProcess(of: service.process.processIdentifier)
-            return child != nil
+        let stopped = try waitFor("the evaluation process") {
+            Self.evaluationProcess(of: service.process.processIdentifier)
         }
-        let stopped = try #require(child, "no evaluation process was started")
         kill(stopped, SIGSTOP)
-        usleep(4_500_000)
+        // Time must pass for the code under test: the process stays stopped for longer than its
+        // budget and the 3 s the worker allows beyond it on wall time.
+        letTimePass(.milliseconds(4_500), for: "a stopped evaluation to outlast its budget + 3 s of wall time")
         kill(stopped, SIGCONT)
         #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(answer.text == "422 timeout", "\(answer.text)")

@@ -7,7 +7,15 @@ import Testing
 /// Cases/routes.yaml: every route, status and error shape, through the router.
 @Suite(.serialized) struct RouteCaseTests {
     static let shared = SharedService()
-    @Test(arguments: try CaseFile("routes.yaml").cases())
+    @Test(
+        arguments: try CaseFile("routes.yaml").cases(
+            keys: CaseKeys(
+                expecting: ["expect"],
+                parts: [
+                    "request": CaseKeys(others: ["method", "path", "json", "raw", "headers", "admin"]),
+                    "expect": CaseKeys(
+                        expecting: ["status"], others: ["code", "headers", "has", "body", "contains", "lacks"]),
+                ])))
     func route(_ testCase: NamedCase) throws {
         let request = testCase.json["request"] ?? .null
         let expect = testCase.json["expect"] ?? .null

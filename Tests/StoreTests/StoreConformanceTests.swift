@@ -3,6 +3,7 @@ import Foundation
 import Postgres
 import SQLite
 import Store
+import Synchronization
 import TestSupport
 import Testing
 
@@ -369,6 +370,7 @@ import Testing
         let writers = Writers(try (0..<2).map { _ in try backend.connect() })
         let user = Self.event("x").userID
         let locked = DispatchSemaphore(value: 0)
+        let trying = Atomic<Bool>(false)
         let seen = LockedText()
         let done = DispatchGroup()
         done.enter()
@@ -378,12 +380,16 @@ import Testing
             try? store.transaction {
                 try store.serializeWriters(of: [user, "someone-else"])
                 locked.signal()
-                Thread.sleep(forTimeInterval: 0.3)
+                try waitUntil("the other writer trying") { trying.load(ordering: .acquiring) }
+                // Holds the user's lock a moment while the other writer waits for it (nothing
+                // tells from outside that it is waiting), then writes.
+                letTimePass(.milliseconds(300), for: "the other writer to be waiting for the user's lock")
                 _ = try store.insertEvent(Self.event("first"))
             }
         }
         locked.wait()
         let store = writers.stores[1]
+        trying.store(true, ordering: .releasing)
         try store.transaction {
             try store.serializeWriters(of: [user])
             seen.set(try store.event(user: user, eventID: "first") == nil ? "not yet" : "seen")

@@ -5,7 +5,7 @@ import YAML
 /// A YAML file of test cases, usually in a test target's `Cases/` folder, read strictly as JSON
 /// (``YAML/YAMLNode/json(path:)``: keys are text and given once, numbers finite).
 ///
-/// `try CaseFile("ingest.yaml").cases()` reads `Tests/<Target>/Cases/ingest.yaml` of the
+/// `try CaseFile("ingest.yaml").cases(keys: …)` reads `Tests/<Target>/Cases/ingest.yaml` of the
 /// calling test target; every problem is a ``CaseFileError`` naming the file and the line.
 public struct CaseFile: Sendable {
     /// The file's full path.
@@ -49,16 +49,19 @@ public struct CaseFile: Sendable {
         document = try Self.json(root, at: ".", in: path)
     }
 
-    /// The list under `key`, each item as JSON.
-    public func list(_ key: String) throws(CaseFileError) -> [JSON] {
+    /// The list under `key`, each item as JSON: a mapping with the keys `keys` allows (a table's
+    /// rows, which need no `name`).
+    public func list(_ key: String, keys: CaseKeys) throws(CaseFileError) -> [JSON] {
         try items(key).enumerated().map { index, item throws(CaseFileError) in
-            try Self.json(item, at: ".\(key)[\(index)]", in: path)
+            try keys.check(item, what: "row \(index + 1) of `\(key)`", in: path)
+            return try Self.json(item, at: ".\(key)[\(index)]", in: path)
         }
     }
 
     /// The list under `key` (by default `cases`): each item a mapping with a text `name`, the
-    /// names all different.
-    public func cases(_ key: String = "cases") throws(CaseFileError) -> [NamedCase] {
+    /// names all different, and the keys `keys` allows: at least one expectation, no key it
+    /// does not know (a case that expects nothing, or a misspelt key, would pass unchecked).
+    public func cases(_ key: String = "cases", keys: CaseKeys) throws(CaseFileError) -> [NamedCase] {
         var lines: [String: Int] = [:]
         var cases: [NamedCase] = []
         for (index, item) in try items(key).enumerated() {
@@ -76,6 +79,7 @@ public struct CaseFile: Sendable {
                 throw CaseFileError(
                     "case name `\(name)` is used twice (first at line \(first))", in: path, at: nameNode.start)
             }
+            try keys.check(item, what: "case `\(name)`", in: path)
             lines[name] = nameNode.start.line
             cases.append(NamedCase(name: name, json: try Self.json(item, at: ".\(key)[\(index)]", in: path)))
         }

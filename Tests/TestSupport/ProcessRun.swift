@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -40,24 +41,26 @@ public struct ProcessRun: Sendable {
 
 extension Process {
     /// Waits until the process ended, reaping it here (Foundation's own wait can miss the exit
-    /// of a script whose children outlive it); its exit status.
+    /// of a script whose children outlive it); its exit status. One still running after
+    /// `timeout` is killed, and the test fails naming it.
     @discardableResult
-    public func waitForExit() -> Int32 {
-        var status: Int32 = 0
-        while true {
+    public func waitForExit(timeout: Duration = .seconds(600)) -> Int32 {
+        let name = executableURL?.lastPathComponent ?? "a process"
+        let status = try? waitFor("the end of \(name) (pid \(processIdentifier))", timeout: timeout) { () -> Int32? in
             if !isRunning { return terminationStatus }
+            var status: Int32 = 0
             let reaped = waitpid(processIdentifier, &status, WNOHANG)
             if reaped == processIdentifier {
                 return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
             }
-            if reaped < 0, errno == ECHILD {
-                // Foundation reaped it first: its status is ours once Foundation has read it
-                // (answering 1 meanwhile failed a test that expected exit code 64 under load).
-                let deadline = Date().addingTimeInterval(5)
-                while isRunning, Date() < deadline { usleep(1_000) }
-                return isRunning ? 1 : terminationStatus
-            }
-            usleep(10_000)
+            // Reaped < 0 with ECHILD: Foundation reaped it first, and its status is ours once
+            // Foundation has read it (answering 1 meanwhile failed a test that expected exit code
+            // 64 under load); until then, as while it runs, wait.
+            return nil
         }
+        if let status { return status }
+        Issue.record("\(name) (pid \(processIdentifier)) still ran after \(timeout): killed")
+        kill(processIdentifier, SIGKILL)
+        return -1
     }
 }

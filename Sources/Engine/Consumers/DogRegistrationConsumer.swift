@@ -34,49 +34,59 @@ public struct DogRegistrationConsumer: EventConsumer {
         for key in payload.keys where !Self.fields.contains(key) {
             throw Rejection(
                 .invalid,
-                "unknown field `payload.\(key)` in dog_registered; fields: \(Self.fields.joined(separator: ", "))")
+                "unknown field `payload.\(key)` in dog_registered; fields: \(Self.fields.joined(separator: ", "))",
+                field: Self.field(
+                    key, .unknown,
+                    "is not a known field (known: \(Self.fields.map { "`\($0)`" }.joined(separator: ", ")))"
+                ))
         }
         let name = try requiredText(payload, "name", maximum: 60)
         let birthDate = try optionalText(payload, "birth_date", maximum: 10)
         let ageRange = try optionalText(payload, "age_range", maximum: 16)
         guard birthDate != nil || ageRange != nil else {
             throw Rejection(
-                .invalid, "dog_registered needs `payload.birth_date` (YYYY-MM-DD) or `payload.age_range` (e.g. 4-8m)")
+                .invalid, "dog_registered needs `payload.birth_date` (YYYY-MM-DD) or `payload.age_range` (e.g. 4-8m)",
+                field: Self.field("birth_date", .missing, "or `age_range` is required"))
         }
         if let birthDate {
             guard let born = Self.dateSeconds(birthDate) else {
-                throw Rejection(.invalid, "`payload.birth_date` must be a date YYYY-MM-DD, got \"\(birthDate)\"")
+                throw Rejection(Self.field("birth_date", .invalid, "must be a date YYYY-MM-DD, got \"\(birthDate)\""))
             }
             guard born <= event.occurredAt else {
-                throw Rejection(.invalid, "`payload.birth_date` \(birthDate) is after the registration")
+                throw Rejection(Self.field("birth_date", .invalid, "\(birthDate) is after the registration"))
             }
         }
         if let ageRange, !Self.isAgeRange(ageRange) {
-            throw Rejection(.invalid, "`payload.age_range` must look like 4-8m, 1-3y or 7y+, got \"\(ageRange)\"")
+            throw Rejection(Self.field("age_range", .invalid, "must look like 4-8m, 1-3y or 7y+, got \"\(ageRange)\""))
         }
         let breed = try optionalText(payload, "breed", maximum: 64)
         let timezone = try requiredText(payload, "timezone", maximum: 64)
         guard Self.isTimeZone(timezone) else {
             throw Rejection(
-                .invalid, "`payload.timezone` must be an IANA time zone such as Europe/Berlin, got \"\(timezone)\"")
+                Self.field(
+                    "timezone", .invalid, "must be an IANA time zone such as Europe/Berlin, got \"\(timezone)\""))
         }
         var metrics: JSONObject = [:]
         switch payload["metrics"] {
         case nil, .null?: break
         case .object(let values)?:
             for (metric, value) in values {
+                let path = JSONPointer.appending(metric, to: "/payload/metrics")
                 guard SnakeCaseName.matches(metric, maximumBytes: 40) else {
-                    throw Rejection(.invalid, "metric names are snake_case, got `payload.metrics.\(metric)`")
+                    throw Rejection(
+                        .invalid, "metric names are snake_case, got `payload.metrics.\(metric)`",
+                        field: FieldError(.invalid, at: path, "is not a snake_case metric name"))
                 }
                 guard let number = value.numberValue, number >= 0, number <= 100 else {
                     throw Rejection(
-                        .invalid,
-                        "`payload.metrics.\(metric)` must be a number from 0 to 100, got \(value.truncatedText(40))")
+                        FieldError(
+                            value.numberValue == nil ? .wrongType : .outOfRange, at: path,
+                            "must be a number from 0 to 100, got \(value.truncatedText(40))"))
                 }
                 metrics[metric] = .number(number)
             }
         case let other?:
-            throw Rejection(.invalid, "`payload.metrics` must be an object of numbers, got \(other.typeName)")
+            throw Rejection(Self.field("metrics", .wrongType, "must be an object of numbers, got \(other.typeName)"))
         }
         return DogProfile(
             id: dogID, userID: event.userID, name: name, birthDate: birthDate, ageRange: ageRange, breed: breed,
@@ -85,7 +95,9 @@ public struct DogRegistrationConsumer: EventConsumer {
 
     private func requiredText(_ payload: JSONObject, _ field: String, maximum: Int) throws(Rejection) -> String {
         guard let text = try optionalText(payload, field, maximum: maximum) else {
-            throw Rejection(.invalid, "dog_registered needs `payload.\(field)`")
+            throw Rejection(
+                .invalid, "dog_registered needs `payload.\(field)`",
+                field: Self.field(field, .missing, "is required (text of 1 to \(maximum) characters)"))
         }
         return text
     }
@@ -93,11 +105,20 @@ public struct DogRegistrationConsumer: EventConsumer {
     private func optionalText(_ payload: JSONObject, _ field: String, maximum: Int) throws(Rejection) -> String? {
         guard let value = payload[field], value != .null else { return nil }
         guard case .string(let text) = value, !text.isEmpty, text.count <= maximum else {
+            let code: FieldError.Code =
+                value.stringValue == nil ? .wrongType : text(value).isEmpty ? .invalid : .tooLong
             throw Rejection(
-                .invalid,
-                "`payload.\(field)` must be text of 1 to \(maximum) characters, got \(value.truncatedText(40))")
+                Self.field(
+                    field, code, "must be text of 1 to \(maximum) characters, got \(value.truncatedText(40))"))
         }
         return text
+    }
+
+    private func text(_ value: JSON) -> String { value.stringValue ?? "" }
+
+    /// The payload's member `key` at fault.
+    static func field(_ key: String, _ code: FieldError.Code, _ problem: String) -> FieldError {
+        FieldError(code, at: JSONPointer.appending(key, to: "/payload"), problem)
     }
 
     /// `4-8m`, `1-3y`, `7y+`: one or two digits, a dash and one or two digits, or a `+`;
