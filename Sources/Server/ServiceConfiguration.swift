@@ -75,6 +75,9 @@ public struct ServiceConfiguration: Sendable {
     public var reloadDebounce: Duration = .milliseconds(100)
     /// How long SIGTERM waits for requests in progress.
     public var shutdownGrace: Duration = .seconds(10)
+    /// How long a starting service waits for its port while other processes hold it (the
+    /// workers of a service that is stopping).
+    public var listenWait: Duration = .seconds(10)
     /// The `journey` executable, for the worker processes and isolated evaluations (default:
     /// this process's own executable).
     public var executable: String?

@@ -22,17 +22,17 @@ public enum Worker {
     public static let stuckExitCode: Int32 = 70
 
     /// Runs worker `index` on `socket` until SIGTERM/SIGINT or the service shuts down
-    /// (`supervised`: a process the supervisor started). Returns the process exit code.
+    /// (`supervised`: a process the supervisor started, `lifeline` the descriptor of its
+    /// ``Lifeline``). Returns the process exit code.
     public static func run(
         configuration: ServiceConfiguration, index: Int, socket: ListeningSocket, control: ControlBlock,
-        supervised: Bool = true
+        supervised: Bool = true, lifeline: Int32? = nil
     ) -> Int32 {
         SignalReader.block([SIGTERM, SIGINT, SIGHUP])
-        if supervised {
-            // A worker outlives no supervisor: when it dies, the worker is told to stop.
-            let parent = getppid()
-            _ = journey_set_parent_death_signal(SIGTERM)
-            if parent == 1 { return 1 }
+        // A worker outlives no supervisor: it dies with it, at once.
+        if supervised, !Lifeline.bindToSupervisor(lifeline) {
+            logLine("journey serve: w\(index): the supervisor is gone; not starting")
+            return 1
         }
         let slot = control.slot(index)
         slot.reset(pid: getpid())
@@ -52,7 +52,7 @@ public enum Worker {
                 )
                 _exit(stuckExitCode)
             }
-            return try serve(service, socket: socket, name: name)
+            return try serve(service, socket: socket, name: name, lifeline: supervised ? lifeline : nil)
         } catch let error as StartupRefusal {
             logLine(error.text)
             return configurationExitCode
@@ -126,7 +126,9 @@ public enum Worker {
         return limit
     }
 
-    private static func serve(_ service: JourneyService, socket: ListeningSocket, name: String) throws -> Int32 {
+    private static func serve(_ service: JourneyService, socket: ListeningSocket, name: String, lifeline: Int32?)
+        throws -> Int32
+    {
         let configuration = service.configuration
         let control = service.control
         let slot = service.slot
@@ -221,6 +223,11 @@ public enum Worker {
             var stop = false
             for signal in signals.drain() {
                 if signal == SIGHUP { reload("SIGHUP") } else { stop = true }
+            }
+            // The kernel kills a worker whose supervisor died; should that not happen, it stops.
+            if let lifeline, Lifeline.isCut(lifeline) {
+                logLine("journey serve: \(name): the supervisor is gone; stopping")
+                stop = true
             }
             if stop || control.load(.shuttingDown) != 0 { break }
             if let watcher, watcher.drain() { changedAt = .now }
