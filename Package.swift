@@ -143,7 +143,7 @@ let package = Package(
                 "Store",
                 "SQLite", "Postgres", "JQ",
                 "Core", "JQBaseline",
-                "HTTP",
+                "HTTP", "RevisionStore", "Server",
             ],
             path: "Sources/Benchmarks"
         ),

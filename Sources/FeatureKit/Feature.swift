@@ -44,6 +44,8 @@ public protocol Feature: Sendable {
     var commandGroups: [String: String] { get }
     /// What `journey serve` runs periodically for it.
     var jobs: [FeatureJob] { get }
+    /// What its routes run in a child process (see ``IsolatedJob``).
+    var isolatedJobs: [IsolatedJob] { get }
 }
 
 extension Feature {
@@ -63,4 +65,5 @@ extension Feature {
     public var commands: [any Command.Type] { [] }
     public var commandGroups: [String: String] { [:] }
     public var jobs: [FeatureJob] { [] }
+    public var isolatedJobs: [IsolatedJob] { [] }
 }

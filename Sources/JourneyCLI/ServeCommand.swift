@@ -104,6 +104,7 @@ enum ServeCommand: Command {
                 defaultValue: "200ms", isHidden: true),
             OptionSpec(long: "worker-index", valueName: "n", help: "(internal)", isHidden: true),
             OptionSpec(long: "isolated-eval", help: "(internal)", isHidden: true),
+            OptionSpec(long: "isolated-job", valueName: "name", help: "(internal)", isHidden: true),
             OptionSpec(long: "listen-fd", valueName: "fd", help: "(internal)", isHidden: true),
             OptionSpec(long: "control-fd", valueName: "fd", help: "(internal)", isHidden: true),
             OptionSpec(long: "lifeline-fd", valueName: "fd", help: "(internal)", isHidden: true),
@@ -119,6 +120,15 @@ enum ServeCommand: Command {
             // A child of a worker evaluating one ad-hoc expression (POST /v1/eval).
             io.stdout.flush()
             exit(IsolatedEvaluation.serveChild())
+        }
+        if let name = arguments.values["isolated-job"]?.last {
+            // A child of a worker running one feature's isolated job (a revision's gates).
+            guard let job = engine.isolatedJob(named: name) else {
+                throw UsageError(message: "No isolated job '\(name)'", command: spec)
+            }
+            let grace = try duration(arguments, "stuck-grace", "1s")
+            io.stdout.flush()
+            exit(IsolatedJobChild.serve(job, engine: engine, stuckGrace: grace))
         }
         var configuration = try configuration(arguments, io: io, engine: engine)
 
