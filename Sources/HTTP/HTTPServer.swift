@@ -298,10 +298,19 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
 }
 
 /// A request whose framing is ambiguous is refused before its body is read (and its connection
-/// closed): `Transfer-Encoding` beside `Content-Length` (a proxy in front may read the body
-/// one way and this server another: request smuggling), or `Content-Length`,
-/// `Transfer-Encoding` or `Authorization` given more than once.
+/// closed): a header folded onto a continuation line (obs-fold: libmicrohttpd would read
+/// `Transfer-Encoding:` + ` chunked` as another header, where a proxy may unfold it),
+/// `Transfer-Encoding` beside `Content-Length` (a proxy in front may read the body one way and
+/// this server another: request smuggling), or `Content-Length`, `Transfer-Encoding` or
+/// `Authorization` given more than once.
 private func framingRefusal(_ connection: OpaquePointer) -> HTTPResponse? {
+    if journey_mhd_has_folded_header(connection) != 0 {
+        return .error(
+            400, code: "folded_header",
+            message:
+                "a header is continued on a line that starts with a space or a tab (obs-fold); send each header on one line",
+            headers: [("Connection", "close")])
+    }
     var counts: [String: Int] = [:]
     collect(connection, .HEADER_KIND) { name, _ in
         guard let name else { return }
