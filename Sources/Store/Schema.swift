@@ -409,5 +409,16 @@ enum Schema {
                 ) AS days
                 GROUP BY user_id, tracker_id, year;
                 """),
+        Migration(
+            version: 19,
+            name:
+                "secrets the service keeps in its store, made on first use (the key of challenge participants' handles)",
+            sql: """
+                CREATE TABLE service_secrets (
+                    name       TEXT PRIMARY KEY,
+                    value      TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                """),
     ]
 }
