@@ -145,7 +145,7 @@ let package = Package(
                 "Store",
                 "SQLite", "Postgres", "JQ",
                 "Core", "JQBaseline",
-                "HTTP", "RevisionStore", "Server",
+                "HTTP", "RevisionStore", "Server", "TestSupport",
             ],
             path: "Sources/Benchmarks"
         ),

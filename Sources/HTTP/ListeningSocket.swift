@@ -34,8 +34,11 @@ public struct ListeningSocket: Sendable {
         self.port = port
     }
 
-    /// Binds `host:port` (IPv4 dotted or IPv6 literal; port 0 picks a free one) and listens.
-    public init(host: String, port: Int, backlog: Int32 = 1024) throws(SocketError) {
+    /// Binds `host:port` (IPv4 dotted or IPv6 literal; port 0 picks a free one) and listens,
+    /// with a backlog of `backlog` connections waiting to be accepted (the kernel caps it at
+    /// `net.core.somaxconn`, 4,096 by default): a connection that finds it full is dropped, and
+    /// its client tries again only a second later.
+    public init(host: String, port: Int, backlog: Int32 = 4096) throws(SocketError) {
         let isIPv6 = host.contains(":")
         let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(message: "cannot open a socket: \(Self.errnoText())") }

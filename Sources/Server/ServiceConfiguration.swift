@@ -46,6 +46,10 @@ public struct ServiceConfiguration: Sendable {
     /// Connections one client address may hold per worker (0: no limit; behind a proxy all
     /// clients share its address).
     public var perAddressConnectionLimit = 64
+    /// Idle connections (waiting for a request or the rest of one) each worker holds: past it,
+    /// the one idle the longest is shed for each new one, so a worker never reaches
+    /// ``connectionLimit`` and always accepts (nil: 15/16 of it; 0: no bound).
+    public var idleConnectionLimit: Int?
     /// Time a connection has to send a request's headers, from its opening or its previous
     /// response (zero: none): slow senders cannot hold connections.
     public var headerTimeout: Duration = .seconds(10)

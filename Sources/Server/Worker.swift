@@ -126,6 +126,14 @@ public enum Worker {
         return limit
     }
 
+    /// The idle connections a worker of `limit` connections holds: `wanted` (nil: 15/16 of
+    /// the limit), kept below the limit so that the worker always accepts; 0 stays 0 (no bound).
+    static func idleConnectionLimit(_ wanted: Int?, of limit: Int) -> Int {
+        let most = max(1, limit - max(1, limit / 32))
+        guard let wanted else { return max(1, limit - max(1, limit / 16)) }
+        return wanted == 0 ? 0 : min(wanted, most)
+    }
+
     private static func serve(_ service: JourneyService, socket: ListeningSocket, name: String, lifeline: Int32?)
         throws -> Int32
     {
@@ -136,6 +144,8 @@ public enum Worker {
         options.maxBodyBytes = configuration.maxBodyBytes
         options.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
         options.connectionLimit = connectionLimit(configuration.connectionLimit, name: name)
+        options.idleConnectionLimit = idleConnectionLimit(
+            configuration.idleConnectionLimit, of: options.connectionLimit)
         options.perAddressConnectionLimit = configuration.perAddressConnectionLimit
         options.headerTimeout = configuration.headerTimeout
         options.bodyTimeout = configuration.bodyTimeout
@@ -246,7 +256,9 @@ public enum Worker {
                 cacheWarm = true
             }
             followActivations()
-            slot.recordConnections(open: server.openConnections, pastDeadline: server.connectionsPastDeadline)
+            slot.recordConnections(
+                open: server.openConnections, pastDeadline: server.connectionsPastDeadline, shed: server.connectionsShed
+            )
             storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
             service.accessLog?.flush()
             runDueJobs()
