@@ -11,7 +11,9 @@ import Store
 
 /// The service's supervisor process: owns the listening socket, starts the worker processes
 /// (which all accept from that socket), restarts any that ends or crashes, and never evaluates
-/// a rule itself.
+/// a rule itself. Its workers die with it at once however it ends (see ``Lifeline``), so that a
+/// process manager starting the service again finds the port free; if it is still held, the
+/// new supervisor waits for it (`listenWait`).
 ///
 /// When a worker dies while its slot says it was evaluating a rule (ended by the watchdog
 /// because the evaluation could not be halted, or killed by the kernel — out of memory makes

@@ -16,19 +16,7 @@ import Testing
     static let cat = "cat-77e1@example.com"
 
     static func service() throws -> LiveService {
-        try LiveService(
-            workers: 1, arguments: ["--jwt-secret-file", "jwt.secret", "--admin-token-file", "credentials"], seed: false
-        ) { folder in
-            try AuthFixture.secretText.write(toFile: folder + "/jwt.secret", atomically: true, encoding: .utf8)
-            try AuthFixture.credentials.write(toFile: folder + "/credentials", atomically: true, encoding: .utf8)
-            for name in ["walk-50k", "community-walks"] {
-                let path = folder + "/Rules/challenges/\(name).yaml"
-                let text = try String(contentsOfFile: path, encoding: .utf8)
-                    .replacing(#/starts_at: .*/#, with: "starts_at: 2020-01-01T00:00:00Z")
-                    .replacing(#/ends_at: .*/#, with: "ends_at: 2099-12-31T23:59:59Z")
-                try text.write(toFile: path, atomically: true, encoding: .utf8)
-            }
-        }
+        try LiveChallengesDocumentTests.service(opening: ["walk-50k", "community-walks"])
     }
 
     /// Ann and Ben join both challenges and walk; returns each user's app.
