@@ -33,7 +33,10 @@ struct SlowConnectionBenchmark {
     }
 
     /// The flags that turn the guards off: the earlier defaults.
-    static let guardsOff = ["--connections-per-address", "0", "--header-timeout", "0", "--connection-limit", "1024"]
+    static let guardsOff = [
+        "--connections-per-address", "0", "--header-timeout", "0", "--connection-limit", "1024",
+        "--idle-connection-limit", "0",
+    ]
 
     func run() throws {
         raiseDescriptorLimit()
