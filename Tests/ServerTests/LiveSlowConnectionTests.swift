@@ -29,14 +29,16 @@ import Testing
         #expect(
             LiveService.waitUntil(seconds: 10) { slow.allSatisfy { $0.isClosedByServer(waiting: 0) } },
             "\(slow.filter { !$0.isClosedByServer(waiting: 0) }.count) slow connections still open")
-        // The workers count what their deadlines shut down (the 16 held within the limit).
-        let counted = LiveService.waitUntil(seconds: 5) {
+        // The workers count what their deadlines shut down: those held within the limit, 8 a
+        // worker that accepted any (which worker accepts a connection is the kernel's choice,
+        // and on a busy machine one worker may take them all).
+        let counted = LiveService.waitUntil(seconds: 20) {
             let text = (try? service.client().send("GET", "/metrics").text) ?? ""
             let total = text.split(separator: "\n").filter {
                 $0.hasPrefix("journey_http_connections_past_deadline_total{")
             }
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
-            return total >= 16
+            return total >= 8
         }
         #expect(counted, "journey_http_connections_past_deadline_total")
         // Ambiguous framing is refused by the service too.
