@@ -91,7 +91,9 @@ let package = Package(
         // Challenges: solo, community, head-to-head and recurring, progress through the ingest path.
         .target(
             name: "Challenges",
-            dependencies: ["Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP"],
+            dependencies: [
+                "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP", "Auth",
+            ],
             resources: [.copy("openapi.json")]),
         // The served rule set's records, below the features: revisions kept in the store with
         // their files, which one is active, and the audit trail.
@@ -151,7 +153,7 @@ let package = Package(
                 "Store", "SQLiteStore",
                 "SQLite", "Postgres", "JQ",
                 "Core", "JQBaseline",
-                "HTTP",
+                "HTTP", "RevisionStore", "Server", "TestSupport",
             ],
             path: "Sources/Benchmarks"
         ),

@@ -1,6 +1,6 @@
 /// The benchmark's flags.
 struct BenchmarkOptions {
-    enum Benchmark: String { case rules, ingest, views, http, habits, challenges, preview, postgres, slow }
+    enum Benchmark: String { case rules, ingest, views, http, habits, challenges, preview, postgres, slow, gates }
 
     var benchmark = Benchmark.rules
     var rulesDirectory = "Rules"
@@ -33,6 +33,7 @@ struct BenchmarkOptions {
                journey-bench preview [--rules <dir>] [--dogs <n>] [--events <n>]
                journey-bench http [--rules <dir>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
                journey-bench slow [--connections <n>] [--seconds <n>] [--workers <n>]
+               journey-bench gates [--rules <dir>] [--rounds <n>]
                journey-bench postgres --postgres <url> [--events <n>] [--workers <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
 
         SUBCOMMANDS:
@@ -55,6 +56,8 @@ struct BenchmarkOptions {
           slow                    5,000 slow connections (a header byte every 5 s) from 127.0.0.2 while
                                   /healthz is probed from 127.0.0.1, with the connection guards off beside
                                   the defaults.
+          gates                   A publish's gates on the bundled rules in this process beside a child
+                                  process, as the service runs them.
           postgres                journey ingest into PostgreSQL beside SQLite, and POST /v1/events through
                                   1, 2 and 3 instances on one PostgreSQL database beside one SQLite service.
 
@@ -97,6 +100,7 @@ struct BenchmarkOptions {
             if benchmark == .postgres { rounds = 1 }
             if benchmark == .habits { rounds = 7; iterations = 50 }
             if benchmark == .challenges { events = 1_000_000 }
+            if benchmark == .gates { rounds = 5 }
         }
         func value(_ flag: String) throws -> String {
             guard let value = rest.popFirst() else { throw Problem(description: "Missing value for '\(flag)'") }

@@ -154,7 +154,8 @@ struct ChallengeBenchmark {
         let started = clock.now
         for _ in 0..<iterations {
             if view {
-                _ = try ChallengeViews.show(instance, store: store, user: "walker-1", now: Self.receivedAt, feed: 0)
+                _ = try ChallengeViews.show(
+                    instance, store: store, user: "walker-1", now: Self.receivedAt, feed: 0, naming: .userIDs)
             } else {
                 _ = try store.challengeTotals(challenge: instance.id)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,10 @@ import HTTP
 /// `--seconds`. Run three times in one process: with the connection guards off (the earlier
 /// behaviour), with `journey serve`'s defaults, and with the defaults against the same
 /// connections spread over 100 addresses (127.0.0.2 to 127.0.0.101), under the per-address
-/// limit, so that only the header deadline and the connection limit hold them off.
+/// limit, so that only the header deadline and the connection limit hold them off. Then the
+/// audit's reconnecting attack (issue 46): 12,000 connections from 250 addresses (48 each),
+/// each opened again as soon as it is closed, for 40 s, with the idle bound off (as before)
+/// and on (the defaults).
 struct SlowConnectionBenchmark {
     var options: BenchmarkOptions
 
@@ -29,7 +33,10 @@ struct SlowConnectionBenchmark {
     }
 
     /// The flags that turn the guards off: the earlier defaults.
-    static let guardsOff = ["--connections-per-address", "0", "--header-timeout", "0", "--connection-limit", "1024"]
+    static let guardsOff = [
+        "--connections-per-address", "0", "--header-timeout", "0", "--connection-limit", "1024",
+        "--idle-connection-limit", "0",
+    ]
 
     func run() throws {
         raiseDescriptorLimit()
@@ -64,6 +71,30 @@ struct SlowConnectionBenchmark {
             rows.append([
                 label, "\(outcome.opened)", "\(outcome.heldAtEnd)", "\(outcome.answered)/\(outcome.probes)",
                 percentile(0.5), percentile(0.99), sorted.last.map { String(format: "%.1f", $0) } ?? "–",
+            ])
+            usleep(500_000)
+        }
+        for (label, extra) in [
+            ("reconnecting, 250 addresses, no idle bound (earlier)", ["--idle-connection-limit", "0"]),
+            ("reconnecting, 250 addresses, defaults", []),
+        ] {
+            let service = try HTTPBenchmark.Service(
+                journey: setup.journey, folder: setup.folder, name: "run\(rows.count)",
+                workers: options.workers, extra: ["--no-watch", "--access-log", "off"] + extra, seed: false)
+            let clients = SlowClients(
+                port: service.port, count: 12_000, addresses: 250, reconnecting: true, seconds: 120)
+            let settled = Date().addingTimeInterval(10)
+            while clients.connected.load(ordering: .relaxed) < 11_000, Date() < settled { usleep(50_000) }
+            let opened = clients.connected.load(ordering: .relaxed)
+            let probes = Probes.run(port: service.port, count: 10 * 40, interval: 0.1)
+            let held = clients.connected.load(ordering: .relaxed)
+            let reconnects = clients.reconnects.load(ordering: .relaxed)
+            clients.stop()
+            service.stop()
+            rows.append([
+                label + " (\(reconnects) reconnects)", "\(opened)", "\(held)", "\(probes.answered)/\(probes.sent)",
+                String(format: "%.1f", probes.percentile(0.5)), String(format: "%.1f", probes.percentile(0.99)),
+                probes.latencies.max().map { String(format: "%.1f", $0) } ?? "–",
             ])
             usleep(500_000)
         }

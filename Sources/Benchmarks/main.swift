@@ -9,6 +9,7 @@ import Foundation
 //   journey-bench preview  the impact preview of 10k dogs and 100k events vs the live work it repeats
 //   journey-bench http    journey serve under wrk vs a trivial responder on the same adapter
 //   journey-bench slow    /healthz under 5,000 slow connections, connection guards off vs on
+//   journey-bench gates   a publish's gates in this process vs in a child process
 //   journey-bench postgres  ingest and POST /v1/events on PostgreSQL (1–3 instances) vs SQLite
 
 var options = BenchmarkOptions()
@@ -33,6 +34,7 @@ do {
     case .preview: try PreviewBenchmark(options: options).run()
     case .postgres: try PostgresBenchmark(options: options).run()
     case .slow: try SlowConnectionBenchmark(options: options).run()
+    case .gates: try GatesBenchmark(options: options).run()
     }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
@@ -71,6 +72,43 @@ static inline int journey_mhd_connection_fd(struct MHD_Connection *connection)
 {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+/// Whether a header value points exactly past its name's end, colon and blanks, in the request
+/// as it was read: what libmicrohttpd leaves for a header on one line. libmicrohttpd 0.9.75
+/// accepts a header continued on the next line (obs-fold, a line that starts with a space or a
+/// tab) and glues the continuation onto the header's *name* in place, or into a copy, so the
+/// value no longer starts where the name ends (`Transfer-Encoding:` + ` chunked` is read as a
+/// header named `Transfer-Encodingchunked`, hiding a Transfer-Encoding). It keeps no raw
+/// header lines to look at, so that is how a fold shows. Only memory between the two
+/// pointers, both in the connection's pool, is read.
+static inline enum MHD_Result journey_mhd_visit_header(
+    void *context, enum MHD_ValueKind kind, const char *name, const char *value)
+{
+    (void)kind;
+    int *folded = (int *)context;
+    if (name == NULL || value == NULL) return MHD_YES;
+    const char *after = name + strlen(name) + 1;
+    if (value < after || value - after > 65536) {
+        *folded = 1;
+        return MHD_NO;
+    }
+    for (const char *c = after; c < value; c++) {
+        if (*c != ' ' && *c != '\t') {
+            *folded = 1;
+            return MHD_NO;
+        }
+    }
+    return MHD_YES;
+}
+
+/// Whether a header of the request on `connection` was folded onto several lines (see
+/// `journey_mhd_visit_header`): RFC 9112 §5.2 has such a request refused with 400.
+static inline int journey_mhd_has_folded_header(struct MHD_Connection *connection)
+{
+    int folded = 0;
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, journey_mhd_visit_header, &folded);
+    return folded;
 }
 
 /// The number of open connections of `daemon` (MHD_get_daemon_info returns a union pointer).

@@ -90,7 +90,8 @@ enum ChallengeShowCommand: Command {
             return .failure
         }
         return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existingOrEmpty) { store in
-            try ChallengeViews.show(instance, store: store, user: arguments.values["user"]?.last, now: now)
+            try ChallengeViews.show(
+                instance, store: store, user: arguments.values["user"]?.last, now: now, naming: .userIDs)
         } text: { view in
             write(view, id: id, io: io)
         }

@@ -31,8 +31,10 @@ enum ChallengeRoutes {
     {
         let instance = try resolve(service, try p.require("challenge"))
         do {
+            let user = request.query("user")
             let view = try ChallengeViews.show(
-                instance, store: service.store, user: request.query("user"), now: service.now())
+                instance, store: service.store, user: user, now: service.now(),
+                naming: try naming(service, request))
             // CH-03: polled for its "real-time feel", so tagged; the countdown moves on its own
             // (from `ends_at`), so it is left out of the tag.
             var tagged = view
@@ -78,16 +80,10 @@ enum ChallengeRoutes {
         let limit = try self.limit(request)
         do {
             let items = try service.store.challengeFeed(challenge: instance.id, limit: limit)
+            let naming = try naming(service, request)
             let feed: JSON = [
                 "challenge_id": .string(instance.id),
-                "feed": .array(
-                    items.map { item in
-                        .object([
-                            "user_id": .string(item.userID), "action": .string(item.action),
-                            "value": item.value.map(JSON.number) ?? .null,
-                            "occurred_at": .string(Timestamp.format(item.occurredAt)),
-                        ])
-                    }),
+                "feed": .array(items.map { ChallengeViews.feedLine($0, of: instance.id, naming: naming) }),
             ]
             return .json(feed, taggedBy: feed, for: request)
         } catch {
@@ -102,19 +98,23 @@ enum ChallengeRoutes {
         let instance = try resolve(service, try p.require("challenge"))
         let limit = try self.limit(request)
         do {
+            let naming = try naming(service, request)
             let view = try ChallengeViews.show(
-                instance, store: service.store, user: nil, now: service.now(), feed: 0)
+                instance, store: service.store, user: nil, now: service.now(), feed: 0, naming: naming)
             var ranking = view["ranking"] ?? .array([])
             if instance.kind != .headToHead {
                 ranking = .array(
                     try service.store.challengeRanking(challenge: instance.id, team: nil, limit: limit).enumerated().map
                     {
                         index, participant in
-                        .object([
-                            "rank": .number(Double(index + 1)), "user_id": .string(participant.userID),
-                            "value": .number(participant.value),
-                            "completed_at": participant.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
-                        ])
+                        .object(
+                            (["rank": .number(Double(index + 1))] as JSONObject)
+                                .adding(naming.fields(challenge: instance.id, user: participant.userID))
+                                .adding([
+                                    "value": .number(participant.value),
+                                    "completed_at": participant.completedAt.map { .string(Timestamp.format($0)) }
+                                        ?? .null,
+                                ]))
                     })
             }
             return .json([
@@ -150,6 +150,13 @@ enum ChallengeRoutes {
         let joined = result.effects.contains { $0["type"] == "challenge_joined" }
         // CH-12: the app subscribes to the challenge's topic now, and unsubscribes after its end.
         return service.respond(result, created: joined, extra: ["push": ChallengeTopic.subscription(of: challenge)])
+    }
+
+    /// Participants by handle, the reader's lines marked: the reader is the token's user, or
+    /// `?user=` (checked against the token before the handler runs).
+    private static func naming(_ service: any ServiceContext, _ request: HTTPRequest) throws -> ParticipantNaming {
+        try ParticipantNaming.handles(
+            store: service.store, viewer: service.principal?.user ?? request.query("user"), now: service.now())
     }
 
     private static func resolve(_ service: any ServiceContext, _ id: String) throws(APIError) -> ChallengeInstance {

@@ -21,7 +21,10 @@ public enum ChallengeViews {
             .sorted { ($0.endsAt, $0.id) < ($1.endsAt, $1.id) }
         var items: [JSON] = []
         for instance in instances {
-            guard case .object(var object) = try show(instance, store: store, user: user, now: now, feed: 0) else {
+            guard
+                case .object(var object) = try show(
+                    instance, store: store, user: user, now: now, feed: 0, naming: .userIDs)
+            else {
                 continue
             }
             object["ranking"] = nil
@@ -34,9 +37,11 @@ public enum ChallengeViews {
     /// One challenge: definition, status, deadline, totals (`aggregate` for community ones,
     /// each side's for head-to-head), `user`'s `current_value`, `completed_at` and `rank` (also
     /// under `me`, with more), the
-    /// ranking (head-to-head sides, or the top participants) and the newest `feed` lines.
+    /// ranking (head-to-head sides, or the top participants) and the newest `feed` lines, their
+    /// participants named by `naming`.
     public static func show(
-        _ instance: ChallengeInstance, store: any StoreReader, user: String?, now: Double, feed: Int = 20
+        _ instance: ChallengeInstance, store: any StoreReader, user: String?, now: Double, feed: Int = 20,
+        naming: ParticipantNaming
     ) throws -> JSON {
         guard case .object(var object) = instance.json else { return instance.json }
         let totals = try store.challengeTotals(challenge: instance.id)
@@ -72,10 +77,10 @@ public enum ChallengeViews {
         } else if feed > 0 {
             ranking = try store.challengeRanking(challenge: instance.id, team: nil, limit: 10).enumerated().map {
                 index, participant in
-                .object([
-                    "rank": .number(Double(index + 1)), "user_id": .string(participant.userID),
-                    "value": .number(participant.value),
-                ])
+                .object(
+                    (["rank": .number(Double(index + 1))] as JSONObject)
+                        .adding(naming.fields(challenge: instance.id, user: participant.userID))
+                        .adding(["value": .number(participant.value)]))
             }
         }
         object["ranking"] = .array(ranking)
@@ -99,15 +104,20 @@ public enum ChallengeViews {
         }
         if feed > 0 {
             object["feed"] = .array(
-                try store.challengeFeed(challenge: instance.id, limit: feed).map { item in
-                    .object([
-                        "user_id": .string(item.userID), "action": .string(item.action),
-                        "value": item.value.map(JSON.number) ?? .null,
-                        "occurred_at": .string(Timestamp.format(item.occurredAt)),
-                    ])
+                try store.challengeFeed(challenge: instance.id, limit: feed).map {
+                    feedLine($0, of: instance.id, naming: naming)
                 })
         }
         return .object(object)
+    }
+
+    /// A line of the feed: who (as `naming` says), what, how much, when.
+    public static func feedLine(_ item: ChallengeFeedItem, of challenge: String, naming: ParticipantNaming) -> JSON {
+        .object(
+            naming.fields(challenge: challenge, user: item.userID).adding([
+                "action": .string(item.action), "value": item.value.map(JSON.number) ?? .null,
+                "occurred_at": .string(Timestamp.format(item.occurredAt)),
+            ]))
     }
 
     /// Rank for competitive types: a head-to-head side's place (1 or 2); nil otherwise.

@@ -43,8 +43,11 @@ public struct ChallengesFeature: Feature {
                 "GET", "/v1/challenges/{challenge}/share", access: .user([.queryUser("user")]), ChallengeRoutes.share),
             FeatureRoute(
                 "GET", "/v1/users/{user}/rewards", access: .user([.pathUser("user")]), ChallengeRoutes.rewards),
-            FeatureRoute("GET", "/v1/challenges/{challenge}/feed", ChallengeRoutes.feed),
-            FeatureRoute("GET", "/v1/challenges/{challenge}/ranking", ChallengeRoutes.ranking),
+            FeatureRoute(
+                "GET", "/v1/challenges/{challenge}/feed", access: .user([.queryUser("user")]), ChallengeRoutes.feed),
+            FeatureRoute(
+                "GET", "/v1/challenges/{challenge}/ranking", access: .user([.queryUser("user")]),
+                ChallengeRoutes.ranking),
             FeatureRoute(
                 "POST", "/v1/challenges/{challenge}/join", access: .user([.bodyUser("user_id")]), ChallengeRoutes.join),
         ]

@@ -41,7 +41,7 @@ public enum RewardViews {
     public static func share(_ instance: ChallengeInstance, user: String, store: any StoreReader, now: Double) throws
         -> JSON
     {
-        let view = try ChallengeViews.show(instance, store: store, user: user, now: now, feed: 0)
+        let view = try ChallengeViews.show(instance, store: store, user: user, now: now, feed: 0, naming: .userIDs)
         let target = instance.challenge.target
         let joined = view["me"]?["joined"] == true
         let value = view["current_value"]?.numberValue ?? 0

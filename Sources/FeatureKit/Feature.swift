@@ -47,6 +47,8 @@ public protocol Feature: Sendable {
     /// The migrations that make its tables, named `<feature>.1`, `<feature>.2`… in the order they
     /// run (after the store layers' and the features' listed before it: see ``Schema``).
     var migrations: [Migration] { get }
+    /// What its routes run in a child process (see ``IsolatedJob``).
+    var isolatedJobs: [IsolatedJob] { get }
 }
 
 extension Feature {
@@ -67,4 +69,5 @@ extension Feature {
     public var commandGroups: [String: String] { [:] }
     public var jobs: [FeatureJob] { [] }
     public var migrations: [Migration] { [] }
+    public var isolatedJobs: [IsolatedJob] { [] }
 }

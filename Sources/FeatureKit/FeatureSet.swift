@@ -104,4 +104,9 @@ public struct FeatureSet: Sendable {
         features.reduce(into: [:]) { groups, feature in groups.merge(feature.commandGroups) { first, _ in first } }
     }
     public var jobs: [FeatureJob] { features.flatMap(\.jobs) }
+
+    /// The isolated job named `name`, of whichever feature brings it.
+    public func isolatedJob(named name: String) -> IsolatedJob? {
+        features.lazy.flatMap(\.isolatedJobs).first { $0.name == name }
+    }
 }

@@ -37,6 +37,9 @@ public protocol ServiceContext: AnyObject {
         -> HTTPResponse
     /// Writes one line to the service's log: a problem a request worked around.
     func log(_ line: String)
+    /// Runs the isolated job `name` (see ``IsolatedJob``) on `input` in a child process, for
+    /// `timeout` at most; `progress` gets each message the child reports, as it comes.
+    func runIsolated(_ name: String, input: JSON, timeout: Duration, progress: (JSON) -> Void) -> IsolatedOutcome
 }
 
 extension ServiceContext {

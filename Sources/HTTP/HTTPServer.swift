@@ -34,6 +34,10 @@ public final class HTTPServer: @unchecked Sendable {
         public var headerTimeout: Duration = .zero
         /// Time a request has to send its body, from its headers (zero: none).
         public var bodyTimeout: Duration = .zero
+        /// Idle connections (waiting for a request, or the rest of one) held at most: past it,
+        /// the one idle the longest is shut down for each new one (0: no bound). Below
+        /// ``connectionLimit``, so that the server always accepts (see ``ConnectionDeadlines``).
+        public var idleConnectionLimit: Int = 0
         /// Prefix of the request ids this server makes (the worker's name, say).
         public var requestIDPrefix: String = "r"
 
@@ -78,6 +82,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// Connections shut down because they did not send a request's headers or body in time.
     public var connectionsPastDeadline: Int {
         context.takeUnretainedValue().deadlines?.shutDown.load(ordering: .relaxed) ?? 0
+    }
+
+    /// Idle connections shut down to make room for new ones (past ``Options/idleConnectionLimit``).
+    public var connectionsShed: Int {
+        context.takeUnretainedValue().deadlines?.shed.load(ordering: .relaxed) ?? 0
     }
 
     /// Stops accepting connections (others sharing the socket go on accepting); requests in
@@ -130,7 +139,8 @@ final class ServerContext: @unchecked Sendable {
     init(options: HTTPServer.Options, handler: @escaping HTTPServer.Handler) {
         self.options = options
         self.handler = handler
-        deadlines = ConnectionDeadlines(header: options.headerTimeout, body: options.bodyTimeout)
+        deadlines = ConnectionDeadlines(
+            header: options.headerTimeout, body: options.bodyTimeout, idleLimit: options.idleConnectionLimit)
     }
 
     func makeRequestID() -> String {
@@ -301,10 +311,19 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
 }
 
 /// A request whose framing is ambiguous is refused before its body is read (and its connection
-/// closed): `Transfer-Encoding` beside `Content-Length` (a proxy in front may read the body
-/// one way and this server another: request smuggling), or `Content-Length`,
-/// `Transfer-Encoding` or `Authorization` given more than once.
+/// closed): a header folded onto a continuation line (obs-fold: libmicrohttpd would read
+/// `Transfer-Encoding:` + ` chunked` as another header, where a proxy may unfold it),
+/// `Transfer-Encoding` beside `Content-Length` (a proxy in front may read the body one way and
+/// this server another: request smuggling), or `Content-Length`, `Transfer-Encoding` or
+/// `Authorization` given more than once.
 private func framingRefusal(_ connection: OpaquePointer) -> HTTPResponse? {
+    if journey_mhd_has_folded_header(connection) != 0 {
+        return .error(
+            400, code: "folded_header",
+            message:
+                "a header is continued on a line that starts with a space or a tab (obs-fold); send each header on one line",
+            headers: [("Connection", "close")])
+    }
     var counts: [String: Int] = [:]
     collect(connection, .HEADER_KIND) { name, _ in
         guard let name else { return }

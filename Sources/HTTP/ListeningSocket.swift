@@ -1,3 +1,5 @@
+import Core
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -5,7 +7,14 @@
 /// Why a socket could not be opened.
 public struct SocketError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// The errno value of the call that failed, when one did.
+    public var code: Int32?
     public var description: String { message }
+
+    public init(message: String, code: Int32? = nil) {
+        self.message = message
+        self.code = code
+    }
 }
 
 /// A TCP socket bound and listening, owned by whoever opened it (a supervisor shares it with its
@@ -25,8 +34,11 @@ public struct ListeningSocket: Sendable {
         self.port = port
     }
 
-    /// Binds `host:port` (IPv4 dotted or IPv6 literal; port 0 picks a free one) and listens.
-    public init(host: String, port: Int, backlog: Int32 = 1024) throws(SocketError) {
+    /// Binds `host:port` (IPv4 dotted or IPv6 literal; port 0 picks a free one) and listens,
+    /// with a backlog of `backlog` connections waiting to be accepted (the kernel caps it at
+    /// `net.core.somaxconn`, 4,096 by default): a connection that finds it full is dropped, and
+    /// its client tries again only a second later.
+    public init(host: String, port: Int, backlog: Int32 = 4096) throws(SocketError) {
         let isIPv6 = host.contains(":")
         let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(message: "cannot open a socket: \(Self.errnoText())") }
@@ -61,21 +73,44 @@ public struct ListeningSocket: Sendable {
                 }
             }
         }
-        guard bound == 0 else {
-            let text = Self.errnoText()
+        guard bound == 0, listen(fd, backlog) == 0 else {
+            let code = errno
             Glibc.close(fd)
-            throw SocketError(message: "cannot listen on \(host):\(port): \(text)")
-        }
-        guard listen(fd, backlog) == 0 else {
-            let text = Self.errnoText()
-            Glibc.close(fd)
-            throw SocketError(message: "cannot listen on \(host):\(port): \(text)")
+            throw SocketError(
+                message: "cannot listen on \(host):\(port): \(String(cString: strerror(code)))", code: code)
         }
         // Non-blocking: several processes wait on this socket, and only one wins each connection.
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         self.descriptor = fd
         self.host = host
         self.port = Self.boundPort(fd) ?? port
+    }
+
+    /// Binds `host:port` as ``init(host:port:backlog:)`` does, but while the port is in use
+    /// (the processes of a service that is stopping still hold it) tries again every 50 ms for
+    /// up to `wait`, calling `waiting` once when it starts to wait.
+    public static func waitingForPort(
+        host: String, port: Int, wait: Duration, waiting: () -> Void = {}
+    ) throws(SocketError) -> ListeningSocket {
+        let deadline = ContinuousClock.now + wait
+        var told = false
+        while true {
+            do {
+                return try ListeningSocket(host: host, port: port)
+            } catch {
+                guard error.code == EADDRINUSE else { throw error }
+                guard ContinuousClock.now < deadline else {
+                    guard told else { throw error }
+                    throw SocketError(
+                        message:
+                            "\(error.message) (still, after waiting \(DurationText.format(wait)) for it to be released)",
+                        code: error.code)
+                }
+                if !told { waiting() }
+                told = true
+                usleep(50_000)
+            }
+        }
     }
 
     /// Closes the socket (only its owner does this).

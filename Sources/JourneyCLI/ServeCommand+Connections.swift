@@ -8,6 +8,11 @@ extension ServeCommand {
             long: "connection-limit", valueName: "n",
             help: "Connections each worker holds at once (lowered to what ulimit -n allows).", defaultValue: "4096"),
         OptionSpec(
+            long: "idle-connection-limit", valueName: "n",
+            help:
+                "Idle connections each worker holds; past it the one idle the longest is closed for each new one (0: no bound).",
+            defaultValue: "15/16 of --connection-limit"),
+        OptionSpec(
             long: "connections-per-address", valueName: "n",
             help: "Connections one client address may hold per worker (0: no limit, e.g. behind a proxy).",
             defaultValue: "64"),
@@ -26,6 +31,7 @@ extension ServeCommand {
         throws(UsageError)
     {
         configuration.connectionLimit = try integer(arguments, "connection-limit", in: 1...1_000_000) ?? 4096
+        configuration.idleConnectionLimit = try integer(arguments, "idle-connection-limit", in: 0...1_000_000)
         configuration.perAddressConnectionLimit =
             try integer(arguments, "connections-per-address", in: 0...1_000_000) ?? 64
         configuration.headerTimeout = try duration(arguments, "header-timeout", "10s")
@@ -35,7 +41,7 @@ extension ServeCommand {
     /// The flags that give a worker the same connection settings.
     static func connectionFlags(_ configuration: ServiceConfiguration) -> [String] {
         func text(_ duration: Duration) -> String { duration == .zero ? "0" : DurationText.format(duration) }
-        return [
+        return (configuration.idleConnectionLimit.map { ["--idle-connection-limit", String($0)] } ?? []) + [
             "--connection-limit", String(configuration.connectionLimit), "--connections-per-address",
             String(configuration.perAddressConnectionLimit), "--header-timeout", text(configuration.headerTimeout),
             "--body-timeout", text(configuration.bodyTimeout),

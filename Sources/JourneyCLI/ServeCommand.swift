@@ -36,6 +36,10 @@ enum ServeCommand: Command {
             OptionSpec(long: "host", valueName: "address", help: "Address to bind.", defaultValue: "127.0.0.1"),
             OptionSpec(long: "port", valueName: "port", help: "Port to bind (0: any free port).", defaultValue: "8080"),
             OptionSpec(
+                long: "listen-wait", valueName: "duration",
+                help: "How long to wait for the port while other processes hold it (a service still stopping).",
+                defaultValue: "10s"),
+            OptionSpec(
                 long: "workers", valueName: "n",
                 help: "Worker processes (0: serve in this process, without a supervisor).",
                 defaultValue: "the number of cores"),
@@ -100,8 +104,10 @@ enum ServeCommand: Command {
                 defaultValue: "200ms", isHidden: true),
             OptionSpec(long: "worker-index", valueName: "n", help: "(internal)", isHidden: true),
             OptionSpec(long: "isolated-eval", help: "(internal)", isHidden: true),
+            OptionSpec(long: "isolated-job", valueName: "name", help: "(internal)", isHidden: true),
             OptionSpec(long: "listen-fd", valueName: "fd", help: "(internal)", isHidden: true),
             OptionSpec(long: "control-fd", valueName: "fd", help: "(internal)", isHidden: true),
+            OptionSpec(long: "lifeline-fd", valueName: "fd", help: "(internal)", isHidden: true),
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
@@ -115,6 +121,15 @@ enum ServeCommand: Command {
             io.stdout.flush()
             exit(IsolatedEvaluation.serveChild())
         }
+        if let name = arguments.values["isolated-job"]?.last {
+            // A child of a worker running one feature's isolated job (a revision's gates).
+            guard let job = engine.isolatedJob(named: name) else {
+                throw UsageError(message: "No isolated job '\(name)'", command: spec)
+            }
+            let grace = try duration(arguments, "stuck-grace", "1s")
+            io.stdout.flush()
+            exit(IsolatedJobChild.serve(job, engine: engine, stuckGrace: grace))
+        }
         var configuration = try configuration(arguments, io: io, engine: engine)
 
         if let indexText = arguments.values["worker-index"]?.last {
@@ -127,7 +142,11 @@ enum ServeCommand: Command {
             do {
                 let control = try ControlBlock.adopt(descriptor: controlFD)
                 let socket = ListeningSocket(adopting: listen, host: configuration.host, port: configuration.port)
-                exit(Worker.run(configuration: configuration, index: index, socket: socket, control: control))
+                let lifeline = arguments.values["lifeline-fd"]?.last.flatMap { Int32($0) }
+                exit(
+                    Worker.run(
+                        configuration: configuration, index: index, socket: socket, control: control,
+                        lifeline: lifeline))
             } catch {
                 io.stderr.line("Error: \(error)")
                 return .failure
@@ -139,7 +158,14 @@ enum ServeCommand: Command {
         if configuration.workers == 0 {
             configuration.workers = 1
             do {
-                let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
+                let socket = try ListeningSocket.waitingForPort(
+                    host: configuration.host, port: configuration.port, wait: configuration.listenWait
+                ) {
+                    io.stderr.line(
+                        "journey serve: waiting for \(configuration.host):\(configuration.port): it is in use; trying again for up to \(DurationText.format(configuration.listenWait))"
+                    )
+                    io.stderr.flush()
+                }
                 let control = try ControlBlock.create()
                 control.setWorkerCount(1)
                 io.stderr.line(
@@ -157,7 +183,8 @@ enum ServeCommand: Command {
 
         let flags = workerFlags(configuration)
         let supervisor = Supervisor(configuration: configuration) { index in
-            ["serve", "--worker-index", String(index), "--listen-fd", "3", "--control-fd", "4"] + flags
+            ["serve", "--worker-index", String(index), "--listen-fd", "3", "--control-fd", "4", "--lifeline-fd", "5"]
+                + flags
         }
         io.stdout.flush()
         io.stderr.flush()
@@ -176,6 +203,7 @@ enum ServeCommand: Command {
         var configuration = ServiceConfiguration(features: engine)
         configuration.host = arguments.value("host", spec: spec) ?? configuration.host
         configuration.port = try integer(arguments, "port", in: 0...65535) ?? configuration.port
+        configuration.listenWait = try duration(arguments, "listen-wait", "10s")
         if let workers = try integer(arguments, "workers", in: 0...ControlBlockLimits.maxWorkers) {
             configuration.workers = workers
         }

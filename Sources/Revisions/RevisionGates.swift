@@ -22,7 +22,11 @@ public struct RevisionGates {
 
     /// Runs every gate on `files`, against `parent` (the active revision's files) when given;
     /// without `tests`, all but the rule tests (what an editor asks as the text changes).
-    public func run(_ files: RevisionFiles, parent: RevisionFiles? = nil, tests: Bool = true) -> GateReport {
+    /// `onTest` is told each test as it starts.
+    public func run(
+        _ files: RevisionFiles, parent: RevisionFiles? = nil, tests: Bool = true,
+        onTest: (RuleTest, RuleDefinition) -> Void = { _, _ in }
+    ) -> GateReport {
         let revision = files.revision
         var report = GateReport(revision: revision, parent: parent?.revision)
         guard let loaded = load(files, into: &report, displayNames: displayNames) else { return report }
@@ -30,7 +34,7 @@ public struct RevisionGates {
         report.rules = loaded.ruleSet.rules.count
         for rule in loaded.ruleSet.rules { report.ruleDigests[rule.id] = loaded.ruleSet.digest(of: rule.id) }
         if tests {
-            let outcomes = RuleTestRunner(evaluator: loaded.evaluator, timeout: testBudget).run()
+            let outcomes = RuleTestRunner(evaluator: loaded.evaluator, timeout: testBudget).run(onStart: onTest)
             report.testsRun = outcomes.count
             report.failedTests = outcomes.filter { $0.status == .failed }
         }

@@ -10,6 +10,9 @@ public struct RevisionPublisher {
     public var store: any Store
     public var gates: RevisionGates
     public var now: () -> Double
+    /// How the gates run on a revision and its parent (default: ``gates`` in this process; the
+    /// service runs them in a child process, see ``IsolatedGates``).
+    public var runGates: ((RevisionFiles, RevisionFiles?) throws -> GateReport)?
 
     public init(store: any Store, engine: FeatureSet, now: @escaping () -> Double) {
         self.store = store
@@ -45,7 +48,7 @@ public struct RevisionPublisher {
         let message = try Self.required(message, "a message")
         let active = try store.activeRevision().map { try store.ruleRevision($0.revision) }
         let parentFiles = try active.map { try store.ruleRevisionFiles($0.id) }
-        let report = gates.run(files, parent: parentFiles)
+        let report = try runGates?(files, parentFiles) ?? gates.run(files, parent: parentFiles)
         guard report.passed else { return Outcome(report: report, revision: nil, activated: false) }
         let id = report.revision
         if active?.id == id {

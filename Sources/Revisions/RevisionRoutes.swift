@@ -42,7 +42,12 @@ enum RevisionRoutes {
         let draft = Draft(&fields)
         let activate = (try? fields.optionalBool("activate")) ?? true
         try fields.check()
-        let publisher = RevisionPublisher(store: service.store, engine: service.features, now: service.now)
+        var publisher = RevisionPublisher(store: service.store, engine: service.features, now: service.now)
+        // The candidate's tests run in a child process: one that cannot be stopped, crashes
+        // libjq or runs out of memory costs that process, not this worker.
+        publisher.runGates = { [gates = publisher.gates] files, parent in
+            try IsolatedGates.run(gates, files, parent: parent, tests: true, in: service)
+        }
         let outcome: RevisionPublisher.Outcome = try answer {
             try publisher.publish(
                 try draft.files(in: service.store), author: service.adminName(of: request), message: message,
@@ -106,7 +111,11 @@ enum RevisionRoutes {
         return try answer {
             let files = try draft.files(in: service.store)
             let parent = try service.store.activeRevision().map { try service.store.ruleRevisionFiles($0.revision) }
-            return RevisionGates(engine: service.features).run(files, parent: parent, tests: runTests).json
+            let gates = RevisionGates(engine: service.features)
+            // Tests run in a child process, as for a publish; loading alone (as an editor types)
+            // stays here.
+            guard runTests else { return gates.run(files, parent: parent, tests: false).json }
+            return try IsolatedGates.run(gates, files, parent: parent, tests: true, in: service).json
         }
     }
 

@@ -11,6 +11,9 @@ public struct RevisionsFeature: Feature {
 
     public var routes: [FeatureRoute] { RevisionRoutes.routes }
 
+    /// The gates of a revision sent to the service, run away from the worker.
+    public var isolatedJobs: [IsolatedJob] { [IsolatedGates.job] }
+
     /// Its routes' part of the OpenAPI document, bundled as `openapi.json`.
     public func openAPI() throws(OpenAPIDocument.Failure) -> JSON? {
         try OpenAPIDocument.part(at: Bundle.module.url(forResource: "openapi", withExtension: "json"), feature: name)

@@ -19,6 +19,31 @@ extension Diagnostic {
             })
         return .object(object)
     }
+
+    /// A diagnostic read back from ``json`` (another process's); nil when `json` is not one.
+    public init?(json: JSON) {
+        guard let severity = json["severity"]?.stringValue.flatMap(Severity.init(rawValue:)),
+            let code = json["code"]?.stringValue, let message = json["message"]?.stringValue,
+            let location = SourceLocation(json: json)
+        else { return nil }
+        let notes: [Note] = (json["notes"]?.arrayValue ?? []).compactMap { note in
+            guard let message = note["message"]?.stringValue, let location = SourceLocation(json: note) else {
+                return nil
+            }
+            return Note(message, at: location)
+        }
+        self.init(severity, code: code, message, at: location, rule: json["rule"]?.stringValue, notes: notes)
+    }
+}
+
+extension SourceLocation {
+    /// The place `json`'s `file`, `line` and `column` name.
+    init?(json: JSON) {
+        guard let file = json["file"]?.stringValue, let line = json["line"]?.numberValue,
+            let column = json["column"]?.numberValue
+        else { return nil }
+        self.init(file: file, line: Int(line), column: Int(column))
+    }
 }
 
 extension TestOutcome {
@@ -37,6 +62,24 @@ extension TestOutcome {
             object["trace"] = .array(trace.map { ["kind": .string($0.kind.rawValue), "value": $0.value] })
         }
         return .object(object)
+    }
+
+    /// An outcome read back from ``json`` (another process's); nil when `json` is not one.
+    public init?(json: JSON) {
+        guard let rule = json["rule"]?.stringValue, let test = json["test"]?.stringValue,
+            let status = json["status"]?.stringValue.flatMap(Status.init(rawValue:)),
+            let location = SourceLocation(json: json)
+        else { return nil }
+        let trace: [TraceEntry] = (json["trace"]?.arrayValue ?? []).compactMap { entry in
+            guard let kind = entry["kind"]?.stringValue.flatMap(TraceEntry.Kind.init(rawValue:)),
+                let value = entry["value"]
+            else { return nil }
+            return TraceEntry(kind: kind, value: value)
+        }
+        self.init(
+            rule: rule, test: test, location: location, status: status, message: json["message"]?.stringValue,
+            expected: json["expected"], actual: json["actual"],
+            duration: .microseconds(Int64(((json["duration_ms"]?.numberValue ?? 0) * 1000).rounded())), trace: trace)
     }
 
     /// Milliseconds with three decimals, e.g. `0.042`.

@@ -21,6 +21,15 @@ public struct TestOutcome: Sendable {
 
     /// `rule › test`
     public var fullName: String { "\(rule) › \(test)" }
+
+    /// A failure with no result to show: `message` says why (its process ended while it ran).
+    public static func failed(rule: String, test: String, at location: SourceLocation, message: String)
+        -> TestOutcome
+    {
+        TestOutcome(
+            rule: rule, test: test, location: location, status: .failed, message: message, expected: nil,
+            actual: nil, duration: .zero, trace: [])
+    }
 }
 
 /// Runs the inline tests of a rule set.
@@ -37,11 +46,14 @@ public struct RuleTestRunner {
         self.timeout = timeout
     }
 
-    /// Runs every selected test in file order, reporting each as it finishes.
-    public func run(onOutcome: (TestOutcome) -> Void = { _ in }) -> [TestOutcome] {
+    /// Runs every selected test in file order, saying each as it starts and as it finishes.
+    public func run(
+        onOutcome: (TestOutcome) -> Void = { _ in }, onStart: (RuleTest, RuleDefinition) -> Void = { _, _ in }
+    ) -> [TestOutcome] {
         var outcomes: [TestOutcome] = []
         for rule in evaluator.ruleSet.rules {
             for test in rule.tests where isSelected(rule: rule.id, test: test.name) {
+                onStart(test, rule)
                 let outcome = run(test, of: rule)
                 onOutcome(outcome)
                 outcomes.append(outcome)

@@ -181,7 +181,7 @@ public struct WorkerSlot: @unchecked Sendable {
         case serving = 672  // 72 bytes
         case lastReloadAt = 744, lastReloadOK = 752, lastReloadSequence = 760
         case consecutiveCrashes = 768, restartBackoffMilliseconds = 776
-        case openConnections = 784, connectionsPastDeadline = 792
+        case openConnections = 784, connectionsPastDeadline = 792, connectionsShed = 800
     }
 
     private func word(_ field: Field) -> UnsafeMutablePointer<UInt64> { block.word(at: offset + field.rawValue) }
@@ -272,15 +272,20 @@ public struct WorkerSlot: @unchecked Sendable {
         journey_atomic_store(word(.restartBackoffMilliseconds), UInt64(max(backoff.seconds, 0) * 1000))
     }
 
-    /// The worker's open connections, and those it shut down for not sending a request's
-    /// headers or body in time (since it started), as its control loop last saw them.
-    public var connections: (open: Int, pastDeadline: Int) {
-        (Int(journey_atomic_load(word(.openConnections))), Int(journey_atomic_load(word(.connectionsPastDeadline))))
+    /// The worker's open connections, those it shut down for not sending a request's headers
+    /// or body in time, and the idle ones it shed for new ones (both since it started), as its
+    /// control loop last saw them.
+    public var connections: (open: Int, pastDeadline: Int, shed: Int) {
+        (
+            Int(journey_atomic_load(word(.openConnections))), Int(journey_atomic_load(word(.connectionsPastDeadline))),
+            Int(journey_atomic_load(word(.connectionsShed)))
+        )
     }
 
-    func recordConnections(open: Int, pastDeadline: Int) {
+    func recordConnections(open: Int, pastDeadline: Int, shed: Int) {
         journey_atomic_store(word(.openConnections), UInt64(max(open, 0)))
         journey_atomic_store(word(.connectionsPastDeadline), UInt64(max(pastDeadline, 0)))
+        journey_atomic_store(word(.connectionsShed), UInt64(max(shed, 0)))
     }
 
     /// Clears the slot for a new worker process.
@@ -288,7 +293,7 @@ public struct WorkerSlot: @unchecked Sendable {
         activity = .idle
         isReady = false
         self.pid = pid
-        recordConnections(open: 0, pastDeadline: 0)
+        recordConnections(open: 0, pastDeadline: 0, shed: 0)
     }
 }
 

@@ -54,114 +54,33 @@ public enum IsolatedEvaluation {
 
     /// Runs `job` in a child process of `executable`; the HTTP response to give.
     public static func run(_ job: Job, executable: String) -> HTTPResponse {
-        var requestPipe: [Int32] = [0, 0]
-        var responsePipe: [Int32] = [0, 0]
-        guard journey_pipe(&requestPipe) == 0 else { return failure("cannot make a pipe") }
-        guard journey_pipe(&responsePipe) == 0 else {
-            close(requestPipe[0])
-            close(requestPipe[1])
-            return failure("cannot make a pipe")
-        }
-        let arguments = [executable, "serve", "--isolated-eval"]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let descriptors = [requestPipe[0], responsePipe[1]]
-        let error = journey_spawn(executable, argv, envp, descriptors, 2, &pid)
-        close(requestPipe[0])
-        close(responsePipe[1])
-        guard error == 0 else {
-            close(requestPipe[1])
-            close(responsePipe[0])
-            return failure("cannot start the evaluation process: \(String(cString: strerror(error)))")
-        }
-        var request: [UInt8] = []
-        job.json.appendCompactText(to: &request)
-        writeAll(request, to: requestPipe[1])
-        close(requestPipe[1])
-
         // The child stops itself at its budget, which is CPU time; once it has used 3 s more
         // (or, starved by a busy machine, after a minute) it is killed.
-        let started = ContinuousClock.now
-        var deadline = started + .milliseconds(job.budgetMilliseconds) + .seconds(3)
-        let lastResort = started + .milliseconds(job.budgetMilliseconds) + .seconds(60)
-        var answer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        var killed = false
-        while true {
-            let remaining = deadline - ContinuousClock.now
-            if remaining <= .zero {
-                if ContinuousClock.now < lastResort, let used = cpuSeconds(of: pid),
-                    used < Double(job.budgetMilliseconds) / 1000 + 3
-                {
-                    deadline = ContinuousClock.now + .seconds(1)
-                    continue
-                }
-                kill(pid, SIGKILL)
-                killed = true
-                break
+        let budget = Duration.milliseconds(job.budgetMilliseconds)
+        let outcome = ChildProcess.run(
+            executable: executable, arguments: ["serve", "--isolated-eval"], input: job.json,
+            limits: ChildProcess.Limits(cpu: budget + .seconds(3), wall: budget + .seconds(60)))
+        switch outcome {
+        case .answered(let answer):
+            guard let code = answer["status"]?.numberValue, let body = answer["body"] else {
+                return failure("the evaluation process gave no answer")
             }
-            var descriptor = pollfd(fd: responsePipe[0], events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min(remaining.components.seconds * 1000 + 1, 1000))
-            if poll(&descriptor, 1, milliseconds) <= 0 { continue }
-            let count = chunk.withUnsafeMutableBytes { read(responsePipe[0], $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            answer += chunk[0..<count]
-            if answer.count > 16 << 20 {
-                kill(pid, SIGKILL)
-                break
-            }
-        }
-        close(responsePipe[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-
-        if journey_wait_signaled(status) || killed {
-            let signal =
-                killed
-                ? "it ran past its budget and was killed"
-                : "libjq \(SignalReader.describeCrash(journey_wait_signal(status)))"
+            return .json(body, status: Int(code))
+        case .ended(let why):
             return .error(
                 422, code: "evaluation_crashed",
-                message: "the expression crashed its evaluation process (\(signal)); nothing else was affected")
+                message: "the expression crashed its evaluation process (\(why)); nothing else was affected")
+        case .unavailable(let why):
+            return failure(why)
         }
-        guard let parsed = try? JSONParser().parse(answer), let code = parsed["status"]?.numberValue,
-            let body = parsed["body"]
-        else { return failure("the evaluation process gave no answer") }
-        return .json(body, status: Int(code))
-    }
-
-    /// The CPU time process `pid` has used, in seconds (user and system); nil when it cannot be
-    /// read (the process is gone).
-    static func cpuSeconds(of pid: pid_t) -> Double? {
-        var clock = clockid_t()
-        guard clock_getcpuclockid(pid, &clock) == 0 else { return nil }
-        var time = timespec()
-        guard clock_gettime(clock, &time) == 0 else { return nil }
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The child's side: reads the job from descriptor 3, writes the answer to descriptor 4.
     public static func serveChild() -> Int32 {
-        var request: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(3, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            request += chunk[0..<count]
+        ChildProcess.serve(stuckGrace: nil) { input, _ in
+            let (status, body) = evaluate(Job(json: input))
+            return ["status": .number(Double(status)), "body": body]
         }
-        let job = Job(json: (try? JSONParser().parse(request)) ?? .null)
-        let (status, body) = evaluate(job)
-        var answer: [UInt8] = []
-        JSON.object(["status": .number(Double(status)), "body": body]).appendCompactText(to: &answer)
-        writeAll(answer, to: 4)
-        return 0
     }
 
     /// Evaluates in this process: (status, body).
@@ -202,15 +121,5 @@ public enum IsolatedEvaluation {
 
     private static func failure(_ message: String) -> HTTPResponse {
         .error(503, code: "evaluation_unavailable", message: message, headers: [("Retry-After", "1")])
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if written < 0, errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
     }
 }

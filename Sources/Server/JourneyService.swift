@@ -419,4 +419,14 @@ extension JourneyService: ServiceContext {
     public var evaluator: RuleEvaluator { generation.evaluator }
     public func now() -> Double { configuration.clock() }
     public func status(ofRejection code: String?) -> Int { configuration.features.status(ofRejection: code) }
+    public func runIsolated(_ name: String, input: JSON, timeout: Duration, progress: (JSON) -> Void)
+        -> IsolatedOutcome
+    {
+        ChildProcess.run(
+            executable: configuration.resolvedExecutable,
+            arguments: [
+                "serve", "--isolated-job", name, "--stuck-grace", DurationText.format(configuration.stuckGrace),
+            ],
+            input: input, limits: ChildProcess.Limits(cpu: nil, wall: timeout), progress: progress)
+    }
 }

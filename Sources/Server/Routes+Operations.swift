@@ -108,6 +108,11 @@ enum Operations {
             help: "1 while the worker loads and tests a candidate rule set (at start or a reload), else 0."
         ) { $0.activity == .validating ? 1 : 0 }
         perWorker(
+            "journey_http_connections_shed_total",
+            help: "Idle connections shut down to make room for new ones (past the idle bound), by worker.",
+            type: "counter"
+        ) { Double($0.connections.shed) }
+        perWorker(
             "journey_worker_consecutive_crashes",
             help: "Times in a row the worker died within 2 s of starting (0 once one lives on)."
         ) { Double($0.crashLoop.crashes) }

@@ -47,6 +47,10 @@ public struct ServiceConfiguration: Sendable {
     /// Connections one client address may hold per worker (0: no limit; behind a proxy all
     /// clients share its address).
     public var perAddressConnectionLimit = 64
+    /// Idle connections (waiting for a request or the rest of one) each worker holds: past it,
+    /// the one idle the longest is shed for each new one, so a worker never reaches
+    /// ``connectionLimit`` and always accepts (nil: 15/16 of it; 0: no bound).
+    public var idleConnectionLimit: Int?
     /// Time a connection has to send a request's headers, from its opening or its previous
     /// response (zero: none): slow senders cannot hold connections.
     public var headerTimeout: Duration = .seconds(10)
@@ -76,6 +80,9 @@ public struct ServiceConfiguration: Sendable {
     public var reloadDebounce: Duration = .milliseconds(100)
     /// How long SIGTERM waits for requests in progress.
     public var shutdownGrace: Duration = .seconds(10)
+    /// How long a starting service waits for its port while other processes hold it (the
+    /// workers of a service that is stopping).
+    public var listenWait: Duration = .seconds(10)
     /// The `journey` executable, for the worker processes and isolated evaluations (default:
     /// this process's own executable).
     public var executable: String?

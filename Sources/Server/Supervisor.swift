@@ -12,7 +12,9 @@ import StoreBackends
 
 /// The service's supervisor process: owns the listening socket, starts the worker processes
 /// (which all accept from that socket), restarts any that ends or crashes, and never evaluates
-/// a rule itself.
+/// a rule itself. Its workers die with it at once however it ends (see ``Lifeline``), so that a
+/// process manager starting the service again finds the port free; if it is still held, the
+/// new supervisor waits for it (`listenWait`).
 ///
 /// When a worker dies while its slot says it was evaluating a rule (ended by the watchdog
 /// because the evaluation could not be halted, or killed by the kernel — out of memory makes
@@ -47,14 +49,22 @@ public final class Supervisor {
         let socket: ListeningSocket
         let control: ControlBlock
         let store: any StoreConnection
+        let lifeline: Lifeline
         let snapshots = RuleSnapshots(
             rulesDirectory: configuration.rulesDirectory, pluginsDirectory: configuration.pluginsDirectory,
             stateDirectory: configuration.resolvedStateDirectory)
         do {
             store = try configuration.storeLocation().open(schema: configuration.features.schema)
             try snapshots.prepare()
-            socket = try ListeningSocket(host: configuration.host, port: configuration.port)
+            socket = try ListeningSocket.waitingForPort(
+                host: configuration.host, port: configuration.port, wait: configuration.listenWait
+            ) {
+                logLine(
+                    "journey serve: waiting for \(configuration.host):\(configuration.port): it is in use (an earlier service still stopping?); trying again for up to \(DurationText.format(configuration.listenWait))"
+                )
+            }
             control = try ControlBlock.create()
+            lifeline = try Lifeline()
         } catch {
             logLine("journey serve: \(error)")
             return 1
@@ -62,7 +72,9 @@ public final class Supervisor {
         defer { socket.close() }
         control.store(.workers, UInt64(configuration.workers))
         for index in 0..<configuration.workers {
-            guard start(index, socket: socket, control: control) else { return shutdown(control, code: 1) }
+            guard start(index, socket: socket, control: control, lifeline: lifeline) else {
+                return shutdown(control, code: 1)
+            }
         }
         // Wait until every worker serves, or one cannot load the rules.
         let deadline = ContinuousClock.now + .seconds(120)
@@ -114,13 +126,15 @@ public final class Supervisor {
             let now = ContinuousClock.now
             clearCrashLoops(control: control, now: now)
             for pending in pendingRestarts where pending.at <= now {
-                if start(pending.index, socket: socket, control: control) { control.increment(.workerRestarts) }
+                if start(pending.index, socket: socket, control: control, lifeline: lifeline) {
+                    control.increment(.workerRestarts)
+                }
             }
             pendingRestarts.removeAll { $0.at <= now && workers[$0.index] != nil }
         }
     }
 
-    private func start(_ index: Int, socket: ListeningSocket, control: ControlBlock) -> Bool {
+    private func start(_ index: Int, socket: ListeningSocket, control: ControlBlock, lifeline: Lifeline) -> Bool {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
@@ -135,7 +149,8 @@ public final class Supervisor {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-        let descriptors: [Int32] = [socket.descriptor, control.descriptor]
+        // Descriptors 3, 4 and 5 of the worker (what `workerArguments` names).
+        let descriptors: [Int32] = [socket.descriptor, control.descriptor, lifeline.workerEnd]
         var pid: pid_t = 0
         let error = journey_spawn(executable, argv, envp, descriptors, Int32(descriptors.count), &pid)
         guard error == 0 else {

@@ -23,17 +23,17 @@ public enum Worker {
     public static let stuckExitCode: Int32 = 70
 
     /// Runs worker `index` on `socket` until SIGTERM/SIGINT or the service shuts down
-    /// (`supervised`: a process the supervisor started). Returns the process exit code.
+    /// (`supervised`: a process the supervisor started, `lifeline` the descriptor of its
+    /// ``Lifeline``). Returns the process exit code.
     public static func run(
         configuration: ServiceConfiguration, index: Int, socket: ListeningSocket, control: ControlBlock,
-        supervised: Bool = true
+        supervised: Bool = true, lifeline: Int32? = nil
     ) -> Int32 {
         SignalReader.block([SIGTERM, SIGINT, SIGHUP])
-        if supervised {
-            // A worker outlives no supervisor: when it dies, the worker is told to stop.
-            let parent = getppid()
-            _ = journey_set_parent_death_signal(SIGTERM)
-            if parent == 1 { return 1 }
+        // A worker outlives no supervisor: it dies with it, at once.
+        if supervised, !Lifeline.bindToSupervisor(lifeline) {
+            logLine("journey serve: w\(index): the supervisor is gone; not starting")
+            return 1
         }
         let slot = control.slot(index)
         slot.reset(pid: getpid())
@@ -53,7 +53,7 @@ public enum Worker {
                 )
                 _exit(stuckExitCode)
             }
-            return try serve(service, socket: socket, name: name)
+            return try serve(service, socket: socket, name: name, lifeline: supervised ? lifeline : nil)
         } catch let error as StartupRefusal {
             logLine(error.text)
             return configurationExitCode
@@ -127,7 +127,17 @@ public enum Worker {
         return limit
     }
 
-    private static func serve(_ service: JourneyService, socket: ListeningSocket, name: String) throws -> Int32 {
+    /// The idle connections a worker of `limit` connections holds: `wanted` (nil: 15/16 of
+    /// the limit), kept below the limit so that the worker always accepts; 0 stays 0 (no bound).
+    static func idleConnectionLimit(_ wanted: Int?, of limit: Int) -> Int {
+        let most = max(1, limit - max(1, limit / 32))
+        guard let wanted else { return max(1, limit - max(1, limit / 16)) }
+        return wanted == 0 ? 0 : min(wanted, most)
+    }
+
+    private static func serve(_ service: JourneyService, socket: ListeningSocket, name: String, lifeline: Int32?)
+        throws -> Int32
+    {
         let configuration = service.configuration
         let control = service.control
         let slot = service.slot
@@ -135,6 +145,8 @@ public enum Worker {
         options.maxBodyBytes = configuration.maxBodyBytes
         options.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
         options.connectionLimit = connectionLimit(configuration.connectionLimit, name: name)
+        options.idleConnectionLimit = idleConnectionLimit(
+            configuration.idleConnectionLimit, of: options.connectionLimit)
         options.perAddressConnectionLimit = configuration.perAddressConnectionLimit
         options.headerTimeout = configuration.headerTimeout
         options.bodyTimeout = configuration.bodyTimeout
@@ -224,6 +236,11 @@ public enum Worker {
             for signal in signals.drain() {
                 if signal == SIGHUP { reload("SIGHUP") } else { stop = true }
             }
+            // The kernel kills a worker whose supervisor died; should that not happen, it stops.
+            if let lifeline, Lifeline.isCut(lifeline) {
+                logLine("journey serve: \(name): the supervisor is gone; stopping")
+                stop = true
+            }
             if stop || control.load(.shuttingDown) != 0 { break }
             if let watcher, watcher.drain() { changedAt = .now }
             if let changed = changedAt, ContinuousClock.now - changed >= configuration.reloadDebounce {
@@ -241,7 +258,9 @@ public enum Worker {
                 cacheWarm = true
             }
             followActivations()
-            slot.recordConnections(open: server.openConnections, pastDeadline: server.connectionsPastDeadline)
+            slot.recordConnections(
+                open: server.openConnections, pastDeadline: server.connectionsPastDeadline, shed: server.connectionsShed
+            )
             storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
             service.accessLog?.flush()
             runDueJobs()

@@ -136,5 +136,14 @@ enum CoreSchema {
                 ALTER TABLE reminders ADD COLUMN runner_due REAL;
                 ALTER TABLE reminders ADD COLUMN runner_payload TEXT;
                 """),
+        Migration(
+            "core.8", "secrets the service keeps in its store, made on first use (the key of challenge handles)",
+            sql: """
+                CREATE TABLE service_secrets (
+                    name       TEXT PRIMARY KEY,
+                    value      TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                """),
     ]
 }

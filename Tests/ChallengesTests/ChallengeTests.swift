@@ -218,7 +218,7 @@ struct ChallengeTests {
             redAhead.sorted() == ["You took the lead in Duel", "You took the lead in Duel", "red overtook you in Duel"])
         let view = try ChallengeViews.show(
             ChallengeCatalog(ruleSet: harness.evaluator.ruleSet).resolve("duel")!, store: harness.store, user: "ben",
-            now: Timestamp.parse("2026-08-03T00:00:00Z")!)
+            now: Timestamp.parse("2026-08-03T00:00:00Z")!, naming: .userIDs)
         #expect(view["ranking"]?[0]?["team"] == "red")
         #expect(view["ranking"]?[0]?["value"] == 8)
         #expect(view["me"]?["rank"] == 2)
@@ -226,7 +226,7 @@ struct ChallengeTests {
         #expect(view["final"] == false)
         let later = try ChallengeViews.show(
             ChallengeCatalog(ruleSet: harness.evaluator.ruleSet).resolve("duel")!, store: harness.store, user: nil,
-            now: Timestamp.parse("2026-09-07T22:05:00Z")!)
+            now: Timestamp.parse("2026-09-07T22:05:00Z")!, naming: .userIDs)
         #expect(later["status"] == "ended")
         #expect(later["final"] == true, "ends_at (21:59:59Z) + 5 min grace + 7 days has passed")
     }

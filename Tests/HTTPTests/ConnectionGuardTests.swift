@@ -12,7 +12,7 @@ import Testing
 /// connection limit, on a real loopback socket.
 @Suite struct ConnectionGuardTests {
     func withServer(
-        header: Duration = .zero, body: Duration = .zero, perAddress: Int = 0,
+        header: Duration = .zero, body: Duration = .zero, perAddress: Int = 0, idle: Int = 0,
         _ test: (HTTPServer, Int) throws -> Void
     ) throws {
         let socket = try ListeningSocket(host: "127.0.0.1", port: 0)
@@ -21,6 +21,8 @@ import Testing
         options.headerTimeout = header
         options.bodyTimeout = body
         options.perAddressConnectionLimit = perAddress
+        options.connectionLimit = 8
+        options.idleConnectionLimit = idle
         let server = try HTTPServer(socket: socket, options: options) { _ in .text("ok") }
         defer { server.stop(grace: .seconds(1)) }
         try test(server, socket.port)
@@ -84,5 +86,36 @@ import Testing
             #expect(held.allSatisfy { !$0.isClosedByServer(waiting: 0.1) }, "the two within it stay")
             #expect(try HTTPClient(port: port, timeoutSeconds: 5).send("GET", "/").status == 200)
         }
+    }
+
+    /// Past the idle bound, each new connection sheds the one idle the longest, so the server
+    /// never reaches its connection limit and a new client is served at once.
+    @Test func theLongestIdleConnectionsAreShedForNewOnes() throws {
+        try withServer(idle: 4) { server, port in
+            var held: [RawConnection] = []
+            for index in 0..<6 {
+                let connection = try RawConnection(port: port, from: "127.0.0.\(2 + index)")
+                connection.send(Array("GET / HTTP/1.1\r\nX-Slow: ".utf8))
+                held.append(connection)
+                // In order: each is accepted before the next one opens.
+                let accepted = waitUntil { server.openConnections + server.connectionsShed >= index + 1 }
+                #expect(accepted, "connection \(index) was not accepted")
+            }
+            #expect(held.prefix(2).allSatisfy { $0.isClosedByServer(waiting: 2) }, "the two idle longest are shed")
+            #expect(held.suffix(4).allSatisfy { !$0.isClosedByServer(waiting: 0.1) }, "the four newest stay")
+            #expect(try HTTPClient(port: port, timeoutSeconds: 5).send("GET", "/").status == 200)
+            #expect(held[2].isClosedByServer(waiting: 2), "the client's connection shed the next one")
+            #expect(server.connectionsShed == 3)
+        }
+    }
+
+    /// Waits until `condition` holds (checked every 10 ms), at most 5 s.
+    func waitUntil(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
     }
 }

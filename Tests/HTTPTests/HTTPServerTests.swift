@@ -103,6 +103,20 @@ import Testing
         ),
         ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}", "duplicate_header"),
         ("GET / HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\n", "duplicate_header"),
+        // A header continued on the next line (obs-fold, RFC 9112 §5.2): any header, any fold.
+        (
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding:\r\n chunked\r\n\r\n{}",
+            "folded_header"
+        ),
+        (
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: \r\n chunked\r\nContent-Length: 2\r\n\r\n{}",
+            "folded_header"
+        ),
+        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n\t2\r\n\r\n{}", "folded_header"),
+        ("GET / HTTP/1.1\r\nHost: x\r\nX-Note: a\r\n b\r\n\r\n", "folded_header"),
+        ("GET / HTTP/1.1\r\nHost: x\r\nUser-Agent: a\r\n\tb\r\n  c\r\nAccept: */*\r\n\r\n", "folded_header"),
+        ("GET / HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer\r\n token\r\n\r\n", "folded_header"),
+        ("GET / HTTP/1.1\nHost: x\nX-Note: a\n b\n\n", "folded_header"),
     ]
 
     @Test(arguments: ambiguous)
@@ -111,6 +125,15 @@ import Testing
             let response = try client.exchange(Array(request.utf8))
             #expect(response.status == 400, "\(String(decoding: response.body, as: UTF8.self))")
             #expect(try json(response)["code"] == .string(code))
+        }
+    }
+
+    /// Spaces and tabs around a value, and empty values, are not folding.
+    @Test func whitespaceAroundValuesIsServed() throws {
+        try withServer { _, client in
+            let request = "GET / HTTP/1.1\r\nHost: x\r\nX-A:   \t spaced \t \r\nX-Empty:\r\nX-B:\tb\r\nX-C: \r\n\r\n"
+            let response = try client.exchange(Array(request.utf8))
+            #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
         }
     }
 

@@ -10,14 +10,14 @@ import Testing
 /// with its feed and ranking, the share card, completion with XP, badge and "join the next
 /// one", and the head-to-head's notices of the opponent's progress and of overtaking.
 @Suite struct LiveChallengesDocumentTests {
-    static func service() throws -> LiveService {
+    /// The service with tokens, `opening` open whatever the date the test runs on.
+    static func service(opening: [String] = ["walk-50k", "steps-duel"]) throws -> LiveService {
         try LiveService(
             workers: 1, arguments: ["--jwt-secret-file", "jwt.secret", "--admin-token-file", "credentials"], seed: false
         ) { folder in
             try AuthFixture.secretText.write(toFile: folder + "/jwt.secret", atomically: true, encoding: .utf8)
             try AuthFixture.credentials.write(toFile: folder + "/credentials", atomically: true, encoding: .utf8)
-            // Open whatever the date the test runs on.
-            for name in ["walk-50k", "steps-duel"] {
+            for name in opening {
                 let path = folder + "/Rules/challenges/\(name).yaml"
                 let text = try String(contentsOfFile: path, encoding: .utf8)
                     .replacing(#/starts_at: .*/#, with: "starts_at: 2020-01-01T00:00:00Z")

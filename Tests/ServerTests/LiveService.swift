@@ -22,10 +22,11 @@ final class LiveService {
     private let stderrText = LockedText()
 
     /// Starts the service; `prepare` may change the rules folder first. With `reusing`, it
-    /// starts in that folder as it was left (its rules, store and state).
+    /// starts in that folder as it was left (its rules, store and state). `onOutput` sees what
+    /// the service writes to stderr while it starts (all of it so far, each time more came).
     init(
         workers: Int = 2, arguments: [String] = [], seed: Bool = true, reusing: TemporaryDirectory? = nil,
-        prepare: (String) throws -> Void = { _ in }
+        prepare: (String) throws -> Void = { _ in }, onOutput: (String) -> Void = { _ in }
     ) throws {
         directory = try reusing ?? TemporaryDirectory()
         let folder = directory.path
@@ -53,6 +54,7 @@ final class LiveService {
             let data = handle.availableData
             if data.isEmpty { break }
             buffer += String(decoding: data, as: UTF8.self)
+            onOutput(buffer)
             if let range = buffer.range(of: "listening on http://127.0.0.1:") {
                 let digits = buffer[range.upperBound...].prefix { $0.isNumber }
                 found = Int(digits)

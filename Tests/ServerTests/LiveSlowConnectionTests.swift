@@ -29,14 +29,16 @@ import Testing
         try waitUntil("every slow connection closed past the header deadline") {
             slow.allSatisfy { $0.isClosedByServer(waiting: 0) }
         }
-        // The workers count what their deadlines shut down (the 16 held within the limit).
-        try waitUntil("journey_http_connections_past_deadline_total ≥ 16") {
+        // The workers count what their deadlines shut down: those held within the limit, 8 a
+        // worker that accepted any (which worker accepts a connection is the kernel's choice,
+        // and on a busy machine one worker may take them all).
+        try waitUntil("journey_http_connections_past_deadline_total ≥ 8") {
             let text = (try? service.client().send("GET", "/metrics").text) ?? ""
             let total = text.split(separator: "\n").filter {
                 $0.hasPrefix("journey_http_connections_past_deadline_total{")
             }
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
-            return total >= 16
+            return total >= 8
         }
         // Ambiguous framing is refused by the service too.
         let smuggled = try RawConnection(port: service.port)

@@ -31,7 +31,9 @@ struct MultiInstanceTests {
         "catalog_snapshots.created_at", "manifests.created_at",
     ])
     /// The service's own tables (the revision published mid-run, its audit): not the events'.
-    static let serviceTables = ["rule_revisions", "rule_revision_files", "rule_activations", "audit_log"]
+    static let serviceTables = [
+        "rule_revisions", "rule_revision_files", "rule_activations", "audit_log", "service_secrets",
+    ]
 
     @Test func threeInstancesKeepEveryEventOnceThroughCrashesAndARestart() throws {
         let server = try ThrowawayPostgres()

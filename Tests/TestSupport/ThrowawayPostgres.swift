@@ -19,8 +19,14 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     }
 
     /// Stops the server and starts it again on the same port: every connection is dropped.
+    /// After ``kill()``, starts it again (it recovers from its write-ahead log).
     public func restart() throws {
         _ = try Self.script("restart", folder.path + "/server")
+    }
+
+    /// Kills the server as a crash would (SIGKILL to the postmaster); ``restart()`` brings it back.
+    public func kill() throws {
+        _ = try Self.script("kill", folder.path + "/server")
     }
 
     private static func script(_ command: String, _ directory: String) throws -> String {
