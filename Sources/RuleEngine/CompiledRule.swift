@@ -42,7 +42,9 @@ final class CompiledRule {
 
     private func compile(_ expression: Expression, rule: RuleDefinition, variant: String) throws(RuleError) -> Program {
         do {
-            return try Program(expression.source, name: rule.id, libraryDirectory: libraryDirectory)
+            return try Program(
+                expression.source, name: rule.id, libraryDirectory: libraryDirectory,
+                constants: rule.constants(for: expression.source))
         } catch {
             throw RuleError(error, rule: rule.id, variant: variant)
         }
