@@ -9,7 +9,7 @@ public struct RevisionsFeature: Feature {
 
     public var name: String { "revisions" }
 
-    public var routes: [FeatureRoute] { RevisionRoutes.routes }
+    public var routes: [FeatureRoute] { RevisionRoutes.routes + ParameterRoutes.routes }
 
     /// Its routes' part of the OpenAPI document, bundled as `openapi.json`.
     public func openAPI() throws(OpenAPIDocument.Failure) -> JSON? {
