@@ -7,6 +7,8 @@ public struct JQVariableRead: Sendable, Equatable {
     /// 1-based line and column (in characters) of the `$`.
     public var line: Int
     public var column: Int
+    /// The UTF-8 offsets of the read when it is written `$params.NAME`, in one piece.
+    public var span: Range<Int>?
 }
 
 /// Finds a variable's reads in a program's text, from its tokens alone (see ``JQLiterals``). A
@@ -30,7 +32,11 @@ public enum JQVariableReads {
                 i += 1
                 continue
             }
-            reads.append(JQVariableRead(field: field(after: next, in: tokens), line: token.line, column: token.column))
+            var read = JQVariableRead(field: field(after: next, in: tokens), line: token.line, column: token.column)
+            if next == i + 1, next < tokens.count, tokens[next].kind == .field, tokens[next].start == token.end {
+                read.span = token.start..<tokens[next].end
+            }
+            reads.append(read)
             i = next
         }
         return reads

@@ -119,9 +119,8 @@ final class LoadContext {
                     continue
                 }
                 do {
-                    let program = try Program(
-                        expression.source, name: rule.id, libraryDirectory: library,
-                        constants: rule.constants(for: expression.source))
+                    let (source, constants) = rule.program(for: expression.source)
+                    let program = try Program(source, name: rule.id, libraryDirectory: library, constants: constants)
                     programs[key] = program
                     if let cacheKey { used[cacheKey] = program }
                 } catch {

@@ -78,13 +78,32 @@ public struct RuleDefinition: Sendable {
         return rule
     }
 
-    /// The constants a program of the rule is compiled with: `$params` for a program that
-    /// names it (an empty object when the rule declares none, so that `journey check` names
-    /// the undeclared parameter rather than libjq an undefined variable).
-    func constants(for source: String) -> JSONObject {
-        guard parameters != nil || source.contains("params") else { return [:] }
-        return ["params": .object(parameters ?? [:])]
+    /// A program of the rule as it is compiled: its text, and the constants bound for it.
+    ///
+    /// A program that names `$params` gets it (an empty object when the rule declares none, so
+    /// that `journey check` names the undeclared parameter rather than libjq an undefined
+    /// variable). Each `$params.NAME` of a declared parameter, written in one piece, is read
+    /// from a variable of its own, `$__p_NAME`, padded to the same length so that libjq's columns
+    /// still match the rule's: libjq 1.6 inlines the variables as constants, and reading one
+    /// costs what a literal costs instead of a look-up in the `$params` object.
+    public func program(for source: String) -> (source: String, constants: JSONObject) {
+        guard parameters != nil || source.contains("params") else { return (source, [:]) }
+        let values = parameters ?? [:]
+        var constants: JSONObject = ["params": .object(values)]
+        var bytes = Array(source.utf8)
+        for read in JQVariableReads.find("params", in: source).reversed() {
+            guard let name = read.field, let value = values[name], let span = read.span,
+                span.count == "$params.".utf8.count + name.utf8.count
+            else { continue }
+            let variable = Self.parameterVariable + name
+            constants[variable] = value
+            bytes.replaceSubrange(span, with: Array(("$" + variable + "   ").utf8))
+        }
+        return (String(decoding: bytes, as: UTF8.self), constants)
     }
+
+    /// The prefix of the variable each parameter is read from in compiled programs.
+    static let parameterVariable = "__p_"
 
     /// SHA-256 of what decides the rule's behaviour, with the library's hash.
     func digest(libraryHash: String) -> String {

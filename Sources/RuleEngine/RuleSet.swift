@@ -20,6 +20,8 @@ public struct RuleSet: Sendable {
     public let documents: [LoadedDocument]
     /// Every parameter rules and documents declare, with its value in this revision, in file order.
     public let parameters: [Parameter]
+    /// The names parameters of reference types may take, as features gave them.
+    public let parameterChoices = ParameterChoices()
 
     private let index: [String: Int]
     private let digests: [String: String]
