@@ -2,7 +2,8 @@ import RuleEngine
 
 /// `journey check`: a parameter of type `block_id` or `branch_id` names a block or a branch of
 /// a catalog, in its value and its default (checked when the rule set has a catalog, as the
-/// names rules write are: see ``LiteralReferenceChecks``).
+/// names rules write are: see ``LiteralReferenceChecks``). The blocks and branches are the
+/// choices such a parameter offers (``RuleEngine/ParameterChoices``).
 struct ParameterReferenceChecks {
     let catalogs: [Catalog]
     let context: DocumentCheckContext
@@ -10,7 +11,12 @@ struct ParameterReferenceChecks {
     func run() {
         guard !catalogs.isEmpty else { return }
         let blocks = catalogs.flatMap { $0.blocks.map(\.id) }
-        let branches = catalogs.flatMap { $0.branches.map(\.id) }
+        var branches: [String] = []
+        for branch in catalogs.flatMap({ $0.branches.map(\.id) }) where !branches.contains(branch) {
+            branches.append(branch)
+        }
+        context.offerChoices(blocks, for: .blockID)
+        context.offerChoices(branches, for: .branchID)
         for parameter in context.ruleSet.parameters {
             let declaration = parameter.declaration
             let (code, what, known): (String, String, [String])

@@ -48,7 +48,8 @@ enum ParamsCommand: Command {
             return [
                 parameter.name, declaration.type.name + (declaration.unit.map { " (\($0))" } ?? ""),
                 Self.plain(parameter.value, declaration) + (parameter.isDefault ? "" : " *"),
-                Self.plain(declaration.defaultValue, declaration), Self.range(declaration),
+                Self.plain(declaration.defaultValue, declaration),
+                Self.choices(ruleSet.parameterChoices.names(of: declaration.type)) ?? Self.range(declaration),
                 "\(declaration.location.file):\(declaration.location.line)", declaration.description,
             ]
         }
@@ -65,6 +66,12 @@ enum ParamsCommand: Command {
     /// A value without its unit (the TYPE column has it): `7`, `30d`, `25%`.
     static func plain(_ value: ParameterValue, _ declaration: ParameterDeclaration) -> String {
         declaration.type == .percent ? "\(value.text)%" : value.text
+    }
+
+    /// A reference type's choices when they are few (`health | mind | lifestyle`).
+    static func choices(_ names: [String]?) -> String? {
+        guard let names, !names.isEmpty, names.count <= 6 else { return nil }
+        return names.joined(separator: " | ")
     }
 
     /// `1 to 20`, `≥ 1d`, the values of an enum, or nothing.
@@ -146,13 +153,13 @@ enum ParamsSetCommand: Command {
         }
         let result = CommonOptions.loader(arguments, spec: spec, engine: engine).load()
         guard let after = result.ruleSet else {
-            // Put the file back as it was: the rules folder keeps loading.
+            // The problems as the file has them, then the file back as it was: the folder keeps loading.
+            io.stderr.write(DiagnosticText.render(result.diagnostics))
             if let before {
                 try? Data(before.utf8).write(to: URL(fileURLWithPath: path))
             } else {
                 try? FileManager.default.removeItem(atPath: path)
             }
-            io.stderr.write(DiagnosticText.render(result.diagnostics))
             io.stderr.line(
                 "Error: not set: the rules do not load with that value (\(RuleSetLoader.displayPath(rules))/\(ParameterValuesFile.path) is unchanged)"
             )

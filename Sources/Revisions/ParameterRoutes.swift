@@ -122,6 +122,9 @@ enum ParameterRoutes {
         let parameters: [JSON] = ruleSet.parameters.map { parameter in
             guard case .object(var object) = parameter.json else { return parameter.json }
             for key in ["declared_at", "default_at", "value_at"] { object[key] = revisionPath(object[key]) }
+            if let choices = ruleSet.parameterChoices.names(of: parameter.declaration.type) {
+                object["choices"] = .array(choices.map(JSON.string))
+            }
             return .object(object)
         }
         return [

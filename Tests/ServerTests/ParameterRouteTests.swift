@@ -36,6 +36,8 @@ import Testing
         #expect(parameter["declared_at"]?["file"] == "Rules/journey/recommendation.yaml")
         #expect(parameter["declared_at"]?["line"]?.numberValue ?? 0 > 1)
         #expect(parameter["description"]?.stringValue?.hasPrefix("By-branch variant") == true)
+        let start = answer.json["parameters"]?.arrayValue?.first { $0["name"] == "recommendation.by_branch_start" }
+        #expect(start?["choices"] == ["health", "mind", "lifestyle"] && start?["value"] == "health")
         let window = answer.json["parameters"]?.arrayValue?.first { $0["name"] == "auto_complete.save_weight.window" }
         #expect(window?["value"] == "30d" && window?["jq_value"] == 2_592_000 && window?["min"] == "1d")
     }
