@@ -141,11 +141,16 @@ try:
     driver.execute_script(
         """const cm = JC.editor.cm;
         cm.setValue(cm.getValue().replace('| min_by([-($progress', '| max_by([-($progress')
-          .replace('variant: by-branch\\n    expect: growth-check', 'variant: by-branch\\n    expect: daily-exercise-needs'));"""
+          .replace('variant: by-branch\\n    expect: growth-check', 'variant: by-branch\\n    expect: daily-exercise-needs')
+          .replace('weakest_topic}\\n    expect: impulse-control-basics', 'weakest_topic}\\n    expect: enrichment-feeding')
+          .replace('by_branch_min_progress: 4, by_branch_start: lifestyle}\\n    expect: enrichment-feeding',
+                   'by_branch_min_progress: 4, by_branch_start: lifestyle}\\n    expect: socialization-plan')
+          .replace('most_progress, by_branch_start: lifestyle}\\n    expect: enrichment-feeding',
+                   'most_progress, by_branch_start: lifestyle}\\n    expect: impulse-control-basics'));"""
     )
     wait_text("editor-state", "No problems (1 changed file)")
     click("run-tests")
-    wait_text("tests-result", "All 58 tests passed")
+    wait_text("tests-result", "All 66 tests passed")
     driver.find_element(By.ID, "publish-message").send_keys("by-branch: the strongest branch's furthest block")
     step("preview the impact")
     click("run-preview")

@@ -25,13 +25,14 @@ def iso_seconds:
 # `recorded_at`.
 def record_seconds: if .recorded_ts != null then .recorded_ts else .recorded_at | iso_seconds end;
 
-# Records of one kind made in the `$days` days up to `$now` (seconds), one at a time: build
-# each output in the same pass (`[recent_record(…) | {…}]`), which costs less than mapping the
-# list `recent_records` collects (libjq 1.6 walks and copies it again).
+# Records of one kind made in the `$seconds` up to `$now` (both in seconds; a rule passes a
+# `duration` parameter as it reads it), one at a time: build each output in the same pass
+# (`[recent_record(…) | {…}]`), which costs less than mapping the list `recent_records`
+# collects (libjq 1.6 walks and copies it again).
 # Written with nested `if`s: libjq 1.6 runs `select(a and b)` and `//` by backtracking, which
 # made this filter cost ~3 µs per record against ~1 µs now (Today reads up to 100 per kind).
-def recent_record($kind; $now; $days):
-  ($now - $days * 86400) as $from
+def recent_record($kind; $now; $seconds):
+  ($now - $seconds) as $from
   | .records[]
   | if .kind != $kind then empty
     else record_seconds as $at
@@ -39,4 +40,4 @@ def recent_record($kind; $now; $days):
     end;
 
 # The records of `recent_record` as a list.
-def recent_records($kind; $now; $days): [recent_record($kind; $now; $days)];
+def recent_records($kind; $now; $seconds): [recent_record($kind; $now; $seconds)];

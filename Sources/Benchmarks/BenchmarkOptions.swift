@@ -65,7 +65,8 @@ struct BenchmarkOptions {
           --rules <dir>           The rules directory. (default: Rules)
           --fixture <path>        rules: the context, relative to the rules directory.
                                   (default: journey/fixtures/q-123.json)
-          --only <rule>           rules: measure this rule alone (for callgrind). (default: all four)
+          --only <rule>           rules: measure this rule alone (for callgrind), or `params`: what reading
+                                  $params costs, three ways. (default: all four, then params)
           --iterations <n>        rules: evaluations per round and side. (default: 1000)
           --rounds <n>            Alternating rounds; medians are reported. (default: 15 for rules, 3 for ingest)
           --events <n>            ingest, challenges, preview: events per run. (default: 100000; challenges 1000000)

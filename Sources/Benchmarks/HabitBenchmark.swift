@@ -91,8 +91,9 @@ struct HabitBenchmark {
             var total = 0.0
             for rule in rules {
                 var outputs = 0
+                let (source, constants) = baselineProgram(rule, rule.defaultVariant.expression.source)
                 let ns = jqb_ns_per_eval_prebuilt(
-                    rule.defaultVariant.expression.source, library, factsText, options.iterations, &outputs)
+                    source, library, constants, factsText, options.iterations, &outputs)
                 guard ns >= 0 else { throw Problem(description: "the C baseline cannot compile \(rule.id)") }
                 total += ns / 1000
             }

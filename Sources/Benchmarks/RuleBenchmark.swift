@@ -62,19 +62,26 @@ struct RuleBenchmark {
         ]
         var rows: [[String]] = []
         var ratiosA: [Double] = []
+        if options.only == "params" {
+            try ParameterBenchmark(options: options, ruleSet: ruleSet, input: json, now: Self.now).run()
+            return
+        }
         if let only = options.only, !Self.rules.contains(only) {
             throw Problem(
-                description: "--only: `\(only)` is not measured; the rules: \(Self.rules.joined(separator: ", "))")
+                description:
+                    "--only: `\(only)` is not measured; the rules: \(Self.rules.joined(separator: ", ")), or `params`")
         }
         for id in Self.rules where options.only == nil || options.only == id {
             guard let rule = ruleSet.rule(id) else { throw Problem(description: "no rule \(id)") }
-            let source = rule.defaultVariant.expression.source
+            // The program as the engine compiles it ($params.NAME read from constants), for both sides.
+            let (source, constants) = rule.program(for: rule.defaultVariant.expression.source)
             let input = JV(json)
             let evaluationOptions = EvaluationOptions(now: Self.now)
             _ = try evaluator.evaluate(rule, input: input, options: evaluationOptions)  // warm up, and prove it runs
 
-            let sandboxed = try Program(source, name: id, libraryDirectory: library)
+            let sandboxed = try Program(source, name: id, libraryDirectory: library, constants: constants)
             let rawSource = pinningNow(source, at: Self.now)
+            let arguments = JSON.object(constants).compactText
             var cPrebuilt: [Double] = []
             var sandboxedRuns: [Double] = []
             var enginePrebuilt: [Double] = []
@@ -87,7 +94,7 @@ struct RuleBenchmark {
             for _ in 0..<options.rounds {
                 var outputs = 0
                 cPrebuilt.append(
-                    jqb_ns_per_eval_prebuilt(rawSource, library, text, options.iterations, &outputs) / 1000)
+                    jqb_ns_per_eval_prebuilt(rawSource, library, arguments, text, options.iterations, &outputs) / 1000)
                 guard cPrebuilt.last! >= 0 else { throw Problem(description: "the C baseline cannot compile \(id)") }
                 sandboxedRuns.append(
                     measure(options.iterations) {
@@ -103,7 +110,8 @@ struct RuleBenchmark {
                             _ = try? evaluator.evaluate(id, input: input, options: evaluationOptions, reading: \.count)
                         })
                 }
-                cText.append(jqb_ns_per_eval_from_text(rawSource, library, text, options.iterations, &outputs) / 1000)
+                cText.append(
+                    jqb_ns_per_eval_from_text(rawSource, library, arguments, text, options.iterations, &outputs) / 1000)
                 engineText.append(
                     measure(options.iterations) {
                         guard let parsed = try? JV.parse(text) else { return }
@@ -113,13 +121,13 @@ struct RuleBenchmark {
             let (c, a, ct, b) = (median(cPrebuilt), median(enginePrebuilt), median(cText), median(engineText))
             let read = engineRead.isEmpty ? nil : median(engineRead)
             ratiosA.append((read ?? a) / c)
-            let compileMilliseconds = jqb_ms_per_compile(source, library, 5)
+            let compileMilliseconds = jqb_ms_per_compile(source, library, arguments, 5)
             rows.append([
                 id, format(c), format(median(sandboxedRuns)), format(a), ratio(a / c), read.map(format) ?? "—",
                 read.map { ratio($0 / c) } ?? "—", format(ct), format(b),
                 ratio(b / ct),
                 String(format: "%.1f", compileMilliseconds),
-                String(format: "%.0f", try memoryPerProgram(source, library)),
+                String(format: "%.0f", try memoryPerProgram(source, library, constants)),
             ])
         }
         print(table(header: header, rows: rows))
@@ -139,6 +147,9 @@ struct RuleBenchmark {
             """)
         let worst = ratio(ratiosA.max() ?? 0)
         print("worst ratio to C, each rule as its callers read it ((r), else (a)): \(worst) (goal: within 1.15×)")
+        if options.only == nil {
+            try ParameterBenchmark(options: options, ruleSet: ruleSet, input: json, now: Self.now).run()
+        }
     }
 
     /// Microseconds per call of `body`, over `iterations` calls.
@@ -153,11 +164,13 @@ struct RuleBenchmark {
     }
 
     /// Heap bytes per compiled program, in KiB.
-    private func memoryPerProgram(_ source: String, _ library: String) throws -> Double {
+    private func memoryPerProgram(_ source: String, _ library: String, _ constants: JSONObject) throws -> Double {
         let copies = 20
         var programs: [Program] = []
         let before = jqb_heap_in_use()
-        for _ in 0..<copies { programs.append(try Program(source, name: "bench", libraryDirectory: library)) }
+        for _ in 0..<copies {
+            programs.append(try Program(source, name: "bench", libraryDirectory: library, constants: constants))
+        }
         let after = jqb_heap_in_use()
         withExtendedLifetime(programs) {}
         return Double(after - before) / Double(copies) / 1024

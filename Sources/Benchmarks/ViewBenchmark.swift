@@ -58,11 +58,14 @@ struct ViewBenchmark {
             uniqueKeysWithValues: offers.map { ($0.0, try offerInput(now: $0.1, reads: reads)) })
         let rawInputText = try offerInput(now: views.now, reads: kindsOnly).compactText
         let library = ruleSet.libraryDirectory
-        let recommendationSource = pinningNow(
-            try require(ruleSet.rule(JourneyRules.recommendation), "no recommendation rule")
-                .defaultVariant.expression.source, at: clock.now)
-        let autoCompleteText = try require(ruleSet.rule(autoCompleteRule), "no rule \(autoCompleteRule)")
-            .defaultVariant.expression.source
+        let recommendationDefinition = try require(
+            ruleSet.rule(JourneyRules.recommendation), "no recommendation rule")
+        let (recommendationProgram, recommendationConstants) = baselineProgram(
+            recommendationDefinition, recommendationDefinition.defaultVariant.expression.source)
+        let recommendationSource = pinningNow(recommendationProgram, at: clock.now)
+        let autoCompleteDefinition = try require(ruleSet.rule(autoCompleteRule), "no rule \(autoCompleteRule)")
+        let (autoCompleteText, autoCompleteConstants) = baselineProgram(
+            autoCompleteDefinition, autoCompleteDefinition.defaultVariant.expression.source)
         let offerFound = try AutoComplete.evidenceCount(
             for: recommended, rule: autoCompleteRule, dog: state.map.dog, store: store, evaluator: evaluator,
             now: views.now)
@@ -114,11 +117,13 @@ struct ViewBenchmark {
                     })
                 measures["raw.\(name)", default: []].append(
                     jqb_ns_per_eval_prebuilt(
-                        pinningNow(autoCompleteText, at: now), library, rawInputText, options.iterations, nil) / 1000)
+                        pinningNow(autoCompleteText, at: now), library, autoCompleteConstants, rawInputText,
+                        options.iterations, nil) / 1000)
             }
             measures["inputs.recommendation", default: []].append(measure { _ = JV(state.recommendationInput) })
             measures["raw.recommendation", default: []].append(
-                jqb_ns_per_eval_prebuilt(recommendationSource, library, recommendationText, options.iterations, nil)
+                jqb_ns_per_eval_prebuilt(
+                    recommendationSource, library, recommendationConstants, recommendationText, options.iterations, nil)
                     / 1000)
         }
         let m = measures.mapValues(median)

@@ -40,9 +40,14 @@ public final class Program {
     /// - Parameters:
     ///   - name: how messages refer to the program.
     ///   - libraryDirectory: absolute path of the only directory `import`/`include` may read.
+    ///   - constants: variables bound for the program's whole life (`params` → `$params`):
+    ///     libjq 1.6 inlines them as constants when it compiles, so reading one costs what a
+    ///     literal costs; another value needs another program.
     /// - Throws: ``JQError`` `compile_error` or `sandbox_violation`, with every problem libjq
     ///   reported and its line in `source`.
-    public init(_ source: String, name: String = "<expr>", libraryDirectory: String? = nil) throws(JQError) {
+    public init(
+        _ source: String, name: String = "<expr>", libraryDirectory: String? = nil, constants: JSONObject = [:]
+    ) throws(JQError) {
         self.source = source
         self.name = name
         readsNow = Sandbox.mayReadNow(source)
@@ -63,7 +68,8 @@ public final class Program {
         // jq_set_attr consumes the key and the value.
         jq_set_attr(state, jv_string("JQ_LIBRARY_PATH"), searchPath)
         // jq_compile_args consumes its arguments object; it returns 1 on success.
-        let compiled = prepared.wrappedSource.withCString { jq_compile_args(state, $0, jv_object()) }
+        let arguments = constants.isEmpty ? jv_object() : JV.make(.object(constants))
+        let compiled = prepared.wrappedSource.withCString { jq_compile_args(state, $0, arguments) }
         let messages = sink.compileMessages
         sink.compileMessages = []
         guard compiled == 1 else {

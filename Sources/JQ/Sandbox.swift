@@ -74,6 +74,7 @@ public enum Sandbox {
         "get_search_list": "the library search path is not available to rules",
         "get_jq_origin": "library functions take the time as an argument; only rules may call `now`",
         "get_prog_origin": "the program's origin is not available to rules",
+        "$params": "library functions take parameters as arguments: pass `$params.NAME` from the rule",
     ]
 
     /// An `import` or `include` at the top of a program.

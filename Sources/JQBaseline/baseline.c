@@ -17,14 +17,20 @@ static void ignore_message(void *data, jv message) {
     jv_free(message);
 }
 
-static jq_state *compile(const char *program, const char *library_dir) {
+static jq_state *compile(const char *program, const char *library_dir, const char *args_json) {
     jq_state *jq = jq_init();
     if (!jq) return NULL;
     jq_set_error_cb(jq, ignore_message, NULL);
     jv search = jv_array();
     if (library_dir) search = jv_array_append(search, jv_string(library_dir));
     jq_set_attr(jq, jv_string("JQ_LIBRARY_PATH"), search);  // consumes key and value
-    if (!jq_compile_args(jq, program, jv_object())) {        // consumes the arguments
+    jv args = args_json ? jv_parse(args_json) : jv_object();
+    if (jv_get_kind(args) != JV_KIND_OBJECT) {
+        jv_free(args);
+        jq_teardown(&jq);
+        return NULL;
+    }
+    if (!jq_compile_args(jq, program, args)) {  // consumes the arguments
         jq_teardown(&jq);
         return NULL;
     }
@@ -46,9 +52,9 @@ static long evaluate(jq_state *jq, jv input) {
     }
 }
 
-double jqb_ns_per_eval_prebuilt(const char *program, const char *library_dir, const char *input_json,
-                                long iterations, long *outputs) {
-    jq_state *jq = compile(program, library_dir);
+double jqb_ns_per_eval_prebuilt(const char *program, const char *library_dir, const char *args_json,
+                                const char *input_json, long iterations, long *outputs) {
+    jq_state *jq = compile(program, library_dir, args_json);
     if (!jq) return -1;
     jv input = jv_parse(input_json);
     if (!jv_is_valid(input)) {
@@ -66,9 +72,9 @@ double jqb_ns_per_eval_prebuilt(const char *program, const char *library_dir, co
     return elapsed / (double)iterations;
 }
 
-double jqb_ns_per_eval_from_text(const char *program, const char *library_dir, const char *input_json,
-                                 long iterations, long *outputs) {
-    jq_state *jq = compile(program, library_dir);
+double jqb_ns_per_eval_from_text(const char *program, const char *library_dir, const char *args_json,
+                                 const char *input_json, long iterations, long *outputs) {
+    jq_state *jq = compile(program, library_dir, args_json);
     if (!jq) return -1;
     int length = (int)strlen(input_json);
     long total = 0;
@@ -80,10 +86,10 @@ double jqb_ns_per_eval_from_text(const char *program, const char *library_dir, c
     return elapsed / (double)iterations;
 }
 
-double jqb_ms_per_compile(const char *program, const char *library_dir, int repetitions) {
+double jqb_ms_per_compile(const char *program, const char *library_dir, const char *args_json, int repetitions) {
     double start = now_ns();
     for (int i = 0; i < repetitions; i++) {
-        jq_state *jq = compile(program, library_dir);
+        jq_state *jq = compile(program, library_dir, args_json);
         if (!jq) return -1;
         jq_teardown(&jq);
     }

@@ -78,8 +78,10 @@ public struct Catalog: Sendable {
     /// How long a block takes, in minutes: a whole block in 3–5 minutes.
     public static let blockMinutes = 3...5
     /// The longest line of a block's three-line preview (`preview.learn`, `preview.why`,
-    /// `action.label`), in characters as written.
+    /// `action.label`), in characters as written, unless the catalog sets `preview_line_limit`.
     public static let previewLineLimit = 120
+    /// What a catalog's `preview_line_limit` may be.
+    public static let previewLineLimits = 40...400
 
     /// The actions a block can ask for.
     public static let actionTypes = [

@@ -23,9 +23,13 @@ public struct CatalogDocumentKind: DocumentKind {
     public func decode(_ root: YAMLNode, in file: DocumentFile) -> DecodedDocument? {
         guard
             let fields = file.fields(
-                root, what: "catalog", allowed: ["catalog", "title", "age_ranges", "metrics", "branches"])
+                root, what: "catalog",
+                allowed: ["catalog", "title", "age_ranges", "preview_line_limit", "metrics", "branches"])
         else { return nil }
         var prose = CatalogTextCollector(file: file)
+        if let (limit, _) = fields.integer("preview_line_limit", within: Catalog.previewLineLimits) {
+            prose.previewLineLimit = limit
+        }
         guard let id = fields.identifier("catalog", required: true)?.value,
             let title = fields.string("title", required: true)?.value
         else { return nil }
@@ -160,7 +164,8 @@ public struct CatalogDocumentKind: DocumentKind {
         {
             for key in ["learn", "why"] {
                 if let line = preview.string(key, required: true) {
-                    checkPreviewLine(line, field: "preview.\(key)", block: id, file: file)
+                    checkPreviewLine(
+                        line, field: "preview.\(key)", block: id, limit: prose.previewLineLimit, file: file)
                 }
             }
         }
@@ -180,7 +185,8 @@ public struct CatalogDocumentKind: DocumentKind {
             let actionType = action.string("type", required: true)
         else { return nil }
         if let label = action.string("label", required: true) {
-            checkPreviewLine(label, field: "action.label", block: id, file: file)
+            checkPreviewLine(
+                label, field: "action.label", block: id, limit: prose.previewLineLimit, file: file)
         }
         if !Catalog.actionTypes.contains(actionType.value) {
             file.error(
@@ -213,15 +219,16 @@ public struct CatalogDocumentKind: DocumentKind {
     }
 
     /// A preview line (`preview.learn`, `preview.why`, `action.label`) fits one line of the
-    /// three-line preview: at most ``Catalog/previewLineLimit`` characters as written.
+    /// three-line preview: at most `limit` characters as written (the catalog's
+    /// `preview_line_limit`, else ``Catalog/previewLineLimit``).
     private func checkPreviewLine(
-        _ line: (value: String, node: YAMLNode), field: String, block: String, file: DocumentFile
+        _ line: (value: String, node: YAMLNode), field: String, block: String, limit: Int, file: DocumentFile
     ) {
         let length = line.value.count
-        guard length > Catalog.previewLineLimit else { return }
+        guard length > limit else { return }
         file.error(
             "invalid_value",
-            "block `\(block)`: `\(field)` is \(length) characters long; a preview line fits at most \(Catalog.previewLineLimit) (the preview has three lines: move the rest into the theory)",
+            "block `\(block)`: `\(field)` is \(length) characters long; a preview line fits at most \(limit) (the preview has three lines: move the rest into the theory)",
             at: file.location(line.node))
     }
 
@@ -249,6 +256,7 @@ public struct CatalogDocumentKind: DocumentKind {
         let registry = CheckPluginRegistry(ruleSet: context.ruleSet, swiftPlugins: swiftPlugins)
         let catalogs = documents.compactMap { $0.value as? Catalog }
         LiteralReferenceChecks(catalogs: catalogs, registry: registry, context: context).run()
+        ParameterReferenceChecks(catalogs: catalogs, context: context).run()
         var seen: [String: SourceLocation] = [:]
         for case let catalog as Catalog in documents.map(\.value) {
             if let first = seen[catalog.id] {
@@ -265,6 +273,8 @@ public struct CatalogDocumentKind: DocumentKind {
 struct CatalogTextCollector {
     let file: DocumentFile
     var texts: [Catalog.Text] = []
+    /// The longest line of a block's preview, in characters.
+    var previewLineLimit = Catalog.previewLineLimit
 
     init(file: DocumentFile) {
         self.file = file

@@ -20,7 +20,8 @@ public struct JourneyCLI: Sendable {
         engine = features
         commands =
             [
-                CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, IngestCommand.self,
+                CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, ParamsCommand.self,
+                ParamsSetCommand.self, IngestCommand.self,
                 DatabaseMigrateCommand.self, DatabaseStatsCommand.self, AnalyticsExportCommand.self,
             ] + features.commands + [TokenMintCommand.self, TokenVerifyCommand.self, ServeCommand.self]
         groups = features.commandGroups.merging([

@@ -10,12 +10,32 @@ enum UnchangedTestsCheck {
             guard let before = parent.rule(rule.id), let digest = candidate.digest(of: rule.id),
                 parent.digest(of: rule.id) != digest, outline(before.tests) == outline(rule.tests)
             else { return nil }
+            let tests = rule.tests.map { "`\($0.name)`" }.joined(separator: ", ")
+            let values = changedValues(from: before, to: rule)
             let message =
-                rule.tests.isEmpty
-                ? "rule `\(rule.id)` changed and has no tests: add one for what it does now"
-                : "rule `\(rule.id)` changed but its tests did not; they still pass (\(rule.tests.map { "`\($0.name)`" }.joined(separator: ", "))): add a test for what changed"
+                if let values {
+                    rule.tests.isEmpty
+                        ? "rule `\(rule.id)` reads new parameter values (\(values)) and has no tests"
+                        : "rule `\(rule.id)` reads new parameter values (\(values)); its tests pass with them (\(tests)), those that depend on a value pin it with `params:`"
+                } else if rule.tests.isEmpty {
+                    "rule `\(rule.id)` changed and has no tests: add one for what it does now"
+                } else {
+                    "rule `\(rule.id)` changed but its tests did not; they still pass (\(tests)): add a test for what changed"
+                }
             return Diagnostic(.warning, code: "tests_unchanged", message, at: rule.location, rule: rule.id)
         }
+    }
+
+    /// The parameters whose values changed (`by_branch_prefers`), when nothing else of the rule
+    /// did: its programs, kind and events are the same.
+    private static func changedValues(from before: RuleDefinition, to after: RuleDefinition) -> String? {
+        guard before.parameters != after.parameters, before.kind.name == after.kind.name, before.events == after.events,
+            before.variants.map(\.name) == after.variants.map(\.name),
+            before.variants.map(\.expression.source) == after.variants.map(\.expression.source),
+            before.fallback?.source == after.fallback?.source
+        else { return nil }
+        let names = (after.parameters ?? [:]).keys.filter { before.parameters?[$0] != after.parameters?[$0] }
+        return names.map { "`\($0)`" }.joined(separator: ", ")
     }
 
     /// What a test checks, without where it is written.

@@ -42,7 +42,8 @@ final class CompiledRule {
 
     private func compile(_ expression: Expression, rule: RuleDefinition, variant: String) throws(RuleError) -> Program {
         do {
-            return try Program(expression.source, name: rule.id, libraryDirectory: libraryDirectory)
+            let (source, constants) = rule.program(for: expression.source)
+            return try Program(source, name: rule.id, libraryDirectory: libraryDirectory, constants: constants)
         } catch {
             throw RuleError(error, rule: rule.id, variant: variant)
         }

@@ -6,13 +6,22 @@ import YAML
 final class DiagnosticCollector {
     private(set) var diagnostics: [Diagnostic] = []
     private var seen: Set<String> = []
+    /// Places whose first diagnostic says it all: what a decoder finds there later follows from it
+    /// (a field written with an undeclared parameter is then not a duration either).
+    private var explained: Set<SourceLocation> = []
 
     var hasErrors: Bool { diagnostics.hasErrors }
 
     func add(_ diagnostic: Diagnostic) {
         let key = "\(diagnostic.location)|\(diagnostic.code)|\(diagnostic.message)"
-        guard seen.insert(key).inserted else { return }
+        guard !explained.contains(diagnostic.location), seen.insert(key).inserted else { return }
         diagnostics.append(diagnostic)
+    }
+
+    /// Adds `diagnostic` and drops every later one at its place.
+    func addExplaining(_ diagnostic: Diagnostic) {
+        add(diagnostic)
+        explained.insert(diagnostic.location)
     }
 
     func error(

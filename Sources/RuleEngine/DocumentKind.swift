@@ -47,11 +47,14 @@ public final class DocumentFile {
     let collector: DiagnosticCollector
     let readFixture: RuleFileDecoder.FixtureReader
     let ruleKinds: RuleKinds
+    /// The document's parameters, which its rules read.
+    let parameterScope: ParameterScope
 
     init(
         path: String, lines: [Substring], collector: DiagnosticCollector,
-        readFixture: @escaping RuleFileDecoder.FixtureReader, ruleKinds: RuleKinds
+        readFixture: @escaping RuleFileDecoder.FixtureReader, ruleKinds: RuleKinds, parameterScope: ParameterScope
     ) {
+        self.parameterScope = parameterScope
         self.path = path
         self.lines = lines
         self.collector = collector
@@ -101,7 +104,8 @@ public final class DocumentFile {
             return []
         }
         let decoder = RuleFileDecoder(
-            file: path, lines: lines, collector: collector, readFixture: readFixture, kinds: ruleKinds)
+            file: path, lines: lines, collector: collector, readFixture: readFixture, kinds: ruleKinds,
+            documentScope: parameterScope)
         return items.compactMap(decoder.decodeRule)
     }
 }

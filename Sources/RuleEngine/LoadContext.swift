@@ -12,12 +12,14 @@ final class LoadContext {
     let collector: DiagnosticCollector
     let kinds: [any DocumentKind]
     let ruleKinds: RuleKinds
+    let parameters: ParameterTable
     private var fixtures: [String: JSON?] = [:]
 
     init(
         root: String, display: String, library: String, contents: [String: String], collector: DiagnosticCollector,
-        kinds: [any DocumentKind], ruleKinds: RuleKinds
+        kinds: [any DocumentKind], ruleKinds: RuleKinds, parameters: ParameterTable
     ) {
+        self.parameters = parameters
         self.root = root
         self.display = display
         self.library = library
@@ -52,16 +54,27 @@ final class LoadContext {
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if let kind = kinds.first(where: { root[$0.key] != nil }) {
+            // A document's parameters: declared at its top, read by its fields and its rules.
+            let scope = parameters.scope(
+                root["params"], owner: root[kind.key]?.scalar?.value ?? kind.key, file: file)
             let documentFile = DocumentFile(
-                path: file, lines: lines, collector: collector, readFixture: readFixture, ruleKinds: ruleKinds)
-            guard let decoded = kind.decode(root, in: documentFile) else { return ([], []) }
+                path: file, lines: lines, collector: collector, readFixture: readFixture, ruleKinds: ruleKinds,
+                parameterScope: scope)
+            guard let decoded = kind.decode(scope.substitute(root.removing("params")), in: documentFile) else {
+                return ([], [])
+            }
             let loaded = LoadedDocument(
                 key: kind.key, location: SourceLocation(file: file, root.start), value: decoded.value)
-            return (decoded.rules, [loaded])
+            var rules = decoded.rules
+            for index in rules.indices where rules[index].parameters == nil {
+                scope.noteReads(of: rules[index])
+                rules[index].parameters = scope.jqValues
+            }
+            return (rules, [loaded])
         }
         let decoder = RuleFileDecoder(
             file: file, lines: lines, collector: collector, readFixture: readFixture,
-            kinds: ruleKinds, otherKeys: kinds.map(\.key))
+            kinds: ruleKinds, otherKeys: kinds.map(\.key), parameters: parameters)
         return (decoder.decodeDocument(root), [])
     }
 
@@ -106,7 +119,8 @@ final class LoadContext {
                     continue
                 }
                 do {
-                    let program = try Program(expression.source, name: rule.id, libraryDirectory: library)
+                    let (source, constants) = rule.program(for: expression.source)
+                    let program = try Program(source, name: rule.id, libraryDirectory: library, constants: constants)
                     programs[key] = program
                     if let cacheKey { used[cacheKey] = program }
                 } catch {

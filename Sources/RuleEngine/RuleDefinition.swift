@@ -25,6 +25,12 @@ public struct RuleDefinition: Sendable {
     /// What the rule reads of its kind's selectable lists (`reads:`); nil: all of its input.
     public var reads: InputSelection?
     public var tests: [RuleTest]
+    /// The values of the parameters it reads as `$params.NAME` (its own `params:`, or those of
+    /// the document it belongs to), as jq reads them; nil when none are declared.
+    public var parameters: JSONObject?
+    /// Where fields of the rule are written `$params.NAME`: field (`reads.within`) → parameter.
+    /// A test that sets parameters gets these fields from its own values.
+    public var parameterFields: [String: String] = [:]
 
     /// A rule built by a feature from its own documents (an onboarding step's trigger).
     public init(
@@ -61,6 +67,44 @@ public struct RuleDefinition: Sendable {
     /// Whether the rule has named variants chosen by an experiment.
     public var hasVariants: Bool { experiment != nil }
 
+    /// The rule with other parameter values (a test's): its programs and the fields written
+    /// `$params.NAME` that the engine reads (`reads.within`) take them.
+    public func with(parameters values: JSONObject) -> RuleDefinition {
+        var rule = self
+        rule.parameters = values
+        if let name = parameterFields["reads.within"], let seconds = values[name]?.numberValue {
+            rule.reads?.within = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        return rule
+    }
+
+    /// A program of the rule as it is compiled: its text, and the constants bound for it.
+    ///
+    /// A program that names `$params` gets it (an empty object when the rule declares none, so
+    /// that `journey check` names the undeclared parameter rather than libjq an undefined
+    /// variable). Each `$params.NAME` of a declared parameter, written in one piece, is read
+    /// from a variable of its own, `$__p_NAME`, padded to the same length so that libjq's columns
+    /// still match the rule's: libjq 1.6 inlines the variables as constants, and reading one
+    /// costs what a literal costs instead of a look-up in the `$params` object.
+    public func program(for source: String) -> (source: String, constants: JSONObject) {
+        guard parameters != nil || source.contains("params") else { return (source, [:]) }
+        let values = parameters ?? [:]
+        var constants: JSONObject = ["params": .object(values)]
+        var bytes = Array(source.utf8)
+        for read in JQVariableReads.find("params", in: source).reversed() {
+            guard let name = read.field, let value = values[name], let span = read.span,
+                span.count == "$params.".utf8.count + name.utf8.count
+            else { continue }
+            let variable = Self.parameterVariable + name
+            constants[variable] = value
+            bytes.replaceSubrange(span, with: Array(("$" + variable + "   ").utf8))
+        }
+        return (String(decoding: bytes, as: UTF8.self), constants)
+    }
+
+    /// The prefix of the variable each parameter is read from in compiled programs.
+    static let parameterVariable = "__p_"
+
     /// SHA-256 of what decides the rule's behaviour, with the library's hash.
     func digest(libraryHash: String) -> String {
         var hasher = SHA256()
@@ -69,6 +113,8 @@ public struct RuleDefinition: Sendable {
         hasher.update("fallback\u{0}\(fallback?.source ?? "")")
         // Only rules that narrow their input say so, so that the others keep their digests.
         if let reads { hasher.update("\u{0}reads\u{0}\(reads.description)") }
+        // Parameter values are compiled into the programs: a new value is a new program.
+        if let parameters { hasher.update("\u{0}params\u{0}\(JSON.object(parameters).compactText)") }
         return hasher.finalizeHex()
     }
 }
@@ -137,4 +183,7 @@ public struct RuleTest: Sendable {
     public var expectation: Expectation
     /// Whether the test evaluates the rule's `fallback` instead of its expression.
     public var usesFallback: Bool
+    /// The parameter values the test evaluates with (its `params:` over the revision's), as jq
+    /// reads them; nil: the revision's.
+    public var parameters: JSONObject? = nil
 }

@@ -6,11 +6,14 @@ import YAML
 struct RuleFileDecoder {
     static let ruleFields = [
         "rule", "kind", "description", "events", "reads", "expr", "experiment", "variants", "fallback", "budget",
-        "tests",
+        "params", "tests",
     ]
     static let testFields = [
-        "name", "input", "input_file", "variant", "now", "expect", "expect_outputs", "expect_error", "fallback",
+        "name", "input", "input_file", "variant", "now", "params", "expect", "expect_outputs", "expect_error",
+        "fallback",
     ]
+    /// Fields whose text is never a parameter's value: jq, tests, and the declarations.
+    static let literalFields: Set<String> = ["rule", "description", "expr", "variants", "fallback", "params", "tests"]
     static let budgetRange: ClosedRange<Duration> = .milliseconds(1)...(.seconds(60))
     /// `reads: {within: …}`: from a second to ten years back.
     static let withinRange: ClosedRange<Duration> = .seconds(1)...(.seconds(3650 * 86_400))
@@ -26,6 +29,10 @@ struct RuleFileDecoder {
     let kinds: RuleKinds
     /// Top-level keys of the other document kinds, for the message about unknown documents.
     var otherKeys: [String] = []
+    /// Where each rule's `params:` go (its own parameters).
+    var parameters: ParameterTable?
+    /// For the rules of a document: the document's parameters, which they read (they declare none).
+    var documentScope: ParameterScope?
 
     /// The rules of one document: a single rule (`rule:`) or a list (`rules:`).
     func decodeDocument(_ root: YAMLNode) -> [RuleDefinition] {
@@ -50,6 +57,8 @@ struct RuleFileDecoder {
     }
 
     func decodeRule(_ node: YAMLNode) -> RuleDefinition? {
+        let scope = parameterScope(of: node)
+        let node = scope.substitute(node, skipping: Self.literalFields)
         guard let fields = YAMLFields(node, file: file, what: "rule", allowed: Self.ruleFields, collector: collector)
         else { return nil }
         let id = fields.string("rule", required: true)
@@ -76,8 +85,31 @@ struct RuleFileDecoder {
             id: ruleID, kind: kind, description: description, location: fields.start,
             experiment: fields.string("experiment")?.value, variants: variants, fallback: fallback,
             budget: budget, events: events, reads: reads, tests: [])
-        rule.tests = decodeTests(fields, rule: rule)
+        if documentScope == nil {
+            scope.noteReads(of: rule)
+            rule.parameters = scope.jqValues
+            rule.parameterFields = scope.fields
+        }
+        rule.tests = decodeTests(fields, rule: rule, scope: scope)
         return rule
+    }
+
+    /// The parameters `node` (a rule) reads: its own, or its document's.
+    private func parameterScope(of node: YAMLNode) -> ParameterScope {
+        let owner = node["rule"]?.scalar?.value ?? "?"
+        if let documentScope {
+            if let declared = node["params"] {
+                collector.error(
+                    "invalid_param_declaration",
+                    "a rule of a document reads the document's parameters: declare them under `params:` at the top of the file",
+                    at: SourceLocation(file: file, declared.start), rule: owner)
+            }
+            return documentScope
+        }
+        guard let parameters else {
+            return ParameterScope(owner: owner, file: file, declarations: [], collector: collector)
+        }
+        return parameters.scope(node["params"], owner: owner, file: file)
     }
 
     static func isValidID(_ id: String) -> Bool {
@@ -233,7 +265,7 @@ struct RuleFileDecoder {
         return variants.isEmpty ? nil : variants
     }
 
-    private func decodeTests(_ fields: YAMLFields, rule: RuleDefinition) -> [RuleTest] {
+    private func decodeTests(_ fields: YAMLFields, rule: RuleDefinition, scope: ParameterScope) -> [RuleTest] {
         guard let node = fields.values["tests"] else { return [] }
         guard let items = node.items else {
             collector.error(
@@ -242,7 +274,7 @@ struct RuleFileDecoder {
         }
         var names: [String: SourceLocation] = [:]
         return items.compactMap { item -> RuleTest? in
-            guard let test = decodeTest(item, rule: rule) else { return nil }
+            guard let test = decodeTest(item, rule: rule, scope: scope) else { return nil }
             if let first = names[test.name] {
                 collector.error(
                     "duplicate_test", "rule `\(rule.id)` has two tests named `\(test.name)`", at: test.location,
@@ -254,7 +286,7 @@ struct RuleFileDecoder {
         }
     }
 
-    private func decodeTest(_ node: YAMLNode, rule: RuleDefinition) -> RuleTest? {
+    private func decodeTest(_ node: YAMLNode, rule: RuleDefinition, scope: ParameterScope) -> RuleTest? {
         guard let fields = YAMLFields(node, file: file, what: "test", allowed: Self.testFields, collector: collector)
         else { return nil }
         let name = fields.string("name", required: true)?.value
@@ -290,11 +322,13 @@ struct RuleFileDecoder {
                 "invalid_value", "the test asks for the fallback, but rule `\(rule.id)` has no `fallback`",
                 at: fields.start, rule: rule.id)
         }
+        let parameters = fields.values["params"].map { scope.testValues($0, file: file) }
         let expectation = decodeExpectation(fields, rule: rule)
-        guard let name, let input, let expectation else { return nil }
+        guard let name, let input, let expectation, parameters != .some(nil) else { return nil }
         return RuleTest(
             name: name, location: fields.start, input: input.value, inputFile: input.file,
-            variant: variant?.value, now: now, expectation: expectation, usesFallback: usesFallback)
+            variant: variant?.value, now: now, expectation: expectation, usesFallback: usesFallback,
+            parameters: parameters ?? nil)
     }
 
     /// `input`, `input_file`, or both (then `input`'s members are laid over the file's).

@@ -18,6 +18,10 @@ public struct RuleSet: Sendable {
     public let loadedAt: Double
     /// Documents of registered kinds (catalogs, plugins, …), in file order.
     public let documents: [LoadedDocument]
+    /// Every parameter rules and documents declare, with its value in this revision, in file order.
+    public let parameters: [Parameter]
+    /// The names parameters of reference types may take, as features gave them.
+    public let parameterChoices = ParameterChoices()
 
     private let index: [String: Int]
     private let digests: [String: String]
@@ -27,9 +31,10 @@ public struct RuleSet: Sendable {
     init(
         rules: [RuleDefinition], revision: String, rulesDirectory: String, libraryDirectory: String,
         files: [String], loadedAt: Double, documents: [LoadedDocument] = [], digests: [String: String] = [:],
-        folderOwner: (any AnyObject & Sendable)? = nil
+        parameters: [Parameter] = [], folderOwner: (any AnyObject & Sendable)? = nil
     ) {
         self.folderOwner = folderOwner
+        self.parameters = parameters
         self.documents = documents
         self.digests = digests
         self.rules = rules
@@ -52,6 +57,11 @@ public struct RuleSet: Sendable {
     /// the library it can import. It changes exactly when the rule (or the library) changes.
     public func digest(of id: String) -> String? {
         digests[id]
+    }
+
+    /// The parameter `owner.name`.
+    public func parameter(_ name: String) -> Parameter? {
+        parameters.first { $0.name == name }
     }
 
     /// The first 12 hex digits of the revision, for people.

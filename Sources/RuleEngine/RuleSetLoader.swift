@@ -127,13 +127,17 @@ public struct RuleSetLoader {
         }
 
         let table = RuleKinds(ruleKinds)
+        let parameters = ParameterTable(collector: collector)
+        if let values = contents[ParameterTable.valuesFile] {
+            parameters.readValues(values, file: display + "/" + ParameterTable.valuesFile)
+        }
         let context = LoadContext(
             root: root, display: display, library: library, contents: contents, collector: collector, kinds: kinds,
-            ruleKinds: table)
+            ruleKinds: table, parameters: parameters)
         context.checkLibraries(files.filter { $0.hasPrefix("lib/") && $0.hasSuffix(".jq") })
         var rules: [RuleDefinition] = []
         var documents: [LoadedDocument] = []
-        for relative in files where Self.isRuleDocument(relative) {
+        for relative in files where Self.isRuleDocument(relative) && relative != ParameterTable.valuesFile {
             let decoded = context.decodeFile(relative)
             rules += decoded.rules
             documents += decoded.documents
@@ -142,13 +146,15 @@ public struct RuleSetLoader {
             let plugins = LoadContext(
                 root: pluginsRoot, display: displayNames?.plugins ?? Self.displayPath(pluginsDirectory),
                 library: library,
-                contents: pluginContents, collector: collector, kinds: kinds, ruleKinds: table)
+                contents: pluginContents, collector: collector, kinds: kinds, ruleKinds: table,
+                parameters: parameters)
             for relative in pluginFiles where Self.isRuleDocument(relative) {
                 let decoded = plugins.decodeFile(relative)
                 rules += decoded.rules
                 documents += decoded.documents
             }
         }
+        let declared = parameters.finish()
         let unique = context.rejectDuplicates(rules)
         // Duplicates are compiled too (and dropped) so that their own problems show in this pass.
         let duplicates = rules.filter { rule in !unique.contains { $0.location == rule.location } }
@@ -163,7 +169,7 @@ public struct RuleSetLoader {
         let ruleSet = RuleSet(
             rules: rules, revision: hasher.finalize(), rulesDirectory: display, libraryDirectory: library,
             files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970, documents: documents,
-            digests: digests, folderOwner: folderOwner)
+            digests: digests, parameters: declared, folderOwner: folderOwner)
         let evaluator = RuleEvaluator(ruleSet: ruleSet, programs: programs)
         if !collector.hasErrors {
             // Document kinds check their documents against the compiled rules.

@@ -72,6 +72,10 @@ public struct RuleTestRunner {
         var outcome = TestOutcome(
             rule: rule.id, test: test.name, location: test.location, status: .failed, message: nil, expected: nil,
             actual: nil, duration: .zero, trace: [])
+        // A test that sets parameters evaluates programs compiled with its values, by an
+        // evaluator of its own (programs are kept by rule id).
+        let rule = test.parameters.map { rule.with(parameters: $0) } ?? rule
+        let evaluator = test.parameters == nil ? evaluator : RuleEvaluator(ruleSet: evaluator.ruleSet)
         // The input as the engine gives it: narrowed to what the rule declares it `reads`, a time
         // window by the `now` the rule is evaluated at.
         let now = rule.evaluationNow(test.now)

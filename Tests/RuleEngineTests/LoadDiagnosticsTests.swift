@@ -42,6 +42,11 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
                 parts: ["diagnostics": CaseKeys(expecting: ["code"], others: ["at", "message"])])
         ).map { LoadCase($0.json) })
     func brokenRulesAreRefusedWithEveryDiagnostic(_ testCase: LoadCase) throws {
+        try Self.expectRefused(testCase)
+    }
+
+    /// Loads the case's files and expects exactly its errors, in order of place.
+    static func expectRefused(_ testCase: LoadCase) throws {
         let directory = try TemporaryDirectory()
         for file in testCase.files { try directory.write(file.path, file.text) }
         let result = RuleSetLoader(rulesDirectory: directory.path, pluginsDirectory: nil, ruleKinds: AllRuleKinds.list)

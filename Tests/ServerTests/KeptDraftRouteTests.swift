@@ -8,6 +8,24 @@ import Testing
 /// Keeping a draft as a revision without activating it (`activate: false`), as the console does
 /// to preview and diff a draft before publishing.
 @Suite struct KeptDraftRouteTests {
+    /// The by-branch variant picks the other end (`max_by`), and its tests say what it picks then.
+    static let maxByEdits = [
+        ("| min_by([-($progress", "| max_by([-($progress"),
+        ("variant: by-branch\n    expect: growth-check", "variant: by-branch\n    expect: daily-exercise-needs"),
+        (
+            "{by_branch_prefers: weakest_topic}\n    expect: impulse-control-basics",
+            "{by_branch_prefers: weakest_topic}\n    expect: enrichment-feeding"
+        ),
+        (
+            "by_branch_min_progress: 4, by_branch_start: lifestyle}\n    expect: enrichment-feeding",
+            "by_branch_min_progress: 4, by_branch_start: lifestyle}\n    expect: socialization-plan"
+        ),
+        (
+            "{by_branch_prefers: most_progress, by_branch_start: lifestyle}\n    expect: enrichment-feeding",
+            "{by_branch_prefers: most_progress, by_branch_start: lifestyle}\n    expect: impulse-control-basics"
+        ),
+    ]
+
     /// `activate: false` keeps a draft (gates run) without serving it: it can be previewed and
     /// diffed, then published or activated.
     @Test func aDraftIsKeptWithoutActivatingIt() throws {
@@ -19,12 +37,9 @@ import Testing
             admin: true)
         #expect(first.status == 201)
         let path = "Rules/journey/recommendation.yaml"
-        let edited = (bundled.files[path] ?? "").replacingOccurrences(
-            of: "min_by([-($progress", with: "max_by([-($progress"
-        )
-        .replacingOccurrences(
-            of: "variant: by-branch\n    expect: growth-check",
-            with: "variant: by-branch\n    expect: daily-exercise-needs")
+        let edited = Self.maxByEdits.reduce(bundled.files[path] ?? "") {
+            $0.replacingOccurrences(of: $1.0, with: $1.1)
+        }
         #expect(edited != bundled.files[path])
         let draft: JSON = [
             "message": "try max_by", "base": "active", "files": [path: .string(edited)], "activate": false,

@@ -17,13 +17,17 @@ import Testing
         ) { folder in
             try AuthFixture.secretText.write(toFile: folder + "/jwt.secret", atomically: true, encoding: .utf8)
             try AuthFixture.credentials.write(toFile: folder + "/credentials", atomically: true, encoding: .utf8)
+            // Open whatever the date the test runs on: walk-50k's end is a parameter, set as a
+            // product manager sets it; the other dates are written in the challenges.
             for name in opening {
                 let path = folder + "/Rules/challenges/\(name).yaml"
                 let text = try String(contentsOfFile: path, encoding: .utf8)
-                    .replacing(#/starts_at: .*/#, with: "starts_at: 2020-01-01T00:00:00Z")
-                    .replacing(#/ends_at: .*/#, with: "ends_at: 2099-12-31T23:59:59Z")
+                    .replacing(#/\nstarts_at: .*/#, with: "\nstarts_at: 2020-01-01T00:00:00Z")
+                    .replacing(#/\nends_at: [0-9].*/#, with: "\nends_at: 2099-12-31T23:59:59Z")
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
             }
+            try "values:\n  walk-50k:\n    ends_at: \"2099-12-31T23:59:59Z\"\n".write(
+                toFile: folder + "/Rules/params.yaml", atomically: true, encoding: .utf8)
         }
     }
 
