@@ -150,7 +150,7 @@ try:
     )
     wait_text("editor-state", "No problems (1 changed file)")
     click("run-tests")
-    wait_text("tests-result", "All 66 tests passed")
+    wait_text("tests-result", "All 67 tests passed")
     driver.find_element(By.ID, "publish-message").send_keys("by-branch: the strongest branch's furthest block")
     step("preview the impact")
     click("run-preview")

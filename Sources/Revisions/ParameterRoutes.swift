@@ -99,13 +99,15 @@ enum ParameterRoutes {
     private static func read(_ request: HTTPRequest, service: any ServiceContext, withTests: Bool)
         throws(APIError) -> (ParameterDraft, String?, Bool)
     {
-        var fields = Fields(try RequestBody.object(request))
-        let values = fields.object("values", required: true) ?? [:]
-        if values.isEmpty, fields.object["values"] != nil { fields.problem("values", "must set at least one value") }
-        if values.count > 500 { fields.problem("values", "sets at most 500 values at once") }
-        let message = fields.string("message", maxLength: 2_000)
-        let base = fields.identifier("base") ?? "active"
-        let tests = withTests ? fields.bool("tests") ?? false : false
+        var fields = try RequestBody.fields(request)
+        let values = (try? fields.object("values")) ?? [:]
+        if values.isEmpty, fields.has("values"), fields.errors.isEmpty {
+            fields.fail("values", .invalid, "must set at least one value")
+        }
+        if values.count > 500 { fields.fail("values", .outOfRange, "sets at most 500 values at once") }
+        let message = (try? fields.optionalString("message", maxLength: 2_000)) ?? nil
+        let base = ((try? fields.optionalIdentifier("base")) ?? nil) ?? "active"
+        let tests = withTests ? ((try? fields.optionalBool("tests")) ?? nil) ?? false : false
         try fields.check()
         return (try ParameterDraft(values: values, base: base, service: service), message, tests)
     }

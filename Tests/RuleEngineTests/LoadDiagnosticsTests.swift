@@ -35,12 +35,13 @@ struct LoadCase: Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct LoadDiagnosticsTests {
+    /// A rule directory that must not load: its `files` and the `diagnostics` expected.
+    static let keys = CaseKeys(
+        expecting: ["diagnostics"], others: ["files"],
+        parts: ["diagnostics": CaseKeys(expecting: ["code"], others: ["at", "message"])])
+
     @Test(
-        arguments: try CaseFile("load-diagnostics.yaml").cases(
-            keys: CaseKeys(
-                expecting: ["diagnostics"], others: ["files"],
-                parts: ["diagnostics": CaseKeys(expecting: ["code"], others: ["at", "message"])])
-        ).map { LoadCase($0.json) })
+        arguments: try CaseFile("load-diagnostics.yaml").cases(keys: Self.keys).map { LoadCase($0.json) })
     func brokenRulesAreRefusedWithEveryDiagnostic(_ testCase: LoadCase) throws {
         try Self.expectRefused(testCase)
     }

@@ -11,7 +11,7 @@ import Testing
 @Suite struct ParameterTests {
     static let cases = try! CaseFile("params.yaml")
 
-    @Test(arguments: try cases.cases("accepted"))
+    @Test(arguments: try cases.cases("accepted", keys: CaseKeys(expecting: ["reads"], others: ["declare", "value", "shows"])))
     func eachTypeReadsAsDeclared(_ testCase: NamedCase) throws {
         guard case .object(var declaration)? = testCase["declare"] else {
             Issue.record("the case declares nothing")
@@ -35,7 +35,7 @@ import Testing
         #expect(parameter.valueLocation.file.hasSuffix(testCase["value"] == nil ? "r.yaml" : "params.yaml"))
     }
 
-    @Test(arguments: try cases.cases("refused").map { LoadCase($0.json) })
+    @Test(arguments: try cases.cases("refused", keys: LoadDiagnosticsTests.keys).map { LoadCase($0.json) })
     func badParametersAreRefusedAtTheirPlace(_ testCase: LoadCase) throws {
         try LoadDiagnosticsTests.expectRefused(testCase)
     }

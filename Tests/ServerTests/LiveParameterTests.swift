@@ -25,7 +25,7 @@ import Testing
             let today = try client.json("GET", "/v1/dogs/q-123/today", admin: true).1
             return (today["recommended"]?["block_id"], today["decision"]?["revision"])
         }
-        #expect(try LiveService.waitUntil { try served() == bundled.revision })
+        try waitUntil("the bundled revision served") { try served() == bundled.revision }
         let before = try recommended()
         #expect(before.revision == .string(bundled.revision))
 
@@ -44,7 +44,7 @@ import Testing
             "POST", "/v1/rules/revisions/\(id)/activate", ["message": "by-branch: weakest topic first"], admin: true)
         try #require(activated == 200)
         let start = Date()
-        #expect(try LiveService.waitUntil { try served() == id })
+        try waitUntil("revision \(id) served") { try served() == id }
         print(
             "LiveParameterTests: served \(String(format: "%.3f", Date().timeIntervalSince(start))) s after the activation"
         )

@@ -189,11 +189,10 @@ import Testing
             "reload under load: \(load.requests.load(ordering: .relaxed)) requests, 0 failed; save → served median \(String(format: "%.2f", sorted[sorted.count / 2])) s, max \(String(format: "%.2f", sorted.last ?? 0)) s"
         )
         // Each worker says what its own last reload did: every one has refused the last change.
-        let refusedEverywhere = LiveService.waitUntil(seconds: 30) {
+        try waitUntil("every worker refused the last change", timeout: .seconds(30)) {
             (0..<4).allSatisfy { _ in
                 (try? client.send("GET", "/metrics").text)?.contains("journey_rules_last_reload_successful 0") == true
             }
         }
-        #expect(refusedEverywhere, "the last change was refused")
     }
 }

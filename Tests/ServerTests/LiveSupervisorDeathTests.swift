@@ -20,7 +20,7 @@ import Testing
         let workers = first.workerPIDs
         try #require(workers.count == 2)
         let load = ClientLoad(port: port, clients: 3)
-        #expect(LiveService.waitUntil(seconds: 20) { load.answered >= 20 }, "the load got no answers")
+        try waitUntil("the load answered 20 requests", timeout: .seconds(20)) { load.answered >= 20 }
         // The workers are busy reloading changed rules (about a second of compiling and tests)
         // when their supervisor dies: they cannot answer a polite SIGTERM before that is done.
         let rule = first.folder + "/Rules/wording.yaml"
@@ -37,11 +37,13 @@ import Testing
         let readyAfter = Date().timeIntervalSince(killedAt)
         let orphans = workers.filter(Self.isAlive)
         #expect(orphans.isEmpty, "workers \(orphans) of the killed supervisor outlived it until the restart served")
-        #expect(LiveService.waitUntil(seconds: 10) { !workers.contains(where: Self.isAlive) })
+        try waitUntil("the killed supervisor's workers gone", timeout: .seconds(10)) {
+            !workers.contains(where: Self.isAlive)
+        }
         let (status, _) = try second.client().json("GET", "/healthz")
         #expect(status == 200)
         let before = load.answered
-        #expect(LiveService.waitUntil(seconds: 20) { load.answered >= before + 20 }, "the load is not served again")
+        try waitUntil("the load served again", timeout: .seconds(20)) { load.answered >= before + 20 }
         load.stop()
         print(
             "LiveSupervisorDeathTests: the restarted service was ready \(String(format: "%.2f", readyAfter)) s after the kill (\(second.log.contains("waiting for") ? "after waiting for the port" : "the port was free at once")); \(load.answered) requests answered, \(load.unanswered) not (cut by the kill or sent while down)"
@@ -121,7 +123,7 @@ final class ClientLoad: Sendable {
     /// Stops the clients (waits for them, at most 30 s).
     func stop() {
         stopped.store(true, ordering: .releasing)
-        _ = LiveService.waitUntil(seconds: 30) { finished.load(ordering: .acquiring) == clients }
+        try? waitUntil("every client stopped", timeout: .seconds(30)) { finished.load(ordering: .acquiring) == clients }
     }
 
     deinit { stopped.store(true, ordering: .releasing) }

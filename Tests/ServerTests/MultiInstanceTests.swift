@@ -161,7 +161,7 @@ struct MultiInstanceTests {
     /// poll set to a minute, the second instance serves the published revision within seconds.
     @Test func anActivationIsAnnouncedToEveryInstance() throws {
         // A schema of its own on the suite's server: nothing here restarts it.
-        let store = try TestStore("postgres")
+        let store = try TestStore("postgres", schema: Features.all.schema)
         let instances = try (0..<2).map { _ in
             try LiveService(workers: 1, arguments: ["--db", store.location, "--activation-poll", "60s"], seed: false)
         }
@@ -189,7 +189,7 @@ struct MultiInstanceTests {
     /// own memory): a check-in or an uncheck through one instance shows in the statistics the
     /// other serves next, never a day it kept from before.
     @Test func statisticsFollowCheckinsMadeThroughAnotherInstance() throws {
-        let store = try TestStore("postgres")
+        let store = try TestStore("postgres", schema: Features.all.schema)
         let instances = try (0..<2).map { _ in
             try LiveService(workers: 1, arguments: ["--db", store.location], seed: false)
         }

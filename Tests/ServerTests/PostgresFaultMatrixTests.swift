@@ -1,7 +1,9 @@
 import Core
+import Features
 import Foundation
 import HTTP
 import Store
+import StoreBackends
 import Synchronization
 import TestSupport
 import Testing
@@ -42,8 +44,9 @@ struct PostgresFaultMatrixTests {
         /// Waits until the load has `more` events acknowledged since now (it runs again).
         func progress(_ more: Int, after what: String) throws {
             let target = load.counts.acknowledged + more
-            let recovered = LiveService.waitUntil(seconds: 120) { load.counts.acknowledged >= target }
-            try #require(recovered, "the load did not go on after: \(what) (\(load.counts))")
+            try waitUntil("the load going on after: \(what) (\(load.counts))", timeout: .seconds(120)) {
+                load.counts.acknowledged >= target
+            }
         }
         try progress(200, after: "the start")
         for round in 0..<Self.rounds {
@@ -56,7 +59,7 @@ struct PostgresFaultMatrixTests {
                     let failures = load.counts.failedRequests
                     try server.kill()
                     // Restarted once the instances are seen failing without it.
-                    _ = LiveService.waitUntil(seconds: 10) { load.counts.failedRequests > failures }
+                    try? waitUntil("the instances failing", timeout: .seconds(10)) { load.counts.failedRequests > failures }
                     try server.restart()
                 case .restartPostgres:
                     try server.restart()
@@ -72,7 +75,7 @@ struct PostgresFaultMatrixTests {
         #expect(counts.undelivered == 0, "\(counts.undelivered) batches never acknowledged")
         #expect(counts.rejected == 0, "\(counts.rejected) events refused")
 
-        let store = try StoreLocation(server.url).open()
+        let store = try StoreLocation(server.url).open(schema: Features.all.schema)
         let stored = Set(
             try store.rows("SELECT user_id, event_id FROM events WHERE user_id LIKE 'fm-%'") {
                 "\($0.text(0) ?? "")/\($0.text(1) ?? "")"

@@ -7,12 +7,12 @@ import Testing
 @Suite struct ServiceSecretTests {
     @Test(arguments: TestStore.names)
     func aSecretIsMadeOnceAndKept(backend name: String) throws {
-        let backend = try TestStore(name)
+        let backend = try TestStore(name, schema: .core)
         let first = try backend.store.serviceSecret("handles", now: 1)
         #expect(first.count == 32)
         #expect(try backend.store.serviceSecret("handles", now: 2) == first)
         #expect(try backend.store.serviceSecret("other", now: 3) != first)
-        let elsewhere = try TestStore(name)
+        let elsewhere = try TestStore(name, schema: .core)
         #expect(try elsewhere.store.serviceSecret("handles", now: 1) != first)
     }
 }
