@@ -11,7 +11,9 @@ import Testing
 @Suite struct ParameterTests {
     static let cases = try! CaseFile("params.yaml")
 
-    @Test(arguments: try cases.cases("accepted", keys: CaseKeys(expecting: ["reads"], others: ["declare", "value", "shows"])))
+    @Test(
+        arguments: try cases.cases(
+            "accepted", keys: CaseKeys(expecting: ["reads"], others: ["declare", "value", "shows"])))
     func eachTypeReadsAsDeclared(_ testCase: NamedCase) throws {
         guard case .object(var declaration)? = testCase["declare"] else {
             Issue.record("the case declares nothing")

@@ -118,6 +118,8 @@ final class EventLoad: @unchecked Sendable {
     /// Starts no more batches; waits (at most 3 minutes) for those being delivered.
     func stop() {
         stopped.store(true, ordering: .releasing)
-        try? waitUntil("every client stopped", timeout: .seconds(180)) { finished.load(ordering: .acquiring) == clients }
+        try? waitUntil("every client stopped", timeout: .seconds(180)) {
+            finished.load(ordering: .acquiring) == clients
+        }
     }
 }

@@ -17,7 +17,9 @@ import Testing
         let slow = SlowClients(port: service.port, count: 1_000, addresses: 25, reconnecting: true, seconds: 60)
         defer { slow.stop() }
         // The slow clients are connected (held by the worker, or waiting in the socket's backlog).
-        try waitUntil("900 slow clients connected", timeout: .seconds(20)) { slow.connected.load(ordering: .relaxed) >= 900 }
+        try waitUntil("900 slow clients connected", timeout: .seconds(20)) {
+            slow.connected.load(ordering: .relaxed) >= 900
+        }
         let probes = Probes.run(port: service.port, count: 60, interval: 0.1)
         let shed = Self.metric(service, "journey_http_connections_shed_total")
         #expect(probes.answered == probes.sent, "\(probes.answered) of \(probes.sent) probes answered")

@@ -59,7 +59,9 @@ struct PostgresFaultMatrixTests {
                     let failures = load.counts.failedRequests
                     try server.kill()
                     // Restarted once the instances are seen failing without it.
-                    try? waitUntil("the instances failing", timeout: .seconds(10)) { load.counts.failedRequests > failures }
+                    try? waitUntil("the instances failing", timeout: .seconds(10)) {
+                        load.counts.failedRequests > failures
+                    }
                     try server.restart()
                 case .restartPostgres:
                     try server.restart()
