@@ -111,17 +111,7 @@ struct ParameterBenchmark {
 
     /// `source` reading `$params` from its input: the binding goes after its directives.
     static func bindingFromInput(_ source: String) -> String {
-        var lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var index = 0
-        while index < lines.count {
-            let line = lines[index].drop { $0 == " " }
-            guard line.isEmpty || line.hasPrefix("#") || line.hasPrefix("include ") || line.hasPrefix("import ") else {
-                break
-            }
-            index += 1
-        }
-        lines.insert(".params as $params |", at: index)
-        return lines.joined(separator: "\n")
+        insertingAfterDirectives(".params as $params |", into: source)
     }
 
     private func measure(_ iterations: Int, _ body: () -> Void) -> Double {
