@@ -56,4 +56,10 @@ static inline int journey_sqlite3_reprepare_count(sqlite3_stmt *statement) {
     return sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0);
 }
 
+// How many virtual machine operations `statement` ran since it was prepared: the work SQLite
+// did for it, rows read included, whatever it returned.
+static inline int journey_sqlite3_vm_steps(sqlite3_stmt *statement) {
+    return sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_VM_STEP, 0);
+}
+
 #endif

@@ -32,7 +32,15 @@ extension StoreReader {
 
     /// The first contribution, in time order (`occurred_at`, user, event key), at which the
     /// running sum of everyone who joined `challenge` (or of one side) reaches `threshold`.
-    public func challengeCrossing(challenge: String, team: String?, threshold: Double) throws -> GroupContribution? {
+    ///
+    /// `notAfter`: a time the sum is known to have reached the threshold by (the group's kept
+    /// completion). Contributions only add, so the crossing can only be then or earlier, and
+    /// only the contributions up to then are read — the few that sum to less than the goal,
+    /// however many counted after it (a query over the whole ledger made every late walk of a
+    /// completed community challenge cost as much as all the walks before it).
+    public func challengeCrossing(challenge: String, team: String?, threshold: Double, notAfter: Double? = nil)
+        throws -> GroupContribution?
+    {
         try first(
             """
             SELECT occurred_at, user_id, event_key FROM (
@@ -40,9 +48,12 @@ extension StoreReader {
                     ORDER BY c.occurred_at, c.user_id, c.event_key ROWS UNBOUNDED PRECEDING) AS running
                 FROM challenge_contributions c
                 JOIN challenge_progress p ON p.challenge_id = c.challenge_id AND p.user_id = c.user_id
-                WHERE c.challenge_id = ? AND p.joined_at IS NOT NULL\(team == nil ? "" : " AND p.team = ?")
+                WHERE c.challenge_id = ? AND p.joined_at IS NOT NULL\(team == nil ? "" : " AND p.team = ?")\(
+                    notAfter == nil ? "" : " AND c.occurred_at <= ?")
             ) AS sums WHERE running >= ? ORDER BY occurred_at, user_id, event_key LIMIT 1
-            """, [.text(challenge)] + (team.map { [SQLValue.text($0)] } ?? []) + [.real(threshold)]
+            """,
+            [.text(challenge)] + (team.map { [SQLValue.text($0)] } ?? []) + (notAfter.map { [SQLValue.real($0)] } ?? [])
+                + [.real(threshold)]
         ) { GroupContribution(occurredAt: $0.real(0), userID: $0.text(1) ?? "", eventKey: $0.text(2) ?? "") }
     }
 }

@@ -44,8 +44,9 @@ public struct ChallengeGroupCompletedEffect: FeatureEffect, Equatable {
     public var members: JSONObject { ["challenge_id": .string(challengeID)] }
 
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
+        let kept = try store.challengeTotals(challenge: challengeID).first { $0.team.isEmpty }?.completedAt
         let crossing = try store.challengeCrossing(
-            challenge: challengeID, team: nil, threshold: Challenge.reachThreshold(of: target))
+            challenge: challengeID, team: nil, threshold: Challenge.reachThreshold(of: target), notAfter: kept)
         let at = crossing?.occurredAt ?? event.occurredAt
         let moved = try store.completeChallengeGroup(challenge: challengeID, at: at)
         guard moved || !first else { return }

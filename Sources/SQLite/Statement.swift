@@ -30,6 +30,10 @@ public final class Statement {
     /// How many times SQLite compiled the statement again since it was prepared.
     public var reprepareCount: Int { Int(journey_sqlite3_reprepare_count(handle)) }
 
+    /// How many virtual machine operations SQLite ran for the statement since it was prepared
+    /// (rows read included): a measure of its work that does not depend on the clock.
+    public var virtualMachineSteps: Int { Int(journey_sqlite3_vm_steps(handle)) }
+
     /// Binds `values` to parameters 1…n after resetting the statement.
     public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
