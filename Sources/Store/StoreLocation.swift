@@ -1,7 +1,11 @@
 import Foundation
 
 /// Where a store lives, as `--db` names it: a file path (or `sqlite:PATH`) for the embedded
-/// SQLite store, `:memory:` for a private one, or a `postgresql://` URL.
+/// SQLite store, `:memory:` for a private one, or a PostgreSQL server: a `postgresql://` URL
+/// or libpq's `key=value` form, each with several hosts when wanted
+/// (`postgresql://a:5432,b:5432/journey?target_session_attrs=read-write`, or `host=a,b
+/// port=5432,5432 dbname=journey target_session_attrs=read-write`: libpq connects to the first
+/// host that accepts writes, so a promoted standby is found by the next connection).
 public struct StoreLocation: Sendable, Equatable, CustomStringConvertible {
     public enum Backend: Sendable, Equatable {
         case sqlite(path: String)
@@ -25,7 +29,7 @@ public struct StoreLocation: Sendable, Equatable, CustomStringConvertible {
     public init(_ text: String) throws(StoreLocationError) {
         description = text
         if text.isEmpty { throw StoreLocationError(location: text, problem: "it is empty") }
-        if text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") {
+        if text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") || Self.isKeywordForm(text) {
             backend = .postgres(url: text)
             return
         }
@@ -72,6 +76,11 @@ extension StoreLocation {
     /// line, where every user of the machine could read it.
     public var password: String? {
         guard case .postgres(let url) = backend else { return nil }
+        if let word = Self.keywordPassword(in: url) {
+            var value = url[word].dropFirst("password=".count)
+            if value.hasPrefix("'"), value.hasSuffix("'"), value.count >= 2 { value = value.dropFirst().dropLast() }
+            return value.replacingOccurrences(of: "\\'", with: "'").replacingOccurrences(of: "\\\\", with: "\\")
+        }
         if let query = url.firstIndex(of: "?"),
             let parameter = url[url.index(after: query)...].split(separator: "&")
                 .first(where: Self.isPasswordParameter)
@@ -87,6 +96,10 @@ extension StoreLocation {
     /// `url` without the password of its user part or a `password=` parameter.
     public static func withoutPassword(_ url: String) -> String {
         var text = url
+        if let password = keywordPassword(in: text) {
+            text.removeSubrange(password)
+            return text.split(separator: " ").joined(separator: " ")
+        }
         if let password = userPassword(in: text) { text.removeSubrange(password) }
         if let query = text.firstIndex(of: "?") {
             let parameters = text[text.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
@@ -94,6 +107,41 @@ extension StoreLocation {
             text = String(text[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
         }
         return text
+    }
+
+    /// libpq's connection keywords that may begin a `key=value` location.
+    static let connectionKeywords: Set<String> = [
+        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "sslmode",
+        "target_session_attrs", "application_name", "options", "connect_timeout",
+    ]
+
+    /// Whether `text` is libpq's `key=value` form: its first word is `KEYWORD=` of a
+    /// connection keyword (a file path never begins so).
+    static func isKeywordForm(_ text: String) -> Bool {
+        let trimmed = text.drop { $0 == " " }
+        guard let equals = trimmed.firstIndex(of: "=") else { return false }
+        return connectionKeywords.contains(trimmed[..<equals].trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// The `password=VALUE` word of a `key=value` location (VALUE may be quoted with `'`), if any.
+    static func keywordPassword(in text: String) -> Range<String.Index>? {
+        guard !text.contains("://") else { return nil }
+        var index = text.startIndex
+        while index < text.endIndex {
+            while index < text.endIndex, text[index] == " " { index = text.index(after: index) }
+            let start = index
+            var quoted = false
+            while index < text.endIndex, quoted || text[index] != " " {
+                if text[index] == "\\", text.index(after: index) < text.endIndex {
+                    index = text.index(after: index)
+                } else if text[index] == "'" {
+                    quoted.toggle()
+                }
+                index = text.index(after: index)
+            }
+            if text[start..<index].lowercased().hasPrefix("password=") { return start..<index }
+        }
+        return nil
     }
 
     /// Where the user part's `:password` is in `url` (from the colon to the `@`), if it has one.

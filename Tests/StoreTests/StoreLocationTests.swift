@@ -17,6 +17,17 @@ import Testing
         (":memory:", .sqlite(path: ":memory:")),
         ("postgresql://journey@db:5432/journey", .postgres(url: "postgresql://journey@db:5432/journey")),
         ("postgres://db/journey", .postgres(url: "postgres://db/journey")),
+        // Several hosts: libpq connects to the first that accepts writes (a promoted standby).
+        (
+            "postgresql://journey@a:5432,b:5433/journey?target_session_attrs=read-write",
+            .postgres(url: "postgresql://journey@a:5432,b:5433/journey?target_session_attrs=read-write")
+        ),
+        (
+            "host=a,b port=5432,5433 dbname=journey target_session_attrs=read-write",
+            .postgres(url: "host=a,b port=5432,5433 dbname=journey target_session_attrs=read-write")
+        ),
+        ("dbname=journey", .postgres(url: "dbname=journey")),
+        ("./hosts=a.sqlite", .sqlite(path: "./hosts=a.sqlite")),
     ]
 
     @Test(arguments: readable)
@@ -50,6 +61,8 @@ import Testing
         ("postgresql://journey@db/journey", "postgresql://journey@db/journey", nil),
         ("postgres://db/journey", "postgres://db/journey", nil),
         ("./journey.sqlite", "./journey.sqlite", nil),
+        ("host=a,b password=pw dbname=journey", "host=a,b dbname=journey", "pw"),
+        (#"host=a password='p w\'s' user=j"#, "host=a user=j", "p w's"),
     ]
 
     @Test(arguments: passwords)
@@ -75,6 +88,19 @@ import Testing
             "\(error)".contains("postgresql://journey@127.0.0.1:1/journey") && "\(error)".contains("cannot connect")
                 && !"\(error)".contains("secret")
         }
+    }
+
+    /// A multi-host location whose first host does not answer: the store opens on the second.
+    @Test(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
+    func aMultiHostLocationOpensOnTheHostThatAcceptsWrites() throws {
+        let backend = try TestStore("postgres", schema: .core)
+        let url = try #require(backend.location.firstMatch(of: #/^postgres(ql)?://([^@/]*@)?([^:/]+):(\d+)(/.*)$/#))
+        let multiHost =
+            "postgresql://\(url.output.2 ?? "")127.0.0.1:1,\(url.output.3):\(url.output.4)\(url.output.5)"
+            + "&target_session_attrs=read-write"
+        let store = try StoreLocation(multiHost).open(schema: .core)
+        #expect(store is PostgresStore)
+        #expect(try store.appliedMigrations() == Schema.core.migrations.map(\.name))
     }
 
     @Test(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
