@@ -1,6 +1,8 @@
 /// The benchmark's flags.
 struct BenchmarkOptions {
-    enum Benchmark: String { case rules, ingest, views, http, habits, challenges, preview, postgres, slow, gates }
+    enum Benchmark: String {
+        case rules, ingest, views, http, habits, challenges, preview, postgres, slow, gates, events
+    }
 
     var benchmark = Benchmark.rules
     var rulesDirectory = "Rules"
@@ -9,6 +11,8 @@ struct BenchmarkOptions {
     var rounds = 15
     var events = 100_000
     var participants = 100_000
+    /// challenges: walks sent last that happened before the goal was reached.
+    var late = 0
     var dogs = 10_000
     var scaling = false
     var withoutFeatures = false
@@ -29,11 +33,12 @@ struct BenchmarkOptions {
                journey-bench ingest [--rules <dir>] [--events <n>] [--rounds <n>] [--scaling] [--without-features]
                journey-bench views [--rules <dir>] [--iterations <n>] [--rounds <n>]
                journey-bench habits [--rules <dir>] [--iterations <n>] [--rounds <n>]
-               journey-bench challenges [--rules <dir>] [--participants <n>] [--events <n>]
+               journey-bench challenges [--rules <dir>] [--participants <n>] [--events <n>] [--late <n>]
                journey-bench preview [--rules <dir>] [--dogs <n>] [--events <n>]
                journey-bench http [--rules <dir>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
                journey-bench slow [--connections <n>] [--seconds <n>] [--workers <n>]
                journey-bench gates [--rules <dir>] [--rounds <n>]
+               journey-bench events [--rules <dir>] [--events <n>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
                journey-bench postgres --postgres <url> [--events <n>] [--workers <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
 
         SUBCOMMANDS:
@@ -58,6 +63,9 @@ struct BenchmarkOptions {
                                   the defaults.
           gates                   A publish's gates on the bundled rules in this process beside a child
                                   process, as the service runs them.
+          events                  POST /v1/events with 10 and 100 events a request beside journey ingest on
+                                  the same SQLite store, and the latency of 10-event requests at 50% and
+                                  90% of the service's maximum rate.
           postgres                journey ingest into PostgreSQL beside SQLite, and POST /v1/events through
                                   1, 2 and 3 instances on one PostgreSQL database beside one SQLite service.
 
@@ -69,8 +77,11 @@ struct BenchmarkOptions {
                                   $params costs, three ways. (default: all four, then params)
           --iterations <n>        rules: evaluations per round and side. (default: 1000)
           --rounds <n>            Alternating rounds; medians are reported. (default: 15 for rules, 3 for ingest)
-          --events <n>            ingest, challenges, preview: events per run. (default: 100000; challenges 1000000)
+          --events <n>            ingest, challenges, preview, events: events per run. (default: 100000;
+                                  challenges 1000000; events 50000 per journey ingest)
           --participants <n>      challenges: participants. (default: 100000)
+          --late <n>              challenges: of the events, the last n happened in the first minutes, before
+                                  the goal was reached (they arrive late). (default: 0)
           --dogs <n>              preview: dogs active in the window. (default: 10000)
           --scaling               ingest: also run 10k, 100k and 1M events to show how cost grows.
           --without-features      ingest: leave out the run with every feature's consumers (one engine
@@ -102,6 +113,7 @@ struct BenchmarkOptions {
             if benchmark == .habits { rounds = 7; iterations = 50 }
             if benchmark == .challenges { events = 1_000_000 }
             if benchmark == .gates { rounds = 5 }
+            if benchmark == .events { rounds = 3; events = 50_000 }
         }
         func value(_ flag: String) throws -> String {
             guard let value = rest.popFirst() else { throw Problem(description: "Missing value for '\(flag)'") }
@@ -123,6 +135,7 @@ struct BenchmarkOptions {
             case "--rounds": rounds = try number(flag)
             case "--events": events = try number(flag)
             case "--participants": participants = try number(flag)
+            case "--late": late = try number(flag)
             case "--dogs": dogs = try number(flag)
             case "--scaling": scaling = true
             case "--without-features": withoutFeatures = true

@@ -64,15 +64,20 @@ struct ChallengeBenchmark {
         // Walks: participants in turn, over the last six days.
         var generator = SplitMix(seed: 11)
         let base = Self.receivedAt - 6 * 86_400
+        // With `--late N`, the last N walks happened in the first minutes, before the goal was
+        // reached: they arrive late, and each may move the group's completion back.
+        let late = min(options.late, events)
         let lines = (0..<events).map { n -> String in
             let user = Int(generator.next() % UInt64(participants))
-            let at = Timestamp.format(base + Double(n % 518_400))
+            let at = Timestamp.format(
+                n >= events - late ? base + Double(n - (events - late)) / 4 : base + Double(n % 518_400))
             let km = Double(generator.next() % 100) / 10 + 0.1
             return
                 #"{"event_id":"w\#(n)","user_id":"walker-\#(user)","type":"walk_completed","occurred_at":"\#(at)","payload":{"distance_km":\#(km)}}"#
         }
-        let walkSeconds = try ingest(lines, ingestor: ingestor)
-        let walkRate = Double(events) / walkSeconds
+        let walkSeconds = try ingest(Array(lines.dropLast(late)), ingestor: ingestor)
+        let walkRate = Double(events - late) / walkSeconds
+        let lateSeconds = late == 0 ? 0 : try ingest(Array(lines.suffix(late)), ingestor: ingestor)
         let finalRead = try measureRead(instance, store: store, view: true)
         let total = try store.challengeTotals(challenge: instance.id).first { $0.team.isEmpty }
 
@@ -88,7 +93,14 @@ struct ChallengeBenchmark {
             String(
                 format:
                     "challenge walks (%d, all consumers):                       %8.0f events/s  (%.2f× the plain workload's time per event)",
-                events, walkRate, plainRate / walkRate))
+                events - late, walkRate, plainRate / walkRate))
+        if late > 0 {
+            print(
+                String(
+                    format:
+                        "late walks (%d, before the goal was reached; arriving after the others): %8.0f events/s  (%.2f× the plain workload's time per event)",
+                    late, Double(late) / lateSeconds, plainRate * lateSeconds / Double(late)))
+        }
         print(
             "group total: \(String(format: "%.1f", total?.value ?? 0)) km from \(total?.participants ?? 0) participants\n"
         )

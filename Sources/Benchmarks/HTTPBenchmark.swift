@@ -23,6 +23,7 @@ struct HTTPBenchmark {
         var requestsPerSecond: Double
         var p99Milliseconds: Double
         var errors: Int
+        var p50Milliseconds = 0.0
     }
 
     func run() throws {
@@ -98,7 +99,8 @@ struct HTTPBenchmark {
     /// Runs wrk once with `threads` and `connections` for `seconds`; parses requests/s, the
     /// 99th percentile and errors.
     static func bench(
-        _ wrk: String, port: Int, path: String, script: String?, threads: Int, connections: Int, seconds: Int
+        _ wrk: String, port: Int, path: String, script: String?, threads: Int, connections: Int, seconds: Int,
+        timeoutSeconds: Int? = nil
     ) throws -> Measure {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
@@ -106,6 +108,8 @@ struct HTTPBenchmark {
             "-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency",
         ]
         if let script { arguments += ["-s", script] }
+        // wrk counts an answer slower than its timeout (2 s) as an error, not in the latencies.
+        if let timeoutSeconds { arguments += ["--timeout", "\(timeoutSeconds)s"] }
         process.arguments = arguments + ["http://127.0.0.1:\(port)\(path)"]
         let output = Pipe()
         process.standardOutput = output
@@ -117,12 +121,15 @@ struct HTTPBenchmark {
         guard let rate = Self.number(after: "Requests/sec:", in: text) else {
             throw Problem(description: "wrk said:\n\(text)")
         }
-        var p99 = 0.0
-        if let line = text.split(separator: "\n").first(where: {
-            $0.trimmingCharacters(in: .whitespaces).hasPrefix("99%")
-        }) {
-            p99 = Self.milliseconds(String(line.split(separator: " ").last ?? ""))
+        func percentile(_ label: String) -> Double {
+            guard
+                let line = text.split(separator: "\n").first(where: {
+                    $0.trimmingCharacters(in: .whitespaces).hasPrefix(label)
+                })
+            else { return 0 }
+            return Self.milliseconds(String(line.split(separator: " ").last ?? ""))
         }
+        let p99 = percentile("99%")
         var errors = 0
         if let line = text.split(separator: "\n").first(where: { $0.contains("Non-2xx or 3xx responses:") }) {
             errors += Int(line.split(separator: " ").last ?? "") ?? 0
@@ -130,7 +137,8 @@ struct HTTPBenchmark {
         if let line = text.split(separator: "\n").first(where: { $0.contains("Socket errors:") }) {
             errors += line.split(separator: ",").compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
         }
-        return Measure(requestsPerSecond: rate, p99Milliseconds: p99, errors: errors)
+        return Measure(
+            requestsPerSecond: rate, p99Milliseconds: p99, errors: errors, p50Milliseconds: percentile("50%"))
     }
 
     private static func number(after label: String, in text: String) -> Double? {
@@ -152,7 +160,11 @@ struct HTTPBenchmark {
     /// A wrk script posting batches of 10 `weight_saved` events for random dogs, every id unique
     /// (seeded per thread: wrk's Lua would otherwise repeat its numbers, and duplicates are cheap).
     /// `salt` tells apart the ids of several wrk processes started in the same second.
-    static func eventsScript(occurredAt: String, salt: String = "") -> String {
+    /// `perRequest`: events in each request; `delayMilliseconds`: how long each connection waits
+    /// before its next request (wrk's `delay`), to hold the load under the maximum rate.
+    static func eventsScript(
+        occurredAt: String, salt: String = "", perRequest: Int = 10, delayMilliseconds: Double? = nil
+    ) -> String {
         """
         local counter = 0
         local prefix = ""
@@ -169,7 +181,7 @@ struct HTTPBenchmark {
         wrk.headers["Content-Type"] = "application/json"
         request = function()
           local events = {}
-          for i = 1, 10 do
+          for i = 1, \(perRequest) do
             counter = counter + 1
             local dog = math.random(0, \(dogs - 1))
             events[i] = string.format('{"event_id":"bench-%s-%d","user_id":"bench-owner-%d","type":"weight_saved",' ..
@@ -177,7 +189,7 @@ struct HTTPBenchmark {
           end
           return wrk.format(nil, nil, nil, '{"events":[' .. table.concat(events, ",") .. ']}')
         end
-        """
+        """ + (delayMilliseconds.map { "\ndelay = function() return \(Int($0.rounded())) end\n" } ?? "")
     }
 
     /// One `journey serve` on its own store, seeded with Q's events and the benchmark's dogs.

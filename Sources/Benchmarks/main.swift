@@ -10,6 +10,7 @@ import Foundation
 //   journey-bench http    journey serve under wrk vs a trivial responder on the same adapter
 //   journey-bench slow    /healthz under 5,000 slow connections, connection guards off vs on
 //   journey-bench gates   a publish's gates in this process vs in a child process
+//   journey-bench events  POST /v1/events (10 and 100 a request) vs journey ingest, same store
 //   journey-bench postgres  ingest and POST /v1/events on PostgreSQL (1–3 instances) vs SQLite
 
 var options = BenchmarkOptions()
@@ -35,6 +36,7 @@ do {
     case .postgres: try PostgresBenchmark(options: options).run()
     case .slow: try SlowConnectionBenchmark(options: options).run()
     case .gates: try GatesBenchmark(options: options).run()
+    case .events: try EventsServiceBenchmark(options: options).run()
     }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
