@@ -20,6 +20,8 @@ public struct Assignment: Sendable, Equatable {
         /// The subject has no value for the experiment's hash attribute.
         case missingAttribute = "missing_attribute"
         case unknownExperiment = "unknown_experiment"
+        /// The experiment is concluded: everyone gets its winner.
+        case concluded
 
         /// In words, for `journey assign`.
         public var explanation: String {
@@ -33,6 +35,7 @@ public struct Assignment: Sendable, Equatable {
             case .outsideCoverage: "outside coverage: the hash is in no variation's range, so the default applies"
             case .missingAttribute: "the subject has no value for the experiment's hash attribute"
             case .unknownExperiment: "no experiment has this key"
+            case .concluded: "the experiment is concluded: everyone gets the winner"
             }
         }
     }

@@ -27,6 +27,9 @@ public struct Experiment: Sendable {
     /// Raising it reassigns everyone by the current weights (sticky assignments of a lower
     /// version are replaced).
     public var bucketVersion: Int
+    /// The variation everyone gets once the experiment is concluded (nobody is assigned or
+    /// exposed any more); nil while it runs.
+    public var winner: String? = nil
     /// The goal metrics the report compares the variations on.
     public var metrics: [ExperimentMetric] = []
     /// Metrics watched for harm, reported the same way.
@@ -64,6 +67,7 @@ public struct Experiment: Sendable {
         object["seed"] = .string(seed)
         object["coverage"] = .number(coverage)
         object["bucket_version"] = .number(Double(bucketVersion))
+        object["winner"] = winner.map(JSON.string) ?? .null
         object["starts_at"] = startsAt.map { .string(Timestamp.format($0)) } ?? .null
         object["ends_at"] = endsAt.map { .string(Timestamp.format($0)) } ?? .null
         object["metrics"] = .array(metrics.map(\.json))

@@ -38,6 +38,10 @@ public final class ExperimentAssigner: VariantChooser {
         guard let experiment = catalog[key] else {
             return Assignment(experiment: key, reason: .unknownExperiment)
         }
+        if let winner = experiment.winner {
+            return Assignment(
+                experiment: key, variation: winner, reason: .concluded, bucketVersion: experiment.bucketVersion)
+        }
         guard let value = subject.attribute(experiment.hashAttribute), !value.isEmpty else {
             return Assignment(experiment: key, reason: .missingAttribute, bucketVersion: experiment.bucketVersion)
         }

@@ -11,7 +11,7 @@ public struct ExperimentsDocumentKind: DocumentKind {
 
     static let fields = [
         "key", "description", "variations", "weights", "coverage", "hash_attribute", "hash_version", "seed",
-        "active", "starts_at", "ends_at", "bucket_version", "metrics", "guardrails",
+        "active", "starts_at", "ends_at", "bucket_version", "metrics", "guardrails", "winner",
     ]
 
     public func decode(_ root: YAMLNode, in file: DocumentFile) -> DecodedDocument? {
@@ -122,6 +122,14 @@ public struct ExperimentsDocumentKind: DocumentKind {
             ok = false
         }
         let bucketVersion = fields.integer("bucket_version", within: 0...1_000_000)?.value ?? 0
+        let winner = fields.identifier("winner")
+        if let (name, node) = winner, !variations.isEmpty, !variations.contains(name) {
+            file.error(
+                "invalid_value",
+                "the winner of `\(key)` must be one of its variations (\(variations.joined(separator: ", "))), found `\(name)`",
+                at: file.location(node))
+            ok = false
+        }
         var metricKeys: [String: SourceLocation] = [:]
         var metrics: [ExperimentMetric] = []
         var rules: [RuleDefinition] = []
@@ -137,7 +145,8 @@ public struct ExperimentsDocumentKind: DocumentKind {
             key: key, description: fields.string("description")?.value, variations: variations, weights: weights,
             coverage: coverage, hashAttribute: attribute?.value ?? "user_id", hashVersion: version,
             seed: fields.string("seed")?.value ?? key, active: fields.bool("active") ?? true, startsAt: startsAt,
-            endsAt: endsAt, bucketVersion: bucketVersion, metrics: metrics.filter { !$0.isGuardrail },
+            endsAt: endsAt, bucketVersion: bucketVersion, winner: winner?.value,
+            metrics: metrics.filter { !$0.isGuardrail },
             guardrails: metrics.filter(\.isGuardrail), location: fields.start)
         return (experiment, rules)
     }
