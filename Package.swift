@@ -76,6 +76,7 @@ let package = Package(
             name: "Experiments",
             dependencies: [
                 "ExperimentStatistics", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit", "HTTP",
+                "Revisions", "RevisionStore",
             ], resources: [.copy("openapi.json")]),
         .target(
             name: "Onboarding",

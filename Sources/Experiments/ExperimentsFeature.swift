@@ -33,6 +33,7 @@ public struct ExperimentsFeature: Feature {
 
     public var routes: [FeatureRoute] {
         [FeatureRoute("GET", "/v1/experiments/{experiment}/report", admin: true, ExperimentRoutes.report)]
+            + ExperimentEditRoutes.routes
     }
 
     public var commands: [any Command.Type] {

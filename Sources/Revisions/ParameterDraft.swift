@@ -22,30 +22,8 @@ struct ParameterDraft {
     /// Reads `values` (`owner.name` → a value, or null for the default) over `base` (`active`
     /// or a kept revision's id).
     init(values: JSONObject, base: String, service: any ServiceContext) throws(APIError) {
-        let store = service.store
-        let baseID: String
-        let baseFiles: RevisionFiles
-        do {
-            if base == "active" {
-                guard let active = try store.activeRevision()?.revision else {
-                    throw APIError(
-                        409, "no_active_revision",
-                        "no revision is active yet: publish the rules once ('journey publish' or POST /v1/rules/revisions), or give `base`"
-                    )
-                }
-                baseID = active
-            } else {
-                baseID = try store.ruleRevision(base).id
-            }
-            baseFiles = try store.ruleRevisionFiles(baseID)
-        } catch let error as APIError {
-            throw error
-        } catch let error as RevisionError {
-            throw APIError(404, error.code, error.description)
-        } catch {
-            throw APIError(503, "store_unavailable", "the store could not be read: \(error)")
-        }
-        let ruleSet = try Self.ruleSet(of: baseFiles, id: baseID, service: service)
+        let draftBase = try DraftRevision(base: base, service: service)
+        let (baseID, baseFiles, ruleSet) = (draftBase.id, draftBase.files, draftBase.ruleSet)
 
         var problems: [JSON] = []
         var file = ParameterValuesFile(baseFiles.files[Self.valuesPath])
