@@ -17,10 +17,14 @@ enum ConsoleAssets {
         "api.js": "text/javascript; charset=utf-8",
         "app.js": "text/javascript; charset=utf-8",
         "chart.js": "text/javascript; charset=utf-8",
+        "drafts.js": "text/javascript; charset=utf-8",
         "editor.js": "text/javascript; charset=utf-8",
+        "experiment-forms.js": "text/javascript; charset=utf-8",
         "experiments.js": "text/javascript; charset=utf-8",
         "explain.js": "text/javascript; charset=utf-8",
+        "forms.css": "text/css; charset=utf-8",
         "history.js": "text/javascript; charset=utf-8",
+        "params.js": "text/javascript; charset=utf-8",
         "rules.js": "text/javascript; charset=utf-8",
     ]
 

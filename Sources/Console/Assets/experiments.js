@@ -4,12 +4,6 @@
 (function () {
   const JC = window.JC;
 
-  /** The experiment keys of Rules/experiments.yaml (its top-level list items). */
-  function experimentKeys(files) {
-    const text = files["Rules/experiments.yaml"] || "";
-    return [...text.matchAll(/^ {2}- key:\s*([A-Za-z0-9_.-]+)/gm)].map((m) => m[1]);
-  }
-
   /** A 95% interval of a rate (Wilson score), for the chart. */
   function wilson(conversions, users) {
     if (!users) return [0, 0];
@@ -101,20 +95,40 @@
     );
   }
 
+  function srmTag(srm) {
+    if (srm.status === "mismatch") return JC.el("span", { class: "tag bad", title: "p = " + srm.p_value.toPrecision(3) }, "split is off");
+    if (srm.status === "ok") return JC.el("span", { class: "tag good" }, "split ok");
+    return JC.el("span", { class: "tag" }, "too few users");
+  }
+
   JC.pages.experiments = {
-    async load() {
-      const [active, rules] = await Promise.all([JC.active(), JC.api("GET", "/v1/rules").then((r) => r.data)]);
-      const keys = experimentKeys(active.files);
-      for (const rule of rules.rules) if (rule.experiment && !keys.includes(rule.experiment)) keys.push(rule.experiment);
-      const usedBy = (key) => rules.rules.filter((rule) => rule.experiment === key).map((rule) => rule.id);
+    async load(revision) {
+      const data = await JC.served("/v1/experiments", revision);
+      const list = data.experiments;
       JC.show(
         "experiments-body",
-        keys.length === 0
+        list.length === 0
           ? JC.el("p", {}, "No experiment in the active revision.")
           : JC.table(
-              ["Experiment", "Rules that use it", ""],
-              keys.map((key) => [key, usedBy(key).join(", ") || "an onboarding flow or none", JC.el("button", { type: "button", class: "secondary", "data-experiment": key, onclick: (event) => openReport(key, event.target) }, "Open results")])
-            )
+              ["Experiment", "Status", "Variations: weight, users", "Coverage", "Exposed", "Split", "Used by", ""],
+              list.map((e) => [
+                JC.el("span", { title: e.description || "" }, e.key),
+                e.status + (e.winner ? " (" + e.winner + " for everyone)" : ""),
+                JC.el("ul", { class: "plain" }, e.variations.map((v, i) => JC.el("li", {}, v.name + (i === 0 ? " (control)" : "") + ": " + JC.percent(v.weight) + ", " + v.users))),
+                JC.percent(e.coverage),
+                { text: String(e.exposed_users), class: "number" },
+                srmTag(e.sample_ratio),
+                e.used_by.join(", ") || "a flow, or nothing yet",
+                JC.el(
+                  "span",
+                  {},
+                  JC.el("button", { type: "button", class: "secondary", "data-experiment": e.key, onclick: (event) => openReport(e.key, event.target) }, "Open results"),
+                  " ",
+                  JC.el("button", { type: "button", class: "secondary", "data-change": e.key, onclick: () => JC.experimentForm(e) }, "Change")
+                ),
+              ])
+            ),
+        JC.el("button", { type: "button", class: "secondary", id: "experiment-new", onclick: () => JC.newExperimentForm() }, "New experiment")
       );
       await funnel();
     },

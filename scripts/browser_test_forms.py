@@ -1,0 +1,238 @@
+"""The console's forms, driven as a product manager would, typing no jq (run by
+scripts/browser-test after browser_test.py, against the same live `journey serve`).
+
+Parameters: a reminder delay and the by-branch preference changed by form (a value out of range
+refused at its field first), the tests, a draft, its preview and diff, publishing; the app's
+Today route then serves the new preference. Experiments: recommendation-v2 ramped from 10% to 50%
+coverage, each consequence read before publishing, then concluded with by-branch as the winner,
+recorded in the audit trail. Saves a screenshot of each step; fails on any JavaScript error and
+on a failed console request other than the one refusal it provokes.
+
+Environment: JOURNEY_CONSOLE_URL, JOURNEY_CONSOLE_TOKEN, JOURNEY_CONSOLE_SHOTS.
+"""
+import json
+import os
+import sys
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+URL = os.environ["JOURNEY_CONSOLE_URL"]
+BASE = URL.rsplit("/console", 1)[0]
+TOKEN = os.environ["JOURNEY_CONSOLE_TOKEN"]
+SHOTS = os.environ["JOURNEY_CONSOLE_SHOTS"]
+DELAY = "events.reminders.weigh_again_after"
+PREFERS = "recommendation.by_branch_prefers"
+
+
+def step(text):
+    print(f"browser-test forms: {text}", flush=True)
+
+
+def admin_get(path):
+    request = urllib.request.Request(BASE + path, headers={"Authorization": f"Bearer {TOKEN}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def served(path, revision, seconds=10):
+    """GET `path` (an answer with its `revision`, or a dog view's `decision.revision`) until it
+    is of `revision`: each worker of the service follows a publish within a poll."""
+    deadline = time.time() + seconds
+    while True:
+        data = admin_get(path)
+        of = data.get("revision") or data.get("decision", {}).get("revision")
+        if of == revision or time.time() > deadline:
+            assert of == revision, f"{path} is of revision {of}, not {revision}"
+            return data
+        time.sleep(0.2)
+
+
+def active_is_served(seconds=10):
+    """Waits until GET /v1/rules serves the active revision; returns it."""
+    active = admin_get("/v1/rules/revisions")["active"]
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if admin_get("/v1/rules")["revision"] == active:
+            return active
+        time.sleep(0.2)
+    raise AssertionError(f"the active revision {active} is not served")
+
+
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000"):
+    options.add_argument(argument)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+wait = WebDriverWait(driver, 30)
+
+
+def shot(name):
+    driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
+
+
+def text_of(element_id):
+    return driver.find_element(By.ID, element_id).text
+
+
+def wait_text(element_id, fragment):
+    try:
+        wait.until(EC.text_to_be_present_in_element((By.ID, element_id), fragment))
+    except Exception:
+        shot("failed-" + element_id)
+        raise AssertionError(f"#{element_id} never showed {fragment!r}; it shows {text_of(element_id)!r}")
+
+
+def click(element_id):
+    wait.until(EC.element_to_be_clickable((By.ID, element_id))).click()
+
+
+def nav(page):
+    driver.find_element(By.CSS_SELECTOR, f'#nav a[data-page="{page}"]').click()
+
+
+def field(name):
+    return "param-" + "".join(c if c.isalnum() or c in "_-" else "_" for c in name)
+
+
+def retype(element_id, text):
+    element = wait.until(EC.element_to_be_clickable((By.ID, element_id)))
+    element.clear()
+    element.send_keys(text)
+
+
+def publish_draft(prefix, message):
+    retype(prefix + "-draft-message", message)
+    click(prefix + "-draft-publish")
+    wait_text(prefix + "-draft-result", "it is active now")
+    return active_is_served()
+
+
+def sign_in():
+    driver.get(URL)
+    driver.find_element(By.ID, "token").send_keys(TOKEN)
+    click("signin")
+    wait_text("signed-in", "Signed in as")
+
+
+def parameters():
+    before = admin_get("/v1/dogs/q-123/today")["recommended"]["block_id"]
+    step("parameters: the forms of every rule and document")
+    nav("params")
+    wait.until(EC.presence_of_element_located((By.ID, field(DELAY))))
+    help_text = text_of(field(DELAY) + "-help")
+    assert "Default 14d" in help_text and "from 1d to 90d" in help_text, help_text
+    assert Select(driver.find_element(By.ID, field(PREFERS))).first_selected_option.text == "most_progress"
+
+    step("a reminder delay out of range is refused at its field")
+    retype(field(DELAY), "500d")
+    wait_text(field(DELAY) + "-problem", "between")
+    shot("forms-01-param-refused")
+
+    step("change the reminder delay and the by-branch preference")
+    retype(field(DELAY), "10d")
+    Select(driver.find_element(By.ID, field(PREFERS))).select_by_visible_text("weakest_topic")
+    wait_text("params-state", "No problems (2 changed values)")
+    click("params-tests-run")
+    wait_text("params-tests", "tests passed")
+
+    step("save a draft, preview it, see its changes, publish it")
+    click("params-save")
+    wait_text("params-draft", "is ready")
+    click("params-draft-preview")
+    wait_text("params-draft-result", "decisions change")
+    assert "q-123" in text_of("params-draft-result"), text_of("params-draft-result")
+    shot("forms-02-param-preview")
+    click("params-draft-diff")
+    wait_text("params-draft-result", "weigh_again_after: 10d")
+    wait_text("params-draft-result", "by_branch_prefers: weakest_topic")
+    published = publish_draft("params", "remind to weigh again after 10 days; by-branch: weakest topic first")
+    wait_text("params-state", "Published")
+    shot("forms-03-param-published")
+
+    step("the app's Today route serves the new preference")
+    after = served("/v1/dogs/q-123/today", published)
+    assert after["recommended"]["block_id"] != before, (before, after["recommended"])
+    assert after["recommended"]["block_id"] == "bond-building-games", after["recommended"]
+    values = {p["name"]: p["value"] for p in served("/v1/rules/params", published)["parameters"]}
+    assert values[DELAY] == "10d" and values[PREFERS] == "weakest_topic", values
+
+
+def experiments():
+    key = "recommendation-v2"
+    change = f'button[data-change="{key}"]'
+
+    def row():
+        """The experiment's row of the list as text ('' while the list loads)."""
+        return driver.execute_script(
+            "const row = [...document.querySelectorAll('#experiments-body tr')]"
+            ".find((r) => r.cells[0] && r.cells[0].textContent === arguments[0]);"
+            "return row ? row.innerText : '';",
+            key,
+        )
+
+    def open_form():
+        wait.until(lambda d: row())
+        driver.execute_script("document.querySelector(arguments[0]).click()", change)
+        wait_text("experiment-edit", "Change " + key)
+
+    step("experiments: the list at a glance")
+    nav("experiments")
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, change)))
+    assert "running" in row() and "control (control): 50.0%" in row() and "recommendation" in row(), row()
+
+    for old, new in ((100, 10), (10, 50)):
+        step(f"ramp {key} from {old}% to {new}%")
+        open_form()
+        driver.find_element(By.CSS_SELECTOR, f'button[data-ramp="{new}"]').click()
+        click("exp-save")
+        wait_text("experiment-draft", f"Coverage goes from {old}% to {new}%")
+        said = text_of("experiment-draft")
+        if new > old:
+            assert "keep their variation" in said and "nobody is reassigned" in said, said
+        shot(f"forms-04-experiment-ramp-{new}")
+        publish_draft("exp", f"ramp {key} to {new}%")
+        wait.until(lambda d: f"{new}.0%" in row())
+
+    step(f"conclude {key}: by-branch for everyone")
+    Select(driver.find_element(By.ID, "exp-winner")).select_by_visible_text("by-branch")
+    click("exp-conclude")
+    wait_text("experiment-draft", "Everyone gets `by-branch`")
+    shot("forms-05-experiment-conclude")
+    concluded = publish_draft("exp", "by-branch wins: ship it to everyone")
+    wait.until(lambda d: "concluded" in row())
+    assert "by-branch for everyone" in row(), row()
+    assert served("/v1/experiments", concluded)["experiments"][0]["winner"] == "by-branch"
+    audit = admin_get("/v1/audit")["audit"]
+    assert audit[0]["message"] == "by-branch wins: ship it to everyone" and audit[0]["actor"] == "pm-ann", audit[0]
+    shot("forms-06-experiments")
+
+
+try:
+    sign_in()
+    baseline = driver.execute_script("return JC.requests.length")
+    parameters()
+    experiments()
+    requests = driver.execute_script("return JC.requests")[baseline:]
+    failed = [r for r in requests if r["status"] >= 400 or r["status"] == 0]
+    expected = [r for r in failed if r["path"] == "/v1/rules/params/check" and r["status"] == 422]
+    assert failed == expected and expected, f"console requests that failed: {failed}"
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "/v1/rules/params/check" not in e["message"]]
+    assert not errors, f"JavaScript errors: {errors}"
+    step(f"passed: {len(requests)} requests")
+except Exception as error:
+    shot("forms-failed")
+    print(f"browser-test forms: FAILED: {error!r}", file=sys.stderr)
+    print("browser-test forms: last requests: " + driver.execute_script("return JSON.stringify(JC.requests.slice(-8))"), file=sys.stderr)
+    print("browser-test forms: experiments: " + driver.execute_script("return document.getElementById('experiments-body').innerText"), file=sys.stderr)
+    for entry in driver.get_log("browser"):
+        print(f"browser-test forms: console {entry['level']}: {entry['message']}", file=sys.stderr)
+    driver.quit()
+    sys.exit(1)
+driver.quit()
