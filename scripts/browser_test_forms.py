@@ -40,7 +40,7 @@ def admin_get(path):
         return json.load(response)
 
 
-def served(path, revision, seconds=10):
+def served(path, revision, seconds=60):
     """GET `path` (an answer with its `revision`, or a dog view's `decision.revision`) until it
     is of `revision`: each worker of the service follows a publish within a poll."""
     deadline = time.time() + seconds
@@ -53,7 +53,7 @@ def served(path, revision, seconds=10):
         time.sleep(0.2)
 
 
-def active_is_served(seconds=10):
+def active_is_served(seconds=60):
     """Waits until GET /v1/rules serves the active revision; returns it."""
     active = admin_get("/v1/rules/revisions")["active"]
     deadline = time.time() + seconds

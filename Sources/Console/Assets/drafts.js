@@ -32,12 +32,12 @@
   }
 
   /**
-   * GET `path` (an answer with `revision`), again until it is of `revision` (up to 10 s): each
+   * GET `path` (an answer with `revision`), again until it is of `revision` (up to 30 s): each
    * instance of the service follows a publish within a second, and a page reloaded after one
    * must show what is served now. Without `revision`, the first answer.
    */
   JC.served = async function (path, revision) {
-    const deadline = Date.now() + 10000;
+    const deadline = Date.now() + 30000;
     for (;;) {
       const data = (await JC.api("GET", path)).data;
       if (!revision || data.revision === revision || Date.now() > deadline) return data;
