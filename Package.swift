@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto"),
+        .systemLibrary(name: "CICU", path: "Sources/CICU", pkgConfig: "icu-i18n"),
         // Process plumbing C does better than Swift: atomics on shared memory, posix_spawn, prctl.
         .target(name: "CSupport"),
 
@@ -31,6 +32,9 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite", "Core"]),
         .target(name: "Postgres", dependencies: ["CPostgres", "Core"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "Core"]),
+        // Locales: CLDR plural rules, numbers, dates and weekdays (ICU's), and texts written in
+        // a small MessageFormat (`{name}`, `{count, plural, one {…} other {…}}`) rendered per locale.
+        .target(name: "Locales", dependencies: ["CICU", "Core"]),
         // Bearer tokens: JSON Web Tokens (HS256, RS256, ES256) checked with libcrypto.
         .target(name: "Auth", dependencies: ["COpenSSL", "Core"]),
 
@@ -176,6 +180,7 @@ let package = Package(
             name: "ExperimentStatisticsTests", dependencies: ["ExperimentStatistics", "Core", "TestSupport"],
             exclude: ["Cases"]),
         .testTarget(name: "JQTests", dependencies: ["JQ", "CJQ", "Core", "TestSupport"]),
+        .testTarget(name: "LocalesTests", dependencies: ["Locales", "Core", "TestSupport"], exclude: ["Cases"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "Core"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "CSQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core", "TestSupport"]),
