@@ -18,9 +18,11 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto"),
-        .systemLibrary(name: "CICU", path: "Sources/CICU", pkgConfig: "icu-i18n"),
         // Process plumbing C does better than Swift: atomics on shared memory, posix_spawn, prctl.
         .target(name: "CSupport"),
+        // ICU (Debian's libicu-dev): its headers clash with the ICU inside the toolchain's
+        // Foundation when one Swift module sees both, so a C file calls it behind plain C types.
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
         // The core under everything: JSON (strict parser, encoder), timestamps, durations,
         // SHA-256 (libcrypto's), the identifier rule.

@@ -72,14 +72,14 @@ public final class LocaleRules: Sendable {
 
 /// The ICU objects of one locale (used under the lock of their ``LocaleRules``).
 private final class ICUHandles {
-    let plural: OpaquePointer
+    let plural: UnsafeMutableRawPointer
     let number: UnsafeMutableRawPointer
     let weekdays: UnsafeMutableRawPointer
     var fixedDigits: [Int: UnsafeMutableRawPointer] = [:]
     let locale: String
 
     init?(locale: String) {
-        var status = U_ZERO_ERROR
+        var status = Int32(0)
         guard let plural = journey_uplrules_open(locale, &status), journey_u_failure(status) == 0 else { return nil }
         guard let number = journey_unum_open_decimal(locale, &status), journey_u_failure(status) == 0 else {
             journey_uplrules_close(plural)
@@ -107,7 +107,7 @@ private final class ICUHandles {
     func numberFormat(_ fractionDigits: Int?) -> UnsafeMutableRawPointer {
         guard let digits = fractionDigits.map({ max(0, min($0, 10)) }) else { return number }
         if let format = fixedDigits[digits] { return format }
-        var status = U_ZERO_ERROR
+        var status = Int32(0)
         guard let format = journey_unum_open_decimal(locale, &status), journey_u_failure(status) == 0 else {
             return number
         }
@@ -117,7 +117,7 @@ private final class ICUHandles {
     }
 
     func keywords() -> [PluralCategory] {
-        var status = U_ZERO_ERROR
+        var status = Int32(0)
         guard let list = journey_uplrules_keywords(plural, &status) else { return [.other] }
         defer { journey_uenum_close(list) }
         var found: [PluralCategory] = []
@@ -129,7 +129,7 @@ private final class ICUHandles {
     }
 
     func select(_ number: Double, fractionDigits: Int?) -> PluralCategory {
-        var status = U_ZERO_ERROR
+        var status = Int32(0)
         let keyword = ICUString.read { buffer, capacity in
             journey_uplrules_select_formatted(plural, numberFormat(fractionDigits), number, buffer, capacity, &status)
         }
@@ -137,7 +137,7 @@ private final class ICUHandles {
     }
 
     func format(_ value: Double, fractionDigits: Int?) -> String {
-        var status = U_ZERO_ERROR
+        var status = Int32(0)
         let format = numberFormat(fractionDigits)
         return ICUString.read { buffer, capacity in
             journey_unum_format_double(format, value, buffer, capacity, &status)
@@ -147,7 +147,7 @@ private final class ICUHandles {
     func weekday(_ weekday: Int, wide: Bool) -> String {
         // ICU counts 1 Sunday … 7 Saturday.
         let index = Int32(weekday % 7 + 1)
-        var status = U_ZERO_ERROR
+        var status = Int32(0)
         return ICUString.read { buffer, capacity in
             journey_udat_weekday(weekdays, index, wide ? 1 : 0, buffer, capacity, &status)
         }
@@ -166,7 +166,7 @@ private struct DateFormat: ~Copyable {
     deinit { journey_udat_close(handle) }
 
     static func open(locale: String, skeleton: String, timeZone: String) -> UnsafeMutableRawPointer? {
-        var status = U_ZERO_ERROR
+        var status = Int32(0)
         let skeleton = Array(skeleton.utf16)
         let zone = Array(timeZone.utf16)
         let handle = journey_udat_open_skeleton(
@@ -179,7 +179,7 @@ private struct DateFormat: ~Copyable {
     }
 
     func format(_ seconds: Double) -> String {
-        var status = U_ZERO_ERROR
+        var status = Int32(0)
         return ICUString.read { buffer, capacity in
             journey_udat_format(handle, seconds * 1000, buffer, capacity, &status)
         }
@@ -188,11 +188,12 @@ private struct DateFormat: ~Copyable {
 
 /// Reads a UTF-16 string an ICU function writes into a buffer.
 enum ICUString {
-    static func read(_ write: (UnsafeMutablePointer<UChar>, Int32) -> Int32) -> String {
-        withUnsafeTemporaryAllocation(of: UChar.self, capacity: 256) { buffer in
+    static func read(_ write: (UnsafeMutablePointer<UInt16>, Int32) -> Int32) -> String {
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 256) { buffer in
             let length = write(buffer.baseAddress!, 256)
             guard length > 0 else { return "" }
-            return String(decoding: UnsafeBufferPointer(start: buffer.baseAddress, count: Int(min(length, 256))), as: UTF16.self)
+            return String(
+                decoding: UnsafeBufferPointer(start: buffer.baseAddress, count: Int(min(length, 256))), as: UTF16.self)
         }
     }
 }
