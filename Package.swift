@@ -62,6 +62,7 @@ let package = Package(
             name: "FeatureKit",
             dependencies: [
                 "CommandKit", "Engine", "RuleEngine", "RevisionStore", "Store", "StoreBackends", "HTTP", "JQ", "Core",
+                "Locales", "YAML",
             ]),
 
         // Features, each one module: check plugins, and the Dog Journey.
@@ -160,7 +161,7 @@ let package = Package(
                 "Store", "SQLiteStore",
                 "SQLite", "Postgres", "JQ",
                 "Core", "JQBaseline",
-                "HTTP", "RevisionStore", "Server", "TestSupport",
+                "HTTP", "RevisionStore", "Server", "TestSupport", "Locales",
             ],
             path: "Sources/Benchmarks"
         ),
@@ -182,7 +183,10 @@ let package = Package(
             name: "ExperimentStatisticsTests", dependencies: ["ExperimentStatistics", "Core", "TestSupport"],
             exclude: ["Cases"]),
         .testTarget(name: "JQTests", dependencies: ["JQ", "CJQ", "Core", "TestSupport"]),
-        .testTarget(name: "LocalesTests", dependencies: ["Locales", "Core", "TestSupport"], exclude: ["Cases"]),
+        .testTarget(
+            name: "LocalesTests",
+            dependencies: ["Locales", "FeatureKit", "Features", "RuleEngine", "Core", "TestSupport"],
+            exclude: ["Cases"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML", "Core"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "CSQLite", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core", "TestSupport"]),

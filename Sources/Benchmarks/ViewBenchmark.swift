@@ -176,6 +176,7 @@ struct ViewBenchmark {
             except that the offer's is narrowed by kind alone (\(kindsOnly.map { "reads: " + $0.description } ?? "the whole window")):
             the records the rule needs to decide when the engine does not drop the older ones for it.
             """)
+        TextBenchmark(options: options).run(ruleSet: ruleSet)
     }
 
     /// A dog with 300 records whose weakest metric is body condition (so Today offers to count

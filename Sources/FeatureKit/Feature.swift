@@ -49,6 +49,9 @@ public protocol Feature: Sendable {
     var migrations: [Migration] { get }
     /// What its routes run in a child process (see ``IsolatedJob``).
     var isolatedJobs: [IsolatedJob] { get }
+    /// The text keys its code renders (`Rules/locales/*.yaml`): `journey check` refuses a rule
+    /// set whose locales lack one, `journey texts` shows what uses each.
+    var texts: [TextUse] { get }
 }
 
 extension Feature {
@@ -70,4 +73,5 @@ extension Feature {
     public var jobs: [FeatureJob] { [] }
     public var migrations: [Migration] { [] }
     public var isolatedJobs: [IsolatedJob] { [] }
+    public var texts: [TextUse] { [] }
 }

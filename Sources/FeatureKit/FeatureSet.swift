@@ -24,7 +24,7 @@ public struct FeatureSet: Sendable {
     public init(_ features: [any Feature]) {
         self.features = features
         ruleKinds = RuleKind.registry + features.flatMap(\.ruleKinds)
-        documentKinds = features.flatMap(\.documentKinds)
+        documentKinds = [LocaleDocumentKind(usedKeys: features.flatMap(\.texts))] + features.flatMap(\.documentKinds)
         effectTypes = EffectTypes(EffectTypes.engine.all + features.flatMap(\.effectTypes))
         rejectionStatuses = features.reduce(into: ["unknown_dog": 404, "conflict": 409, "storage_error": 503]) {
             statuses, feature in statuses.merge(feature.rejectionStatuses) { first, _ in first }

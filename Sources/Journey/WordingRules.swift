@@ -1,14 +1,19 @@
 import CheckPlugins
+import FeatureKit
 import RuleEngine
 import YAML
 
-/// The wording rules of all content (`Rules/wording.yaml`): phrases never used, and phrases a
-/// branch must always carry (the health branch says it does not replace a vet).
+/// The wording rules of all content (`Rules/wording.yaml`): phrases never used, each in its
+/// locale's word list (`locale:`, `en` when not given: the catalog's content is English), and
+/// phrases a branch must always carry (the health branch says it does not replace a vet). Every
+/// text of every locale file is checked against its own locale's list.
 public struct WordingRules: Sendable {
     public struct Forbidden: Sendable {
         public var phrase: String
         public var reason: String
         public var instead: String?
+        /// The locale whose texts it is checked in (`en`, `ru`).
+        public var locale: String
     }
 
     public struct Required: Sendable {
@@ -50,11 +55,16 @@ public struct WordingDocumentKind: DocumentKind {
         else { return nil }
         var forbidden: [WordingRules.Forbidden] = []
         for item in fields.values["forbidden"]?.items ?? [] {
-            guard let rule = file.fields(item, what: "forbidden phrase", allowed: ["phrase", "reason", "instead"]),
+            guard
+                let rule = file.fields(
+                    item, what: "forbidden phrase", allowed: ["phrase", "reason", "instead", "locale"]),
                 let phrase = rule.string("phrase", required: true)?.value,
                 let reason = rule.string("reason", required: true)?.value
             else { continue }
-            forbidden.append(.init(phrase: phrase, reason: reason, instead: rule.string("instead")?.value))
+            forbidden.append(
+                .init(
+                    phrase: phrase, reason: reason, instead: rule.string("instead")?.value,
+                    locale: rule.string("locale")?.value ?? "en"))
         }
         var required: [WordingRules.Required] = []
         for item in fields.values["required"]?.items ?? [] {
@@ -66,5 +76,21 @@ public struct WordingDocumentKind: DocumentKind {
             required.append(.init(branch: branch, phrase: phrase, reason: reason))
         }
         return DecodedDocument(value: WordingRules(forbidden: forbidden, required: required))
+    }
+
+    /// Every locale file's texts against the forbidden phrases of its locale.
+    public func check(_ documents: [LoadedDocument], in context: DocumentCheckContext) {
+        let rules = documents.compactMap { $0.value as? WordingRules }.flatMap(\.forbidden)
+        for locale in context.documents(of: LocaleDocument.self) {
+            let list = rules.filter { $0.locale == locale.texts.locale }
+            for (key, text) in locale.texts.texts.sorted(by: { $0.key < $1.key }) {
+                for rule in list where WordingRules.contains(text.message.source, rule.phrase) {
+                    var message =
+                        "the `\(locale.texts.locale)` text of `\(key)`: \"\(rule.phrase)\" is not used in our content: \(rule.reason)"
+                    if let instead = rule.instead { message += "; instead: \(instead)" }
+                    context.error("wording", message, at: locale.places[key] ?? locale.location)
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,41 @@
+import Core
+import FeatureKit
+import Features
+import RuleEngine
+import TestSupport
+import Testing
+
+/// `journey check` on locale files (Cases/locale-check.yaml): each refusal at its
+/// file:line:col, and the bundled locales load.
+struct LocaleCheckTests {
+    @Test(
+        arguments: try CaseFile("locale-check.yaml").cases(
+            keys: CaseKeys(
+                expecting: ["diagnostics"], others: ["files"],
+                parts: ["diagnostics": CaseKeys(expecting: ["code"], others: ["at", "message"])])))
+    func refused(_ testCase: NamedCase) throws {
+        let directory = try TemporaryDirectory()
+        for (path, text) in testCase["files"]!.objectValue! { try directory.write(path, text.stringValue!) }
+        let result = Features.all.loader(rulesDirectory: directory.path, pluginsDirectory: nil).load()
+        let errors = result.diagnostics.filter { $0.severity == .error }
+        let rendered = errors.map(\.description).joined(separator: "\n")
+        let expected = testCase["diagnostics"]!.arrayValue!
+        #expect(result.ruleSet == nil)
+        #expect(errors.count == expected.count, "\(rendered)")
+        for (actual, want) in zip(errors, expected) {
+            #expect(actual.location.description == directory.path + "/" + want["at"]!.stringValue!, "\(rendered)")
+            #expect(actual.code == want["code"]!.stringValue!, "\(rendered)")
+            #expect(actual.message.contains(want["message"]!.stringValue!), "\(rendered)")
+        }
+    }
+
+    /// The bundled locales load, with ru the default and every key in each.
+    @Test func theBundledLocalesLoad() throws {
+        let result = Features.all.loader(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).load()
+        let ruleSet = try #require(result.ruleSet, "\(result.diagnostics)")
+        let texts = ruleSet.texts
+        #expect(texts.codes == ["ru", "en"])
+        #expect(texts.render("onboarding.first_launch.button", locale: "ru") == "Вот это технологии")
+        #expect(ruleSet.files.contains { $0.hasSuffix("Rules/locales/ru.yaml") })
+    }
+}
