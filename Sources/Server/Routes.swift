@@ -59,6 +59,9 @@ extension JourneyService {
         add("POST", "/v1/rules/{rule}/evaluate", .service(.admin), AdminRoutes.evaluate)
         add("DELETE", "/v1/rules/{rule}/quarantine", .service(.admin), AdminRoutes.liftQuarantine)
         add("POST", "/v1/eval", .service(.admin), AdminRoutes.eval)
+        // A user's profile (their locale and time zone)
+        add("GET", "/v1/users/{user}/profile", .user([.pathUser("user")]), ProfileRoutes.show)
+        add("PUT", "/v1/users/{user}/profile", .user([.pathUser("user")]), ProfileRoutes.replace)
         return router
     }
 }

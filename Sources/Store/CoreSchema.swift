@@ -145,5 +145,10 @@ enum CoreSchema {
                     created_at REAL NOT NULL
                 );
                 """),
+        Migration(
+            "core.9", "a user's profile: the locale they read the app in (beside their time zone)",
+            sql: """
+                ALTER TABLE users ADD COLUMN locale TEXT;
+                """),
     ]
 }
