@@ -143,7 +143,7 @@ let package = Package(
             name: "JourneyCLI",
             dependencies: [
                 "Server", "HTTP", "FeatureKit", "CommandKit", "Engine", "RuleEngine", "Store", "StoreBackends", "JQ",
-                "Core", "Auth",
+                "Core", "Auth", "Locales",
             ]),
         // The executable: the one place that names every feature, handed to the command line.
         .executableTarget(name: "journey", dependencies: ["JourneyCLI", "Features"]),

@@ -22,7 +22,8 @@ public struct JourneyCLI: Sendable {
             [
                 CheckCommand.self, TestCommand.self, EvalCommand.self, RulesCommand.self, ParamsCommand.self,
                 ParamsSetCommand.self, IngestCommand.self,
-                DatabaseMigrateCommand.self, DatabaseStatsCommand.self, AnalyticsExportCommand.self,
+                DatabaseMigrateCommand.self, DatabaseStatsCommand.self, AnalyticsExportCommand.self, TextsCommand.self,
+                TextsRenderCommand.self,
             ] + features.commands + [TokenMintCommand.self, TokenVerifyCommand.self, ServeCommand.self]
         groups = features.commandGroups.merging([
             "db": "Manage the store: migrate its schema, show its statistics.",
