@@ -14,6 +14,8 @@ enum OnboardingShowCommand: Command {
         options: [
             OptionSpec(long: "user", valueName: "id", help: "The user's id."),
             OptionSpec(long: "now", valueName: "iso8601", help: "What time it is (default: the clock)."),
+            OptionSpec(
+                long: "locale", valueName: "code", help: "The texts' locale (default: the user's profile's, else ru)."),
             CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
         ])
 
@@ -33,7 +35,21 @@ enum OnboardingShowCommand: Command {
             guard let store = try CommonOptions.requiredStore(arguments, spec: spec, io: io, engine: engine) else {
                 return .failure
             }
-            view = try OnboardingView.json(user: user, flows: OnboardingFlows(ruleSet: ruleSet), store: store, now: now)
+            let texts: RequestTexts
+            if let locale = arguments.value("locale", spec: spec) {
+                guard ruleSet.texts.supports(locale) else {
+                    io.stderr.line(
+                        "Error: no texts for locale `\(locale)`; the locales are \(ruleSet.texts.codes.joined(separator: ", "))"
+                    )
+                    return .failure
+                }
+                texts = RequestTexts(locale: locale, source: "option", catalog: ruleSet.texts)
+            } else {
+                texts = RequestTexts.choose(
+                    profile: try store.userProfile(user), acceptLanguage: nil, catalog: ruleSet.texts)
+            }
+            view = try OnboardingView.json(
+                user: user, flows: OnboardingFlows(ruleSet: ruleSet), store: store, now: now, texts: texts)
         } catch {
             io.stderr.line("Error: \(error)")
             return .failure

@@ -11,8 +11,12 @@ public struct OnboardingDocumentKind: DocumentKind {
 
     public init() {}
 
-    static let flowFields = ["flow", "title", "version", "experiment", "after", "starts_on", "steps", "variants"]
-    static let stepFields = ["id", "target_element_id", "highlight", "tooltip", "completion_trigger", "can_skip"]
+    static let flowFields = [
+        "flow", "title", "title_key", "version", "experiment", "after", "starts_on", "steps", "variants",
+    ]
+    static let stepFields = [
+        "id", "target_element_id", "highlight", "tooltip", "texts", "completion_trigger", "can_skip",
+    ]
     static let triggerKinds = ["tap", "swipe", "visible", "timer", "expr"]
     static let swipeDirections = ["left", "right", "up", "down"]
 
@@ -83,12 +87,28 @@ public struct OnboardingDocumentKind: DocumentKind {
         if let list = fields.strings("starts_on") { startsOn = list.map(\.value) }
         guard ok else { return nil }
         let flow = OnboardingFlow(
-            id: id, title: fields.string("title")?.value, version: version, experiment: experiment,
+            id: id, title: Self.text(fields, written: "title", key: "title_key", file: file), version: version,
+            experiment: experiment,
             after: fields.string("after")?.value, startsOn: startsOn, variants: variants, location: fields.start)
         let rules = variants.flatMap { variant in
             variant.steps.map { step in Self.rule(for: step, flow: id) }
         }
         return DecodedDocument(value: flow, rules: rules)
+    }
+
+    /// A text written in place (`written`) or a text key (`key`, checked against the locale
+    /// files once everything is loaded); both is an error, neither nil.
+    static func text(_ fields: YAMLFields, written: String, key: String, file: DocumentFile) -> FlowText? {
+        let inPlace = fields.string(written)?.value
+        let keyed = fields.string(key)
+        if inPlace != nil, let keyed {
+            file.error(
+                "invalid_value", "give `\(written)` (written in place) or `\(key)` (a text key), not both",
+                at: file.location(keyed.node))
+            return nil
+        }
+        if let keyed { return .key(keyed.value, at: file.location(keyed.node)) }
+        return inPlace.map(FlowText.written)
     }
 
     /// The rule id of a step's trigger.
@@ -133,11 +153,14 @@ public struct OnboardingDocumentKind: DocumentKind {
                 "highlight", "circle, or rectangle with a corner radius: {shape: rectangle, corner_radius: 12}")
             ok = false
         }
-        var text: String?
+        var text: FlowText?
         var position = OnboardingStep.TooltipPosition.auto
         if let tooltipNode = fields.values["tooltip"] {
-            if let tooltip = file.fields(tooltipNode, what: "tooltip", allowed: ["text", "position"]) {
-                text = tooltip.string("text", required: true)?.value
+            if let tooltip = file.fields(tooltipNode, what: "tooltip", allowed: ["text", "key", "position"]) {
+                text = Self.text(tooltip, written: "text", key: "key", file: file)
+                if text == nil {
+                    tooltip.missing("key", "give the tooltip's text key of Rules/locales (`key:`), or a `text:`")
+                }
                 if let (value, positionNode) = tooltip.string("position") {
                     if let parsed = OnboardingStep.TooltipPosition(rawValue: value) {
                         position = parsed
@@ -150,7 +173,27 @@ public struct OnboardingDocumentKind: DocumentKind {
                 }
             }
         } else {
-            fields.missing("tooltip", "give the tooltip's `text` and `position` (above, below or auto)")
+            fields.missing("tooltip", "give the tooltip's `key` (Rules/locales) and `position` (above, below or auto)")
+        }
+        var pageTexts: [(name: String, text: FlowText)] = []
+        if let textsNode = fields.values["texts"] {
+            if let pairs = textsNode.pairs {
+                for pair in pairs {
+                    guard let name = pair.key.scalar?.value, let key = pair.value.scalar?.value else {
+                        file.error(
+                            "invalid_type", "`texts` maps a name (title, body, button) to a text key",
+                            at: file.location(pair.value))
+                        ok = false
+                        continue
+                    }
+                    pageTexts.append((name, .key(key, at: file.location(pair.value))))
+                }
+            } else {
+                file.error(
+                    "invalid_type", "`texts` maps a name (title, body, button) to a text key of Rules/locales",
+                    at: file.location(textsNode))
+                ok = false
+            }
         }
         var trigger: OnboardingStep.Trigger?
         if let triggerNode = fields.values["completion_trigger"] {
@@ -161,8 +204,8 @@ public struct OnboardingDocumentKind: DocumentKind {
         let canSkip = fields.bool("can_skip") ?? false
         guard ok, let id, let target, let text, let trigger else { return nil }
         return OnboardingStep(
-            id: id, targetElementID: target, shape: shape, cornerRadius: radius, tooltipText: text,
-            tooltipPosition: position, trigger: trigger, canSkip: canSkip,
+            id: id, targetElementID: target, shape: shape, cornerRadius: radius, tooltip: text,
+            tooltipPosition: position, texts: pageTexts, trigger: trigger, canSkip: canSkip,
             ruleID: Self.ruleID(flow: flow, variant: variant, step: id), location: fields.start)
     }
 
@@ -261,6 +304,7 @@ public struct OnboardingDocumentKind: DocumentKind {
         let flows = documents.compactMap { $0.value as? OnboardingFlow }
         let experiments = ExperimentCatalog(context.documents(of: ExperimentList.self).flatMap(\.experiments))
         StepReferenceChecks.run(flows, in: context)
+        FlowTextChecks.run(flows, in: context)
         var seen: [String: SourceLocation] = [:]
         for flow in flows {
             if seen[flow.id] != nil {

@@ -46,6 +46,10 @@ public struct OnboardingFeature: Feature {
         ]
     }
 
+    public var texts: [TextUse] {
+        [TextUse(OnboardingView.stepsLeftKey, usedBy: "GET /v1/users/{user}/onboarding (steps_left_text)")]
+    }
+
     public var commands: [any Command.Type] { [OnboardingShowCommand.self, FunnelCommand.self] }
     public var commandGroups: [String: String] {
         [

@@ -1,5 +1,7 @@
 import Core
+import FeatureKit
 import JQ
+import Locales
 import RuleEngine
 
 /// A walk-through from `Rules/onboarding/*.yaml`: the steps a user does, one at a time, each
@@ -7,7 +9,7 @@ import RuleEngine
 public struct OnboardingFlow: Sendable {
     /// The flow's id.
     public var id: String
-    public var title: String?
+    public var title: FlowText?
     /// `MAJOR.MINOR`: a new minor version may add steps (a returning user sees only the new
     /// ones); a new major version starts the flow over.
     public var version: String
@@ -87,29 +89,43 @@ public struct OnboardingStep: Sendable {
     public var shape: Shape
     /// For rectangles.
     public var cornerRadius: Double
-    public var tooltipText: String
+    public var tooltip: FlowText
     public var tooltipPosition: TooltipPosition
+    /// The step's page texts by name (`title`, `body`, `button`), in the order written.
+    public var texts: [(name: String, text: FlowText)]
     public var trigger: Trigger
     public var canSkip: Bool
     /// The `onboarding_trigger` rule that decides completion.
     public var ruleID: String
     public var location: SourceLocation
 
-    /// The step as the app renders it (the overlay data).
-    public var json: JSON {
+    /// The step as the app renders it (the overlay data), its texts in `texts`' locale: the
+    /// tooltip's `text` (with its `key` when it is one), and the page's `texts` when it has any.
+    public func json(_ texts: RequestTexts) -> JSON {
         var highlight: JSONObject = ["shape": .string(shape.rawValue)]
         if shape == .rectangle { highlight["corner_radius"] = .number(cornerRadius) }
-        return .object([
+        var tooltip: JSONObject = [
+            "text": .string(self.tooltip.rendered(texts)), "position": .string(tooltipPosition.rawValue),
+        ]
+        if let key = self.tooltip.key { tooltip["key"] = .string(key) }
+        var object: JSONObject = [
             "id": .string(id), "target_element_id": .string(targetElementID), "highlight": .object(highlight),
-            "tooltip": .object(["text": .string(tooltipText), "position": .string(tooltipPosition.rawValue)]),
-            "completion_trigger": trigger.json, "can_skip": .bool(canSkip),
-        ])
+            "tooltip": .object(tooltip), "completion_trigger": trigger.json, "can_skip": .bool(canSkip),
+        ]
+        if !self.texts.isEmpty {
+            var pages: JSONObject = [:]
+            for (name, text) in self.texts where pages[name] == nil { pages[name] = .string(text.rendered(texts)) }
+            object["texts"] = .object(pages)
+        }
+        return .object(object)
     }
 }
 
 /// Every onboarding flow of a rule set, in start order (a flow after the one it follows).
 public struct OnboardingFlows: Sendable {
     public var flows: [OnboardingFlow]
+    /// The texts of the rule set the flows come from (none for flows given alone).
+    public var catalog = TextCatalog([])
 
     public init(_ flows: [OnboardingFlow]) {
         var ordered: [OnboardingFlow] = []
@@ -135,6 +151,13 @@ public struct OnboardingFlows: Sendable {
 
     public init(ruleSet: RuleSet) {
         self.init(ruleSet.documents(of: OnboardingFlow.self))
+        catalog = ruleSet.texts
+    }
+
+    /// The flows' texts in the default locale: for a view no request asks for (the CLI's
+    /// default, a trigger's input).
+    public var defaultTexts: RequestTexts {
+        RequestTexts.choose(profile: nil, acceptLanguage: nil, catalog: catalog)
     }
 
     public subscript(id: String) -> OnboardingFlow? {

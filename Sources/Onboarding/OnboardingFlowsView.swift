@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import Store
 
 /// Every onboarding flow as the app's own coordinator runs it: the steps of the user's variant
@@ -10,11 +11,15 @@ import Store
 public enum OnboardingFlowsView {
     /// `{user_id, flows: [{flow, key, title, version, after, starts_on, status, variant,
     /// started_at, steps, completed_step_ids, skipped_step_ids, variants?}]}`.
-    public static func json(user: String, flows: OnboardingFlows, store: any StoreReader) throws -> JSON {
+    /// Texts are in `texts`' locale.
+    public static func json(user: String, flows: OnboardingFlows, store: any StoreReader, texts: RequestTexts) throws
+        -> JSON
+    {
         var list: [JSON] = []
         for flow in flows.flows {
             var object: JSONObject = [
-                "flow": .string(flow.id), "key": .string(flow.key), "title": flow.title.map(JSON.string) ?? .null,
+                "flow": .string(flow.id), "key": .string(flow.key),
+                "title": flow.title.map { .string($0.rendered(texts)) } ?? .null,
                 "version": .string(flow.version), "after": flow.after.map(JSON.string) ?? .null,
                 "starts_on": flow.startsOn.map { .array($0.map(JSON.string)) } ?? .null,
             ]
@@ -22,11 +27,14 @@ public enum OnboardingFlowsView {
                 object["status"] = "not_started"
                 object["variant"] = flow.variants.count == 1 ? .string(flow.variants[0].name) : .null
                 object["started_at"] = .null
-                object["steps"] = flow.variants.count == 1 ? .array(flow.variants[0].steps.map(\.json)) : .null
+                object["steps"] =
+                    flow.variants.count == 1 ? .array(flow.variants[0].steps.map { $0.json(texts) }) : .null
                 object["completed_step_ids"] = []
                 object["skipped_step_ids"] = []
                 object["variants"] = .array(
-                    flow.variants.map { .object(["name": .string($0.name), "steps": .array($0.steps.map(\.json))]) })
+                    flow.variants.map {
+                        .object(["name": .string($0.name), "steps": .array($0.steps.map { $0.json(texts) })])
+                    })
                 list.append(.object(object))
                 continue
             }
@@ -35,7 +43,7 @@ public enum OnboardingFlowsView {
             object["status"] = .string(finished ? "finished" : "in_progress")
             object["variant"] = .string(progress.variant)
             object["started_at"] = .string(Timestamp.format(progress.startedAt))
-            object["steps"] = .array(steps.map(\.json))
+            object["steps"] = .array(steps.map { $0.json(texts) })
             object["completed_step_ids"] = .array(
                 steps.filter { progress.steps[$0.id]?.skipped == false }.map { .string($0.id) })
             object["skipped_step_ids"] = .array(

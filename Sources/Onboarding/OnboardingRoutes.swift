@@ -13,7 +13,8 @@ enum OnboardingRoutes {
     static func show(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        .json(try view(service, user: try p.require("user")))
+        let user = try p.require("user")
+        return .json(try view(service, user: user, texts: service.texts(for: request, user: user)))
     }
 
     /// `GET /v1/users/{user}/onboarding/flows`: every flow's configuration for the user's
@@ -24,7 +25,8 @@ enum OnboardingRoutes {
         let user = try p.require("user")
         return try APIError.answering {
             try OnboardingFlowsView.json(
-                user: user, flows: OnboardingFlows(ruleSet: service.ruleSet), store: service.store)
+                user: user, flows: OnboardingFlows(ruleSet: service.ruleSet), store: service.store,
+                texts: service.texts(for: request, user: user))
         }
     }
 
@@ -35,6 +37,7 @@ enum OnboardingRoutes {
         -> HTTPResponse
     {
         let user = try p.require("user")
+        let texts = service.texts(for: request, user: user)
         var fields = try RequestBody.fields(request)
         let step = (try? fields.string("step_id")) ?? ""
         let requestedFlow = try? fields.optionalString("flow")
@@ -45,7 +48,7 @@ enum OnboardingRoutes {
         if let requestedFlow {
             flow = requestedFlow
         } else {
-            guard case .object(let current)? = try view(service, user: user)["current"],
+            guard case .object(let current)? = try view(service, user: user, texts: texts)["current"],
                 let shown = current["flow"]?.stringValue
             else {
                 throw APIError(409, "not_in_progress", "user \(user) has no onboarding step to skip")
@@ -60,15 +63,17 @@ enum OnboardingRoutes {
         ]
         let result = service.ingest([.object(event)])[0]
         var extra: JSONObject = [:]
-        if result.status != .rejected { extra["onboarding"] = try view(service, user: user) }
+        if result.status != .rejected { extra["onboarding"] = try view(service, user: user, texts: texts) }
         return service.respond(result, extra: extra)
     }
 
-    private static func view(_ service: any ServiceContext, user: String) throws(APIError) -> JSON {
+    private static func view(_ service: any ServiceContext, user: String, texts: RequestTexts) throws(APIError)
+        -> JSON
+    {
         do {
             return try OnboardingView.json(
                 user: user, flows: OnboardingFlows(ruleSet: service.ruleSet), store: service.store,
-                now: service.now())
+                now: service.now(), texts: texts)
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }

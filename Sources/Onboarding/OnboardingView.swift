@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import JQ
 import RuleEngine
 import Store
@@ -6,16 +7,23 @@ import Store
 /// What the app renders for a user's onboarding: the current step with its overlay, and each
 /// flow's state.
 public enum OnboardingView {
+    /// The text of how many steps of the flow follow the current one.
+    public static let stepsLeftKey = "onboarding.steps_left"
+
     /// `{user_id, current, flows}`: `current` is the step to render (null when there is none),
     /// `flows` says for each flow whether it is not started, in progress or finished, with the
     /// completed and skipped step ids. A timer step whose time ran out by `now` counts as done.
-    public static func json(user: String, flows: OnboardingFlows, store: any StoreReader, now: Double) throws -> JSON {
+    /// Texts are in `texts`' locale: the flows' titles, the step's tooltip and page texts, and
+    /// `steps_left_text` ("Осталось 3 шага").
+    public static func json(
+        user: String, flows: OnboardingFlows, store: any StoreReader, now: Double, texts: RequestTexts
+    ) throws -> JSON {
         var current: JSON = .null
         var list: [JSON] = []
         var finished = Set<String>()
         for flow in flows.flows {
             var object: JSONObject = ["flow": .string(flow.id), "key": .string(flow.key)]
-            object["title"] = flow.title.map(JSON.string) ?? .null
+            object["title"] = flow.title.map { .string($0.rendered(texts)) } ?? .null
             object["version"] = .string(flow.version)
             guard let progress = try store.onboardingProgress(user: user, flow: flow.key) else {
                 object["status"] = .string("not_started")
@@ -52,8 +60,11 @@ public enum OnboardingView {
                     let index = steps.firstIndex { $0.id == step.id } ?? 0
                     current = .object([
                         "flow": .string(flow.id), "variant": .string(progress.variant),
-                        "version": .string(flow.version), "step": step.json,
+                        "version": .string(flow.version), "step": step.json(texts),
                         "position": .number(Double(index + 1)), "of": .number(Double(steps.count)),
+                        "steps_left": .number(Double(steps.count - index - 1)),
+                        "steps_left_text": .string(
+                            texts(Self.stepsLeftKey, ["count": .number(Double(steps.count - index - 1))])),
                         "shown_at": shownAt.map { .string(Timestamp.format($0)) } ?? .null,
                     ])
                 }

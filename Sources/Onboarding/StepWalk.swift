@@ -1,5 +1,6 @@
 import Core
 import Engine
+import FeatureKit
 import JQ
 import RuleEngine
 import Store
@@ -133,7 +134,8 @@ struct StepWalk {
         if let events = rule.events, !events.contains(event.type) { return false }
         let input = JSON.object([
             "event": event.json,
-            "step": step.json,
+            "step": step.json(
+                RequestTexts.choose(profile: nil, acceptLanguage: nil, catalog: context.evaluator.ruleSet.texts)),
             "state": .object([
                 "flow": .string(flow.id), "variant": .string(progress.variant), "version": .string(flow.version),
                 "shown_at": .string(Timestamp.format(shownAt)), "elapsed_seconds": .number(elapsed),

@@ -155,9 +155,11 @@ struct OnboardingTests {
         engine.send("u1", "app_opened", at: Self.t0)
         engine.send("u1", "ui_tap", ["element_id": "go"], at: Self.t0 + 2)
         let flows = OnboardingFlows(ruleSet: engine.evaluator.ruleSet)
-        let before = try OnboardingView.json(user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 5)
+        let before = try OnboardingView.json(
+            user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 5, texts: flows.defaultTexts)
         #expect(before["current"]?["step"]?["id"] == "main")
-        let view = try OnboardingView.json(user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 7)
+        let view = try OnboardingView.json(
+            user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 7, texts: flows.defaultTexts)
         #expect(view["current"]?["step"]?["id"] == "plus", "\(view)")
         #expect(view["current"]?["shown_at"] == .string(Timestamp.format(Self.t0 + 6)))
         engine.send("u1", "ui_tap", ["element_id": "plus"], at: Self.t0 + 9)
@@ -172,9 +174,9 @@ struct OnboardingTests {
         let steps = [Self.step("a", "{timer: 3}"), Self.step("b", "{timer: 4}"), Self.step("c", "{tap: x}")]
         guard let engine = Self.engine(["tour.yaml": Self.flow(steps: steps)]) else { return }
         engine.send("u1", "app_opened", at: Self.t0)
+        let flows = OnboardingFlows(ruleSet: engine.evaluator.ruleSet)
         let view = try OnboardingView.json(
-            user: "u1", flows: OnboardingFlows(ruleSet: engine.evaluator.ruleSet), store: engine.database.store,
-            now: Self.t0 + 8)
+            user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 8, texts: flows.defaultTexts)
         #expect(view["current"]?["step"]?["id"] == "c", "the view counts run-out timers as done")
         #expect(view["current"]?["shown_at"] == .string(Timestamp.format(Self.t0 + 7)))
         engine.send("u1", "ui_tap", ["element_id": "x"], at: Self.t0 + 20)
@@ -258,7 +260,8 @@ struct OnboardingTests {
             return
         }
         let flows = OnboardingFlows(ruleSet: evaluator.ruleSet)
-        let view = try OnboardingView.json(user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 60)
+        let view = try OnboardingView.json(
+            user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 60, texts: flows.defaultTexts)
         #expect(view["current"]?["step"]?["id"] == "new_middle")
         let upgraded = Engine(evaluator: evaluator, database: engine.database)
         upgraded.send("u1", "ui_tap", ["element_id": "a"], at: Self.t0 + 100)  // not asked again: nothing happens
@@ -279,12 +282,14 @@ struct OnboardingTests {
             return
         }
         let flows = OnboardingFlows(ruleSet: evaluator.ruleSet)
-        var view = try OnboardingView.json(user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 60)
+        var view = try OnboardingView.json(
+            user: "u1", flows: flows, store: engine.database.store, now: Self.t0 + 60, texts: flows.defaultTexts)
         #expect(view["flows"]?[0]?["status"] == "not_started")
         #expect(view["flows"]?[0]?["key"] == "tour@2")
         let upgraded = Engine(evaluator: evaluator, database: engine.database)
         upgraded.send("u1", "app_opened", at: Self.t0 + 100)
-        view = try OnboardingView.json(user: "u1", flows: flows, store: upgraded.database.store, now: Self.t0 + 101)
+        view = try OnboardingView.json(
+            user: "u1", flows: flows, store: upgraded.database.store, now: Self.t0 + 101, texts: flows.defaultTexts)
         #expect(view["current"]?["step"]?["id"] == "a")
         #expect(view["current"]?["version"] == "2.0")
         #expect(try upgraded.database.store.onboardingProgress(user: "u1", flow: "tour@1")?.steps["a"] != nil)

@@ -117,11 +117,14 @@ import Testing
 struct App {
     let service: LiveService
     let token: String
+    /// The phone's languages, sent as `Accept-Language` when given.
+    var acceptLanguage: String? = nil
 
     func json(_ method: String, _ target: String, _ body: JSON? = nil) throws -> (Int, JSON) {
+        var headers = ["Content-Type": "application/json", "Authorization": "Bearer \(token)"]
+        if let acceptLanguage { headers["Accept-Language"] = acceptLanguage }
         let response = try service.client().send(
-            method, target, headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
-            body: body.map { Array($0.compactText.utf8) })
+            method, target, headers: headers, body: body.map { Array($0.compactText.utf8) })
         return (response.status, (try? JSONParser().parse(response.body)) ?? .null)
     }
 }

@@ -8,8 +8,45 @@ import Testing
 /// token, on a running `journey serve`: the flows' configuration for a coordinator in the app
 /// (the user's variant, `completed_step_ids`, the version), each step's overlay (target,
 /// highlight, tooltip, trigger, can_skip), the app's UI events completing the steps, a skip,
-/// the chained flow shown as the first ends, and the step analytics (duration, skipped).
+/// the chained flow shown as the first ends, and the step analytics (duration, skipped). Once
+/// for a Russian user (their profile says `ru`) and once for an English one (no profile, the
+/// phone's `Accept-Language`): every text in their locale, the documents' Russian texts verbatim
+/// (seed 002: the button «Вот это технологии», «Каждый день»).
 @Suite struct LiveOnboardingDocumentTests {
+    /// A user and what they must read.
+    struct Reader: Sendable, CustomTestStringConvertible {
+        var user: String
+        /// Their profile's locale (nil: none set).
+        var profile: String?
+        var acceptLanguage: String?
+        var title: String
+        var button: String
+        /// In the tooltip of the step whose button it is.
+        var tapTheButton: String
+        /// In the schedule step's tooltip (the guided variant).
+        var everyDay: String
+        /// How many steps are left → what the view says.
+        var stepsLeft: [Int: String]
+        var testDescription: String { "\(user) (\(profile ?? acceptLanguage ?? ""))" }
+    }
+
+    static let readers = [
+        Reader(
+            user: "olga", profile: "ru", acceptLanguage: "en-US,en;q=0.9", title: "Первый запуск",
+            button: "Вот это технологии", tapTheButton: "Нажмите «Вот это технологии»", everyDay: "«Каждый день»",
+            stepsLeft: [
+                0: "Последний шаг", 1: "Остался 1 шаг", 2: "Осталось 2 шага", 3: "Осталось 3 шага",
+                4: "Осталось 4 шага", 5: "Осталось 5 шагов", 6: "Осталось 6 шагов",
+            ]),
+        Reader(
+            user: "emma", profile: nil, acceptLanguage: "en-GB,en;q=0.9,ru;q=0.5", title: "First launch",
+            button: "Wow, technology", tapTheButton: "Tap «Wow, technology»", everyDay: "Every day",
+            stepsLeft: [
+                0: "Last step", 1: "1 step left", 2: "2 steps left", 3: "3 steps left", 4: "4 steps left",
+                5: "5 steps left", 6: "6 steps left",
+            ]),
+    ]
+
     /// The UI event that performs a step whose trigger is a jq expression (the app's screens
     /// publish these).
     static let expressionSteps: [String: JSON] = [
@@ -19,11 +56,16 @@ import Testing
         "pick_style": ["type": "ui_tap", "payload": ["element_id": "emoji_option_1"]],
     ]
 
-    @Test func bothFlowsFromTheFirstLaunchToTheFirstTracker() throws {
+    @Test(arguments: readers)
+    func bothFlowsFromTheFirstLaunchToTheFirstTracker(_ reader: Reader) throws {
         let service = try LiveService.withTokens()
         defer { service.stop() }
-        let user = "olga"
-        let app = App(service: service, token: AuthFixture.token(user))
+        let user = reader.user
+        let app = App(service: service, token: AuthFixture.token(user), acceptLanguage: reader.acceptLanguage)
+        if let locale = reader.profile {
+            let (status, profile) = try app.json("PUT", "/v1/users/\(user)/profile", ["locale": .string(locale)])
+            #expect(status == 200 && profile["effective_locale"] == .string(locale), "\(profile)")
+        }
         // Events a few minutes in the past, ten seconds apart: every timer has run out by now.
         var clock = Date().timeIntervalSince1970.rounded(.down) - 600
         var counter = 0
@@ -42,7 +84,10 @@ import Testing
         let (status, before) = try app.json("GET", "/v1/users/\(user)/onboarding/flows")
         #expect(status == 200, "\(before)")
         #expect(before["flows"]?.arrayValue?.map { $0["flow"] ?? .null } == ["first_launch", "first_tracker"])
+        #expect(before["flows"]?[0]?["title"] == .string(reader.title))
         try send("app_opened")
+        var buttons: [String] = []
+        var tooltips: [String: String] = [:]
 
         var seen: [String] = []
         var skipped: String?
@@ -55,6 +100,11 @@ import Testing
             for key in ["target_element_id", "highlight", "tooltip", "completion_trigger", "can_skip"] {
                 #expect(step[key] != nil, "\(id): \(key)")
             }
+            // Its texts, in the reader's locale.
+            tooltips[id] = step["tooltip"]?["text"]?.stringValue
+            if let button = step["texts"]?["button"]?.stringValue { buttons.append(button) }
+            let left = Int(current["of"]?.numberValue ?? 0) - Int(current["position"]?.numberValue ?? 0)
+            #expect(current["steps_left_text"]?.stringValue == reader.stepsLeft[left], "\(id): \(left) left")
             let trigger = step["completion_trigger"] ?? .null
             if skipped == nil, step["can_skip"] == true, current["flow"] == "first_tracker" {
                 clock += 10
@@ -77,6 +127,12 @@ import Testing
         #expect(seen.first?.hasPrefix("first_launch/") == true, "\(seen)")
         #expect(seen.contains("first_tracker/tap_add"), "the chained flow's first step is shown: \(seen)")
         #expect(seen.last?.hasSuffix("/tap_create") == true, "\(seen)")
+        #expect(buttons == [reader.button], "the first launch's last page has the button: \(buttons)")
+        let tapStep = seen.contains("first_launch/reminders_page") ? "reminders_page" : "welcome_page"
+        #expect(tooltips[tapStep]?.contains(reader.tapTheButton) == true, "\(tooltips)")
+        if let schedule = tooltips["set_schedule"] { #expect(schedule.contains(reader.everyDay), "\(schedule)") }
+        let cyrillic = tooltips.values.contains { $0.unicodeScalars.contains { (0x400...0x4FF).contains($0.value) } }
+        #expect(cyrillic == (reader.profile == "ru"), "\(tooltips)")
 
         // Both flows done: nothing to show; the coordinator sees every step completed or skipped.
         let (_, after) = try app.json("GET", "/v1/users/\(user)/onboarding")

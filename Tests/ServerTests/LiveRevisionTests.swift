@@ -22,7 +22,7 @@ import Testing
 
         let bundled = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
         var edited = bundled.files
-        let flow = "Rules/onboarding/first_launch.yaml"
+        let flow = "Rules/locales/en.yaml"  // the streaks page's tooltip
         edited[flow] = edited[flow]?.replacingOccurrences(
             of: "Every day you check a habit, your streak grows.", with: "Each day counts.")
         let revisions = [bundled.revision, try RevisionFiles(edited).revision]

@@ -47,7 +47,7 @@ import Testing
         #expect(refused.json["errors"]?[0]?["file"] == "Rules/broken.yaml")
 
         // A second revision over the first: only the changed file is sent.
-        let flow = "Rules/onboarding/first_launch.yaml"
+        let flow = "Rules/locales/en.yaml"  // the streaks page's tooltip
         let edited = (bundled.files[flow] ?? "").replacingOccurrences(
             of: "Every day you check a habit, your streak grows.", with: "Each day counts.")
         let second = harness.send(
