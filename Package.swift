@@ -89,7 +89,7 @@ let package = Package(
             name: "Onboarding",
             dependencies: [
                 "Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit",
-                "HTTP",
+                "HTTP", "Locales",
             ], resources: [.copy("openapi.json")]),
         // Habit trackers: check-ins through the ingest path, statistics as habit_stat rules.
         .target(
