@@ -21,8 +21,11 @@ struct TextBenchmark {
                 Dictionary(uniqueKeysWithValues: names.map { ($0, counts[index % counts.count]) }))
         }
         var medians: [String: [Double]] = [:]
-        for _ in 0..<options.rounds {
-            for locale in catalog.codes {
+        for round in 0..<options.rounds {
+            // Each round starts with another locale, so that none always runs first.
+            let codes = catalog.codes
+            let order = codes.indices.map { codes[($0 + round) % codes.count] }
+            for locale in order {
                 medians[locale, default: []].append(
                     measure {
                         for (key, args) in zip(keys, arguments) { _ = catalog.render(key, locale: locale, args) }

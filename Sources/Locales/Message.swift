@@ -61,7 +61,10 @@ public struct Message: Sendable, Equatable {
     /// The text with `arguments` in place, plural branches chosen and numbers written by
     /// `rules`. An argument not given is written as `{name}`, so that a missing one shows.
     public func render(_ arguments: [String: TextArgument], rules: LocaleRules) -> String {
+        // Most texts are one piece of text: it is shared, not copied.
+        if parts.count == 1, case .text(let text) = parts[0] { return text }
         var output = ""
+        output.reserveCapacity(source.utf8.count + 16)
         Self.render(parts, arguments, rules, number: nil, into: &output)
         return output
     }
