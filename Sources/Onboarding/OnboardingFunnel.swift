@@ -69,7 +69,9 @@ public struct OnboardingFunnel: Sendable {
                         skipped += 1
                     } else {
                         completed += 1
-                        if let shown = user.shownAt[step.id] { times.append(max(0, done.completedAt - shown)) }
+                        if let shown = user.shownAt[step.id] {
+                            times.append(StepDuration.seconds(from: shown, to: done.completedAt))
+                        }
                     }
                 }
                 durations[step.id, default: []] += times
@@ -117,7 +119,8 @@ public struct OnboardingFunnel: Sendable {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        return StepDuration.rounded(
+            sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2)
     }
 
     /// The step of `steps` where most of those who reached it went no further.

@@ -96,7 +96,7 @@ struct StepWalk {
     }
 
     private mutating func complete(_ step: OnboardingStep, shownAt: Double, at time: Double, skipped: Bool) {
-        let duration = max(0, time - shownAt)
+        let duration = StepDuration.seconds(from: shownAt, to: time)
         progress.steps[step.id] = OnboardingStepProgress(completedAt: time, skipped: skipped)
         effects.append(
             .onboardingStepCompleted(
