@@ -209,8 +209,9 @@ public struct CatalogDocumentKind: DocumentKind {
             _ = reminder.string("text", required: true)
             reminderBlock = reminder.string("block")?.value
         }
-        guard let title, let topic, minutes > 0 else { return nil }
-        _ = title
+        // A block with a wrong `minutes` (told above) is kept, so that the checks of the rest
+        // of the catalog (its needs, its wording) still run on it.
+        guard let title, let topic else { return nil }
         return Catalog.Block(
             id: id, title: title, topic: topic, needs: needs, minutes: minutes, checkType: checkType, check: check,
             actionType: actionType.value, autoComplete: action.string("auto_complete")?.value, courseID: courseID,

@@ -171,12 +171,12 @@ public struct RuleSetLoader {
             files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970, documents: documents,
             digests: digests, parameters: declared, folderOwner: folderOwner)
         let evaluator = RuleEvaluator(ruleSet: ruleSet, programs: programs)
-        if !collector.hasErrors {
-            // Document kinds check their documents against the compiled rules.
-            let checkContext = DocumentCheckContext(ruleSet: ruleSet, evaluator: evaluator, collector: collector)
-            for kind in kinds {
-                kind.check(documents.filter { $0.key == kind.key }, in: checkContext)
-            }
+        // Document kinds check their documents against the compiled rules, whatever else is
+        // wrong: every problem is told at once (a wording error must not wait for a structural
+        // one to be fixed first).
+        let checkContext = DocumentCheckContext(ruleSet: ruleSet, evaluator: evaluator, collector: collector)
+        for kind in kinds {
+            kind.check(documents.filter { $0.key == kind.key }, in: checkContext)
         }
 
         let diagnostics = collector.diagnostics.sortedByLocation()
