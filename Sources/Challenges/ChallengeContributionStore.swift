@@ -30,6 +30,26 @@ extension StoreReader {
         }.sorted(by: ChallengeContribution.inTimeOrder)
     }
 
+    /// What everyone who joined `challenge` contributed before `contribution` in time order
+    /// (`occurred_at`, user, event key), as ``challengeCrossing(challenge:team:threshold:notAfter:)``
+    /// orders them.
+    public func challengeGroupValue(challenge: String, before contribution: GroupContribution) throws -> Double {
+        try first(
+            """
+            SELECT coalesce(sum(c.delta), 0) FROM challenge_contributions c
+            JOIN challenge_progress p ON p.challenge_id = c.challenge_id AND p.user_id = c.user_id
+            WHERE c.challenge_id = ? AND p.joined_at IS NOT NULL
+              AND c.occurred_at <= ?
+              AND (c.occurred_at < ? OR (c.occurred_at = ? AND (c.user_id < ? OR (c.user_id = ? AND c.event_key < ?))))
+            """,
+            [
+                .text(challenge), .real(contribution.occurredAt), .real(contribution.occurredAt),
+                .real(contribution.occurredAt),
+                .text(contribution.userID), .text(contribution.userID), .text(contribution.eventKey),
+            ]
+        ) { $0.real(0) } ?? 0
+    }
+
     /// The first contribution, in time order (`occurred_at`, user, event key), at which the
     /// running sum of everyone who joined `challenge` (or of one side) reaches `threshold`.
     ///

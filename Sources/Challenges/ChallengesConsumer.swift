@@ -199,8 +199,10 @@ public struct ChallengesConsumer: EventConsumer {
                 instance.challenge.countsFrom == .joined
                 ? try storedContributions(
                     instance, user: event.userID, from: event.occurredAt, through: joinedAt, context: context) : []
+            var movedBack = existing
+            movedBack.joinedAt = event.occurredAt
             return [.challengeJoined(challengeID: instance.id, team: existing.team, contributions: contributions)]
-                + (try consequences(of: contributions, for: existing, in: instance, event: event, context: context))
+                + (try consequences(of: contributions, for: movedBack, in: instance, event: event, context: context))
         }
         // The user's events that arrived before the join count now, as if it had come first.
         let from = instance.challenge.countsFrom == .joined ? event.occurredAt : instance.startsAt
@@ -253,7 +255,12 @@ public struct ChallengesConsumer: EventConsumer {
             // The exact time is found when the contributions are written (everyone's, in time order).
             let reaches: Bool
             if let done = group?.completedAt {
-                reaches = earliest.occurredAt <= done  // at the same moment another user's event may come first
+                // Reached already: only contributions that make the group reach it sooner (or
+                // at the same moment by an event first in time order) change it; a late one
+                // that does not is no new completion.
+                reaches =
+                    try earliest.occurredAt <= done
+                    && reachesSooner(instance, adding: added, done: done, context: context)
             } else {
                 reaches = try completes(
                     instance, value: (group?.value ?? 0) + delta, eventJSON: added.last?.input ?? event.json,
@@ -283,7 +290,7 @@ public struct ChallengesConsumer: EventConsumer {
                 of: participation, in: instance, value: mine, adding: added, stored: side, event: event,
                 context: context)
             {
-                effects += completion(instance, event: event, at: at, first: participation.completedAt == nil)
+                effects += completion(instance, of: participation, event: event, at: at)
                 // The side reached it: its other members complete then too.
                 effects.append(
                     ChallengeSideCompletedEffect(
@@ -298,8 +305,27 @@ public struct ChallengesConsumer: EventConsumer {
                     of: participation, in: instance, value: participation.value, adding: added, stored: own,
                     event: event, context: context)
             else { return [] }
-            return completion(instance, event: event, at: at, first: participation.completedAt == nil)
+            return completion(instance, of: participation, event: event, at: at)
         }
+    }
+
+    /// Whether `added` (the event's user's contributions, none after `done`) moves the
+    /// crossing of a community's target, reached at `done`, to an earlier contribution in time
+    /// order. Contributions at that very moment, and a completion rule, are left to the
+    /// completion effect (which finds the crossing as it stores them).
+    private func reachesSooner(
+        _ instance: ChallengeInstance, adding added: [ChallengeContribution], done: Double, context: ConsumerContext
+    ) throws -> Bool {
+        let threshold = Challenge.reachThreshold(of: instance.challenge.target)
+        guard instance.challenge.completionRuleID == nil,
+            let crossing = try context.store.challengeCrossing(
+                challenge: instance.id, team: nil, threshold: threshold, notAfter: done),
+            !added.contains(where: { $0.occurredAt == crossing.occurredAt })
+        else { return true }
+        let before =
+            try context.store.challengeGroupValue(challenge: instance.id, before: crossing)
+            + added.filter { $0.occurredAt < crossing.occurredAt }.reduce(0) { $0 + $1.delta }
+        return before >= threshold
     }
 
     /// When the participation completes (or, already completed, completes sooner) with
@@ -365,6 +391,17 @@ public struct ChallengesConsumer: EventConsumer {
         ])
         return try context.evaluator.evaluate(rule, input: JV(input), options: EvaluationOptions(now: now))
             .value?.boolValue ?? false
+    }
+
+    /// `participation` completed by a contribution at `at`: never before the user joined (what
+    /// was done before the join counts, but the completion is at the join), and, completed
+    /// already, only when sooner.
+    private func completion(
+        _ instance: ChallengeInstance, of participation: ChallengeParticipation, event: Event, at: Double
+    ) -> [Effect] {
+        let at = max(at, participation.joinedAt ?? at)
+        if let done = participation.completedAt, at >= done { return [] }
+        return completion(instance, event: event, at: at, first: participation.completedAt == nil)
     }
 
     /// Completed at `at`: the record, and the first time XP and badge, the celebration with
