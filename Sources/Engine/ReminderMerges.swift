@@ -3,8 +3,8 @@ import Store
 /// The pending reminders a batch schedules, merged in memory and written when the batch ends
 /// or before anything that may read or change reminders (``flush(to:)``).
 ///
-/// The store keeps one pending reminder per user, dog and kind: the latest due (its event
-/// with it) and the best of the others, its runner-up (``Store/mergeReminder(_:event:)``).
+/// The store keeps one pending reminder per user, dog and kind: the one that leads to a block,
+/// else the latest due (its event with it), and the best of the others, its runner-up (``Store/mergeReminder(_:event:)``).
 /// Of many reminders of a kind, only the two the store would keep can matter, so only those
 /// two are merged into it — in the order their kinds first came, so that the rows and their
 /// ids are those of merging each reminder in turn. Two different payloads due at the same
@@ -24,6 +24,14 @@ struct ReminderMerges {
 
         func isSame(_ other: Scheduled) -> Bool {
             reminder.dueAt == other.reminder.dueAt && text == other.text
+        }
+
+        /// As the store ranks them (``Reminder/outranks(due:payload:leads:_:_:leads:)``),
+        /// ties of due time aside (the store's collation orders payloads).
+        func outranks(_ other: Scheduled) -> Bool {
+            let (leads, otherLeads) = (reminder.leadsToBlock, other.reminder.leadsToBlock)
+            if leads != otherLeads { return leads }
+            return reminder.dueAt > other.reminder.dueAt
         }
     }
 
@@ -55,10 +63,10 @@ struct ReminderMerges {
             kept[key] = Kept(winner: new)
             return
         }
-        if new.reminder.dueAt > entry.winner.reminder.dueAt {
+        if new.outranks(entry.winner) {
             entry.runnerUp = entry.winner
             entry.winner = new
-        } else if !new.isSame(entry.winner), entry.runnerUp.map({ new.reminder.dueAt > $0.reminder.dueAt }) ?? true {
+        } else if !new.isSame(entry.winner), entry.runnerUp.map({ new.outranks($0) }) ?? true {
             entry.runnerUp = new
         } else {
             return
@@ -69,6 +77,7 @@ struct ReminderMerges {
     /// Due at the same moment with another payload: which wins is the store's to say.
     private func isTie(_ new: Scheduled, _ held: Scheduled) -> Bool {
         new.reminder.dueAt == held.reminder.dueAt && new.text != held.text
+            && new.reminder.leadsToBlock == held.reminder.leadsToBlock
     }
 
     /// Merges what is held into `store`, and forgets it.

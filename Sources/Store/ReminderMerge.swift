@@ -1,12 +1,22 @@
 import Core
 
+/// Whether a stored payload (its compact text) leads to a block (`leads_to`), in SQL: a quote
+/// inside a JSON string is escaped, so the member's name with its quotes is only ever a key.
+private func leadsSQL(_ column: String) -> String {
+    "(CASE WHEN \(column) LIKE '%\"leads\\_to\":%' ESCAPE '\\' THEN 1 ELSE 0 END)"
+}
+
 /// The merge of a pending reminder into the pending one of its kind, built once (values
 /// before the update: the new one `beats` the pending one, else it is its `runnerUp`, unless
-/// it is the same one).
+/// it is the same one). One that leads to a block (a return reminder: "weigh Q again" → the
+/// Progress review) outranks one that does not, whatever their due times; then the later due
+/// time wins, then the greater payload.
 private let mergeReminderSQL: String = {
-    let beats = "(?1 > due_at OR (?1 = due_at AND ?2 > payload))"
+    let leads = leadsSQL("payload")
+    let runnerLeads = leadsSQL("runner_payload")
+    let beats = "(?7 > \(leads) OR (?7 = \(leads) AND (?1 > due_at OR (?1 = due_at AND ?2 > payload))))"
     let runnerUp =
-        "(NOT (?1 = due_at AND ?2 = payload) AND (runner_due IS NULL OR ?1 > runner_due OR (?1 = runner_due AND ?2 > runner_payload)))"
+        "(NOT (?1 = due_at AND ?2 = payload) AND (runner_due IS NULL OR ?7 > \(runnerLeads) OR (?7 = \(runnerLeads) AND (?1 > runner_due OR (?1 = runner_due AND ?2 > runner_payload)))))"
     return """
         UPDATE reminders SET
             runner_due = CASE WHEN \(beats) THEN due_at WHEN \(runnerUp) THEN ?1 ELSE runner_due END,
@@ -18,8 +28,27 @@ private let mergeReminderSQL: String = {
         """
 }()
 
-/// One pending reminder per user, dog and kind: the later due time wins (at the same time,
-/// the greater payload), whatever order the events arrive in. The row also keeps the best of
+extension Reminder {
+    /// Whether it leads to a block (`payload.leads_to`): a return reminder, which outranks
+    /// the others of its kind.
+    public var leadsToBlock: Bool { payload["leads_to"] != nil }
+
+    /// Whether a reminder due at `due` with `payload` (compact text) outranks one due at
+    /// `otherDue` with `otherPayload`: one leading to a block first, then the later due time,
+    /// then the greater payload (as the store orders text).
+    public static func outranks(
+        due: Double, payload: String, leads: Bool, _ otherDue: Double, _ otherPayload: String, leads otherLeads: Bool
+    ) -> Bool {
+        if leads != otherLeads { return leads }
+        return due > otherDue || (due == otherDue && payload > otherPayload)
+    }
+
+    /// Whether stored payload text leads to a block (as ``leadsToBlock``).
+    static func leads(_ payloadText: String) -> Bool { payloadText.contains("\"leads_to\":") }
+}
+
+/// One pending reminder per user, dog and kind: one leading to a block wins, then the later
+/// due time (at the same time, the greater payload), whatever order the events arrive in. The row also keeps the best of
 /// the others (`runner_due`, `runner_payload`), so that a winner that moves sooner (a late
 /// event completed its block sooner) gives way to it as in time order. One statement, on both
 /// backends.
@@ -34,6 +63,7 @@ extension Store {
                 [
                     .real(reminder.dueAt), .text(payload), event.map(SQLValue.integer) ?? .null,
                     .text(reminder.userID), reminder.dogID.map(SQLValue.text) ?? .null, .text(reminder.kind),
+                    .integer(reminder.leadsToBlock ? 1 : 0),
                 ])
             guard changed == 0 else { return }
         }
@@ -54,7 +84,9 @@ extension Store {
                 [.integer(id)], { ($0.text(0) ?? "", $0.isNull(1) ? nil : $0.real(1), $0.text(2)) })
         else { return }
         if let runnerDue, let runnerPayload,
-            runnerDue > due || (runnerDue == due && runnerPayload > payload)
+            Reminder.outranks(
+                due: runnerDue, payload: runnerPayload, leads: Reminder.leads(runnerPayload), due, payload,
+                leads: Reminder.leads(payload))
         {
             _ = try run(
                 """

@@ -84,7 +84,8 @@ struct ReminderMergesTests {
                 userID: ["u1", "u2"].randomElement(using: &random)!, dogID: ["d1", nil].randomElement(using: &random)!,
                 kind: ["walk", "weigh"].randomElement(using: &random)!,
                 dueAt: Double(Int.random(in: 1...5, using: &random) * 10),
-                payload: [.string("a"), .string("b"), ["kg": 12]].randomElement(using: &random)!,
+                payload: [.string("a"), .string("b"), ["kg": 12], ["leads_to": "b1", "text": "t"], ["leads_to": "b2"]]
+                    .randomElement(using: &random)!,
                 status: Int.random(in: 0..<10, using: &random) == 0 ? "cancelled" : "pending")
             return .schedule(reminder, event: [0, 1, 2, nil].randomElement(using: &random)!)
         }
