@@ -17,20 +17,24 @@ public enum AutoComplete {
     /// evidence is counted as libjq gives it, not converted.
     public static func evidenceCount(
         for block: JourneyMap.Block, rule: String, dog: DogProfile, store: any StoreReader, evaluator: RuleEvaluator,
-        now: Double
+        now: Double, unlockedAt: Double? = nil
     ) throws -> Int {
-        let input = try input(for: block, dog: dog, store: store, reads: evaluator.ruleSet.rule(rule)?.reads, now: now)
+        let input = try input(
+            for: block, dog: dog, store: store, reads: evaluator.ruleSet.rule(rule)?.reads, now: now,
+            unlockedAt: unlockedAt)
         return try evaluator.evaluate(
             rule, input: input, options: EvaluationOptions(now: now, fallbackOnError: true), reading: \.count)
     }
 
-    /// The rule's input: the dog, the block, the dog's window of records and events, built as
-    /// libjq values straight from the rows (their payloads parsed by libjq). With the rule's
-    /// `reads`, only the records of the kinds and the events of the types it reads, and with its
-    /// `within` only those since that long before `now`: the same ones, the others neither read
-    /// nor built.
+    /// The rule's input: the dog, the block (with `unlocked_ts`, when the last block it needs
+    /// was completed, in seconds; null when it needs none), the dog's window of records and
+    /// events, built as libjq values straight from the rows (their payloads parsed by libjq).
+    /// With the rule's `reads`, only the records of the kinds and the events of the types it
+    /// reads, and with its `within` only those since that long before `now`: the same ones, the
+    /// others neither read nor built.
     public static func input(
-        for block: JourneyMap.Block, dog: DogProfile, store: any StoreReader, reads: InputSelection? = nil, now: Double
+        for block: JourneyMap.Block, dog: DogProfile, store: any StoreReader, reads: InputSelection? = nil, now: Double,
+        unlockedAt: Double? = nil
     ) throws -> JV {
         let keys = InputKeys()
         let since = reads?.since(now: now)
@@ -62,7 +66,14 @@ public enum AutoComplete {
             return event.build()
         }
         return JV.object([
-            ("dog", JV(dog.json)), ("block", JV(["id": .string(block.id), "action": block.action])),
+            ("dog", JV(dog.json)),
+            (
+                "block",
+                JV([
+                    "id": .string(block.id), "action": block.action,
+                    "unlocked_ts": unlockedAt.map(JSON.number) ?? .null,
+                ])
+            ),
             (recordList.member, JV(array: records)), (eventList.member, JV(array: events)),
         ])
     }

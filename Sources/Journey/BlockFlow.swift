@@ -170,7 +170,8 @@ struct BlockFlow {
             throw Rejection(.invalid, "block `\(block.id)`'s action (\(block.actionType)) has no auto-complete")
         }
         let found = try AutoComplete.evidenceCount(
-            for: block, rule: rule, dog: dog, store: store, evaluator: evaluator, now: event.occurredAt)
+            for: block, rule: rule, dog: dog, store: store, evaluator: evaluator, now: event.occurredAt,
+            unlockedAt: state.unlockedAt(block.id))
         guard found > 0 else {
             throw Rejection(
                 .invalid,

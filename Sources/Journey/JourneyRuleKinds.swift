@@ -23,7 +23,7 @@ extension RuleKind {
         name: "auto_complete",
         summary: "Finds evidence that a block's action is already done; non-empty means credit.",
         inputDescription:
-            "{dog, block, records, events}: the dog's newest 100 records of each kind (oldest first) and its newest 200 events (newest first)",
+            "{dog, block, records, events}: the block ({id, action, unlocked_ts: when the last block it needs was completed, in seconds, or null}), the dog's newest 100 records of each kind (oldest first) and its newest 200 events (newest first)",
         requiredMembers: [
             Member("dog", .object), Member("block", .object), Member("records", .array),
             Member("events", .array),

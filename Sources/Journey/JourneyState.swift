@@ -22,6 +22,8 @@ public struct JourneyState: Sendable {
     public let steps: [String: Set<String>]
     /// When each block was started (for "Continue").
     public let startedAt: [String: Double]
+    /// When each step was first done (`block/step`).
+    private let stepTimes: [String: Double]
     /// The recommended block, if any is available: the manifest's while it is open, then the rule's.
     public private(set) var recommended: String?
     /// Set when the recommendation rule named a block this journey lacks, and what answered.
@@ -40,13 +42,17 @@ public struct JourneyState: Sendable {
     public init(map: JourneyMap, steps: [BlockStep]) {
         var byBlock: [String: Set<String>] = [:]
         var started: [String: Double] = [:]
+        var times: [String: Double] = [:]
         for step in steps {
             byBlock[step.blockID, default: []].insert(step.step)
             if step.step == "started" || started[step.blockID] == nil { started[step.blockID] = step.completedAt }
+            let key = step.blockID + "/" + step.step
+            times[key] = min(times[key] ?? step.completedAt, step.completedAt)
         }
         self.map = map
         self.steps = byBlock
         self.startedAt = started
+        self.stepTimes = times
         self.recommended = nil
         self.recommendationProblem = nil
     }
@@ -98,7 +104,10 @@ public struct JourneyState: Sendable {
     public func adding(_ steps: [BlockStep], evaluator: RuleEvaluator, now: Double) throws -> JourneyState {
         var all: [BlockStep] = []
         for (block, done) in self.steps {
-            for step in done { all.append(BlockStep(blockID: block, step: step, completedAt: startedAt[block] ?? now)) }
+            for step in done {
+                let at = stepTimes[block + "/" + step] ?? startedAt[block] ?? now
+                all.append(BlockStep(blockID: block, step: step, completedAt: at))
+            }
         }
         return try JourneyState(map: map, steps: all + steps, evaluator: evaluator, now: now)
     }
@@ -106,6 +115,26 @@ public struct JourneyState: Sendable {
     /// Whether `block` is completed.
     public func isCompleted(_ block: String) -> Bool {
         Self.completingSteps.isSubset(of: steps[block] ?? [])
+    }
+
+    /// When `block` was completed: when the last of its completing steps was done (nil: not
+    /// completed).
+    public func completedAt(_ block: String) -> Double? {
+        var latest: Double?
+        for step in Self.completingSteps {
+            guard let at = stepTimes[block + "/" + step] else { return nil }
+            latest = max(latest ?? at, at)
+        }
+        return latest
+    }
+
+    /// When `block` was unlocked: when the last of the blocks it needs was completed (nil:
+    /// it needs none, or one is not completed).
+    public func unlockedAt(_ block: String) -> Double? {
+        let needs = map.block(block)?.needs ?? []
+        let times = needs.map(completedAt)
+        guard !needs.isEmpty, times.allSatisfy({ $0 != nil }) else { return nil }
+        return times.compactMap { $0 }.max()
     }
 
     /// Whether `block` was started and is not completed.

@@ -235,7 +235,8 @@ public struct JourneyViews {
         let found: Int
         do {
             found = try AutoComplete.evidenceCount(
-                for: block, rule: rule, dog: state.map.dog, store: store, evaluator: evaluator, now: now)
+                for: block, rule: rule, dog: state.map.dog, store: store, evaluator: evaluator, now: now,
+                unlockedAt: state.unlockedAt(block.id))
         } catch let error as RuleError {
             log("dog \(state.map.dog.id): no offer for block `\(block.id)`: \(error.message)")
             return nil

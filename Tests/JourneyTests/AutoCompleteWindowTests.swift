@@ -78,7 +78,8 @@ struct AutoCompleteWindowTests {
             ]
         }
         let expected: JSON = [
-            "dog": dog.json, "block": ["id": .string(block.id), "action": block.action], "records": .array(records),
+            "dog": dog.json, "block": ["id": .string(block.id), "action": block.action, "unlocked_ts": .null],
+            "records": .array(records),
             "events": .array(events),
         ]
         let input = try AutoComplete.input(for: block, dog: dog, store: journey.store, now: journey.clock).json()

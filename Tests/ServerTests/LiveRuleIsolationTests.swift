@@ -21,11 +21,11 @@ import Testing
     static func prepare(_ folder: String) throws {
         let path = folder + "/Rules/journey/auto_complete.yaml"
         let original = try String(contentsOfFile: path, encoding: .utf8)
-        let bundled = "      include \"journey\";\n      [recent_record(\"weight\"; now; $params.window)"
+        let bundled = "      include \"journey\";\n      .block.unlocked_ts as $after\n"
         let looping =
             "      include \"journey\";\n"
             + "      if ([.records[] | select(.kind == \"weight\")] | length) >= 100 then (def f: f; f) else . end\n"
-            + "      | [recent_record(\"weight\"; now; $params.window)"
+            + "      | .block.unlocked_ts as $after\n"
         guard original.contains(bundled) else { throw LiveServiceError("the bundled save_weight rule changed") }
         try original.replacingOccurrences(of: bundled, with: looping).write(
             toFile: path, atomically: true, encoding: .utf8)
