@@ -139,7 +139,17 @@ struct BlockFlow {
                 effects.append(.feature(RemindersCancelledEffect(dogID: dog.id, blockID: block.id, ids: pending)))
             }
         }
-        if !outcome.records.isEmpty {
+        // The answer that completes the check replaces the drafts earlier answers kept.
+        let checkedBefore = state.steps[block.id]?.contains("check") ?? false
+        if outcome.completesCheck, !checkedBefore {
+            let kinds = Set(outcome.records.map(\.kind))
+            let drafts = earlier.filter { kinds.contains($0.kind) }.compactMap(\.id)
+            if !drafts.isEmpty {
+                effects.append(.feature(DraftRecordsReplacedEffect(dogID: dog.id, blockID: block.id, ids: drafts)))
+            }
+        }
+        // Drafts are not counted: the records that stay are, once.
+        if !outcome.records.isEmpty, outcome.completesCheck {
             analytics(
                 "profile_records_added",
                 ["block_id": .string(block.id), "count": .number(Double(outcome.records.count))])
