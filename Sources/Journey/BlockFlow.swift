@@ -59,7 +59,7 @@ struct BlockFlow {
         switch event.type {
         case "block_started":
             complete("started", of: block)
-            analytics("block_started", ["block_id": .string(id), "branch": .string(block.branch)])
+            try countStart(of: block)
         case "theory_viewed":
             complete("started", of: block)
             let cards = block.content["theory"]?.arrayValue?.count ?? 0
@@ -75,6 +75,25 @@ struct BlockFlow {
 
     private mutating func answerCheck(of block: JourneyMap.Block) throws {
         let (checkType, check, isFallback) = try answeredCheck(of: block)
+    /// `block_started` analytics count each block's first opening only: re-opening a started
+    /// or completed block is no new start (the funnel block_started → action_completed counts
+    /// each block once). An opening that arrives late but happened first moves it back.
+    private mutating func countStart(of block: JourneyMap.Block) throws {
+        let others = try store.dogEvents(
+            dog: dog.id, from: -Double.greatestFiniteMagnitude, filter: EventTypeFilter(types: [event.type])
+        ).filter { $0.payload["block_id"]?.stringValue == block.id && $0.eventID != event.eventID }
+        guard let first = others.map(\.occurredAt).min() else {
+            return analytics("block_started", ["block_id": .string(block.id), "branch": .string(block.branch)])
+        }
+        if event.occurredAt < first {
+            effects.append(
+                JourneyAnalyticsRevisedEffect(
+                    dogID: dog.id, blockID: block.id, name: "block_started", at: event.occurredAt, properties: [:],
+                    replacing: false
+                ).effect)
+        }
+    }
+
         guard case .object(let answer)? = event.payload["answer"] else {
             throw Rejection(
                 .invalid, "check_answered needs `payload.answer`, an object with the \(checkType) answer")

@@ -7,7 +7,7 @@ import Store
 public struct JourneyAnalyticsRevisedEffect: FeatureEffect, Equatable {
     public var dogID: String
     public var blockID: String
-    /// `action_completed` or `block_completed`.
+    /// `action_completed`, `block_completed` or `block_started`.
     public var name: String
     /// Its new time (nil: unchanged).
     public var at: Double?
