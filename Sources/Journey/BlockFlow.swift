@@ -51,18 +51,21 @@ struct BlockFlow {
         guard let block = state.map.block(id) else {
             throw Rejection(.invalid, "\(dog.name)'s journey has no block `\(id)`")
         }
-        let missing = state.missingNeeds(id)
-        if !missing.isEmpty, !state.isCompleted(id) {
-            let titles = missing.compactMap { state.map.block($0).map { "`\($0.id)` (\($0.title))" } }
-            throw Rejection(.invalid, "block `\(id)` is locked: finish \(titles.joined(separator: " and ")) first")
-        }
+        if let locked = state.lockedMessage(id) { throw Rejection(.invalid, locked) }
         switch event.type {
         case "block_started":
             complete("started", of: block)
             try countStart(of: block)
         case "theory_viewed":
-            complete("started", of: block)
             let cards = block.content["theory"]?.arrayValue?.count ?? 0
+            if case .number(let card)? = event.payload["card"], card < 0 || card >= Double(cards) {
+                throw Rejection(
+                    FieldError(
+                        .outOfRange, at: "/payload/card",
+                        "is \(JSON.format(number: card)); block `\(id)` has \(cards) theory cards, numbered 0 to \(cards - 1)"
+                    ))
+            }
+            complete("started", of: block)
             // A card before the last one only marks the block started.
             if case .number(let card)? = event.payload["card"], Int(card) < cards - 1 { break }
             complete("theory", of: block)
@@ -73,8 +76,6 @@ struct BlockFlow {
         }
     }
 
-    private mutating func answerCheck(of block: JourneyMap.Block) throws {
-        let (checkType, check, isFallback) = try answeredCheck(of: block)
     /// `block_started` analytics count each block's first opening only: re-opening a started
     /// or completed block is no new start (the funnel block_started → action_completed counts
     /// each block once). An opening that arrives late but happened first moves it back.
@@ -94,6 +95,8 @@ struct BlockFlow {
         }
     }
 
+    private mutating func answerCheck(of block: JourneyMap.Block) throws {
+        let (checkType, check, isFallback) = try answeredCheck(of: block)
         guard case .object(let answer)? = event.payload["answer"] else {
             throw Rejection(
                 .invalid, "check_answered needs `payload.answer`, an object with the \(checkType) answer")

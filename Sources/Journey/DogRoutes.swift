@@ -149,6 +149,41 @@ enum DogRoutes {
 
     // MARK: Block flow
 
+    /// The action route does the block's own action, or nothing: an app event of another
+    /// action (a weight saved on a block whose action is an observation) is refused with the
+    /// event the block waits for, as are an unknown and a locked block. (`POST /v1/events`
+    /// takes any app event.)
+    private static func checkAction(
+        _ type: String, of blockID: String, dog dogID: String, _ service: any ServiceContext
+    )
+        throws(APIError)
+    {
+        let views = JourneyViews(
+            store: service.store, evaluator: service.evaluator, now: service.now(), log: service.log)
+        let state: JourneyState
+        do {
+            state = try views.state(dogID)
+        } catch let error as JourneyViewError {
+            throw APIError.notFound(error.code.rawValue, error.message)
+        } catch {
+            throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
+        }
+        guard let block = state.map.block(blockID) else {
+            throw APIError.notFound(
+                JourneyViewError.Code.unknownBlock.rawValue, "\(state.map.dog.name)'s journey has no block `\(blockID)`"
+            )
+        }
+        if let locked = state.lockedMessage(blockID) { throw APIError(422, "invalid", locked) }
+        let expected = JourneyConsumer.appEvents.filter { $0.value == block.actionType }.keys.sorted()
+        guard JourneyConsumer.appEvents[type] != block.actionType else { return }
+        let problem =
+            expected.isEmpty
+            ? "is \(type); block `\(blockID)`'s action (\(block.actionType)) is not done by an app event"
+            : "is \(type); block `\(blockID)`'s action is \(block.actionType): send \(expected.joined(separator: " or "))"
+        let error = FieldError(.invalid, at: "/type", problem)
+        throw APIError(422, "invalid_request", error.description, errors: [APIError.entry(error)])
+    }
+
     /// `POST /v1/dogs/{dog}/blocks/{block}/start|theory|check|action|accept`: the step as an
     /// event of the dog's owner; answers with the result and the block's preview after it.
     static func blockStep(
@@ -191,6 +226,7 @@ enum DogRoutes {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
         guard let dog else { throw APIError.notFound("unknown_dog", "no dog \(dogID)") }
+        if step == .action { try checkAction(type, of: blockID, dog: dogID, service) }
         let event: JSONObject = [
             "event_id": .string(eventID ?? RouteEvents.newID()), "user_id": .string(dog.userID),
             "type": .string(type), "dog_id": .string(dogID),

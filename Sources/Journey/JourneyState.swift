@@ -147,6 +147,15 @@ public struct JourneyState: Sendable {
         (map.block(block)?.needs ?? []).filter { !isCompleted($0) }
     }
 
+    /// Why `block` cannot be worked on yet ("block `x` is locked: finish `y` (Y) first"); nil
+    /// when it can (its needs are completed, or it is completed itself).
+    func lockedMessage(_ block: String) -> String? {
+        let missing = missingNeeds(block)
+        guard !missing.isEmpty, !isCompleted(block) else { return nil }
+        let titles = missing.compactMap { map.block($0).map { "`\($0.id)` (\($0.title))" } }
+        return "block `\(block)` is locked: finish \(titles.joined(separator: " and ")) first"
+    }
+
     /// Completed, locked or available (before the recommendation).
     func baseStatus(of block: String) -> BlockStatus {
         if isCompleted(block) { return .completed }
