@@ -17,7 +17,7 @@ public struct OnboardingDocumentKind: DocumentKind {
     static let stepFields = [
         "id", "target_element_id", "highlight", "tooltip", "texts", "completion_trigger", "can_skip",
     ]
-    static let triggerKinds = ["tap", "swipe", "visible", "timer", "expr"]
+    static let triggerKinds = ["tap", "swipe", "visible", "timer", "event", "expr"]
     static let swipeDirections = ["left", "right", "up", "down"]
 
     public func decode(_ root: YAMLNode, in file: DocumentFile) -> DecodedDocument? {
@@ -199,7 +199,9 @@ public struct OnboardingDocumentKind: DocumentKind {
         if let triggerNode = fields.values["completion_trigger"] {
             trigger = decodeTrigger(triggerNode, file: file)
         } else {
-            fields.missing("completion_trigger", "e.g. {tap: add_button}, {swipe: left}, {timer: 5} or {expr: …}")
+            fields.missing(
+                "completion_trigger",
+                "e.g. {tap: add_button}, {swipe: left}, {timer: 5} or {event: ui_text_changed, where: {…}}")
         }
         let canSkip = fields.bool("can_skip") ?? false
         guard ok, let id, let target, let text, let trigger else { return nil }
@@ -236,13 +238,21 @@ public struct OnboardingDocumentKind: DocumentKind {
     }
 
     private func decodeTrigger(_ node: YAMLNode, file: DocumentFile) -> OnboardingStep.Trigger? {
-        guard let fields = file.fields(node, what: "completion trigger", allowed: Self.triggerKinds) else { return nil }
+        guard let fields = file.fields(node, what: "completion trigger", allowed: Self.triggerKinds + ["where"]) else {
+            return nil
+        }
         let given = Self.triggerKinds.filter(fields.has)
         guard given.count == 1, let kind = given.first else {
             file.error(
                 "invalid_value",
-                "a completion trigger has exactly one of tap, swipe, visible, timer or expr; found \(given.isEmpty ? "none" : given.joined(separator: ", "))",
+                "a completion trigger has exactly one of tap, swipe, visible, timer, event or expr; found \(given.isEmpty ? "none" : given.joined(separator: ", "))",
                 at: file.location(node))
+            return nil
+        }
+        if kind != "event", let whereNode = fields.values["where"] {
+            file.error(
+                "invalid_value", "`where` goes with an `event` trigger (its payload conditions), not with `\(kind)`",
+                at: file.location(whereNode))
             return nil
         }
         switch kind {
@@ -261,6 +271,8 @@ public struct OnboardingDocumentKind: DocumentKind {
         case "timer":
             guard let (seconds, _) = fields.number("timer", within: 0.001...86_400) else { return nil }
             return .timer(seconds)
+        case "event":
+            return EventTriggerDecoding.decode(fields, file: file).map { .event($0) }
         default:
             guard let expression = file.expression(fields, "expr") else { return nil }
             return .expression(expression)
@@ -284,6 +296,9 @@ public struct OnboardingDocumentKind: DocumentKind {
             events = ["ui_element_visible"]
         case .timer(let seconds):
             source = ".state.elapsed_seconds >= \(JSON.number(seconds).compactText)"
+        case .event(let trigger):
+            source = trigger.jq
+            events = [trigger.type]
         case .expression(let expression):
             source = expression.source
         }

@@ -63,7 +63,10 @@ public struct OnboardingStep: Sendable {
         case visible(String)
         /// Done once this many seconds have passed since the step was shown.
         case timer(Double)
-        /// A jq expression over `{event, step, state}`.
+        /// A screen event whose payload meets conditions (data the app can evaluate).
+        case event(EventTrigger)
+        /// A jq expression over `{event, step, state}` (the app cannot evaluate it: it is
+        /// served as `{expr: custom}`; prefer `event`).
         case expression(Expression)
 
         /// The jq the flow's author wrote (for `expr`), mapped to its place in the file.
@@ -72,15 +75,35 @@ public struct OnboardingStep: Sendable {
             return nil
         }
 
-        /// The trigger as the API shows it.
-        public var json: JSON {
+        /// The event that completes the step, as data (nil for a timer, which no event
+        /// completes, and for a jq expression).
+        public var event: EventTrigger? {
             switch self {
-            case .tap(let element): .object(["tap": .string(element)])
-            case .swipe(let direction): .object(["swipe": .string(direction)])
-            case .visible(let element): .object(["visible": .string(element)])
-            case .timer(let seconds): .object(["timer": .number(seconds)])
-            case .expression: .object(["expr": .string("custom")])
+            case .tap(let element):
+                EventTrigger(type: "ui_tap", conditions: [.init("element_id", .equals(.string(element)))])
+            case .swipe(let direction):
+                EventTrigger(type: "ui_swipe", conditions: [.init("direction", .equals(.string(direction)))])
+            case .visible(let element):
+                EventTrigger(type: "ui_element_visible", conditions: [.init("element_id", .equals(.string(element)))])
+            case .event(let trigger): trigger
+            case .timer, .expression: nil
             }
+        }
+
+        /// The trigger as the API shows it: its shorthand, and with it the `event` that
+        /// completes the step (type and payload conditions) for the app to decide itself.
+        public var json: JSON {
+            var object: JSONObject =
+                switch self {
+                case .tap(let element): ["tap": .string(element)]
+                case .swipe(let direction): ["swipe": .string(direction)]
+                case .visible(let element): ["visible": .string(element)]
+                case .timer(let seconds): ["timer": .number(seconds)]
+                case .event: [:]
+                case .expression: ["expr": .string("custom")]
+                }
+            if let event { object["event"] = event.json }
+            return .object(object)
         }
     }
 

@@ -96,6 +96,33 @@ struct OnboardingTests {
             trigger: "{expr: '.state.elapsed_seconds > 10 and .step.id == \"only\"'}",
             after: 11, type: "ui_tap", payload: [:], completes: true, completedAfter: 11),
         TriggerCase(
+            name: "event trigger: text of spaces only",
+            trigger: #"{event: ui_text_changed, where: {element_id: name, text: {matches: "\\S"}}}"#,
+            after: 4, type: "ui_text_changed", payload: ["element_id": "name", "text": "  "], completes: false),
+        TriggerCase(
+            name: "event trigger: some text",
+            trigger: #"{event: ui_text_changed, where: {element_id: name, text: {matches: "\\S"}}}"#,
+            after: 4, type: "ui_text_changed", payload: ["element_id": "name", "text": " a"], completes: true,
+            completedAfter: 4),
+        TriggerCase(
+            name: "event trigger: another field",
+            trigger: #"{event: ui_text_changed, where: {element_id: name, text: {matches: "\\S"}}}"#,
+            after: 4, type: "ui_text_changed", payload: ["element_id": "note", "text": "a"], completes: false),
+        TriggerCase(
+            name: "event trigger: a prefix",
+            trigger: "{event: ui_tap, where: {element_id: {prefix: category_option_}}}",
+            after: 2, type: "ui_tap", payload: ["element_id": "category_option_3"], completes: true, completedAfter: 2),
+        TriggerCase(
+            name: "event trigger: not the prefix",
+            trigger: "{event: ui_tap, where: {element_id: {prefix: category_option_}}}",
+            after: 2, type: "ui_tap", payload: ["element_id": "category_done"], completes: false),
+        TriggerCase(
+            name: "event trigger: a number equals", trigger: "{event: ui_slider_moved, where: {value: {equals: 3}}}",
+            after: 2, type: "ui_slider_moved", payload: ["value": 3], completes: true, completedAfter: 2),
+        TriggerCase(
+            name: "event trigger: the type alone", trigger: "{event: ui_scrolled}",
+            after: 2, type: "ui_scrolled", payload: [:], completes: true, completedAfter: 2),
+        TriggerCase(
             name: "events that are not from screens are not looked at", trigger: "{tap: plus}", after: 3,
             type: "weight_saved", payload: ["element_id": "plus"], completes: false),
     ]
