@@ -187,13 +187,16 @@ struct BlockFlow {
         case .bool(true):
             guard let check = block.fallbackCheck, let type = block.fallbackCheckType else {
                 throw Rejection(
-                    .invalid,
-                    "block `\(block.id)` has no fallback check (its check is \(block.checkType)); answer it without `payload.fallback`"
-                )
+                    FieldError(
+                        .invalid, at: "/payload/fallback",
+                        "is true, but block `\(block.id)` has no fallback check (its check is \(block.checkType)): answer it without"
+                    ))
             }
             return (type, check, true)
         default:
-            throw Rejection(.invalid, "`payload.fallback` must be true or false (true: the block's fallback check)")
+            throw Rejection(
+                FieldError(
+                    .wrongType, at: "/payload/fallback", "must be true or false (true: the block's fallback check)"))
         }
     }
 

@@ -51,7 +51,7 @@ import Testing
     @Test(arguments: [
         (
             "weight-baseline", JSON.bool(true),
-            "block `weight-baseline` has no fallback check (its check is hands_on); answer it without `payload.fallback`"
+            "`payload.fallback` is true, but block `weight-baseline` has no fallback check (its check is hands_on): answer it without"
         ),
         ("body-condition-score", JSON.string("yes"), "`payload.fallback` must be true or false"),
     ])
