@@ -96,7 +96,7 @@ public struct ExperimentsDocumentKind: DocumentKind {
                         "weights_not_normalized",
                         "the weights of `\(key)` sum to \(ExperimentWeights.sumText(values)), not 1: GrowthBook would split equally instead; write weights that sum to 1, such as \(ExperimentWeights.text(ExperimentWeights.normalized(values)))",
                         at: file.location(node))
-                    ok = false
+                    // Kept all the same: what names the experiment is still checked against it.
                 }
                 weights = values
             } else {
