@@ -12,22 +12,35 @@ public struct FeatureRoute: Sendable {
     public var pattern: String
     /// Who may call it (checked by the service before the handler runs).
     public var access: RouteAccess
+    /// On an admin route, the least role that may call it.
+    public var role: AdminRole
     public var handler: Handler
 
     /// Only for a caller with an admin credential.
     public var admin: Bool { access == .service(.admin) }
 
-    public init(_ method: String, _ pattern: String, access: RouteAccess, _ handler: @escaping Handler) {
+    public init(
+        _ method: String, _ pattern: String, access: RouteAccess, role: AdminRole? = nil,
+        _ handler: @escaping Handler
+    ) {
         self.method = method
         self.pattern = pattern
         self.access = access
+        self.role = role ?? Self.defaultRole(method)
         self.handler = handler
     }
 
-    /// An admin route (`admin: true`), or a route for any signed-in app user.
-    public init(_ method: String, _ pattern: String, admin: Bool = false, _ handler: @escaping Handler) {
-        self.init(method, pattern, access: admin ? .service(.admin) : .anyUser, handler)
+    /// An admin route (`admin: true`), or a route for any signed-in app user. An admin route
+    /// needs `role`: by default `viewer` to read (GET) and `admin` to change anything.
+    public init(
+        _ method: String, _ pattern: String, admin: Bool = false, role: AdminRole? = nil,
+        _ handler: @escaping Handler
+    ) {
+        self.init(method, pattern, access: admin ? .service(.admin) : .anyUser, role: role, handler)
     }
+
+    /// Reading needs `viewer`; a route that changes something needs `admin` unless it says less.
+    public static func defaultRole(_ method: String) -> AdminRole { method == "GET" ? .viewer : .admin }
 }
 
 /// The values of a matched route's `{parameters}`.

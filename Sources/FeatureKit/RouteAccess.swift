@@ -38,8 +38,50 @@ public enum ServiceScope: String, Sendable, CaseIterable {
     case analytics
     /// Scraping `/metrics`.
     case metrics
-    /// The admin API: rules, revisions, the audit trail, experiments' reports, funnels.
+    /// The admin API: rules, revisions, the audit trail, experiments' reports, funnels
+    /// (everything: the ``AdminRole/admin`` role).
     case admin
+    /// The admin API with the ``AdminRole/viewer`` role: reading only.
+    case viewer
+    /// The admin API with the ``AdminRole/editor`` role: drafts, checks, previews.
+    case editor
+    /// The admin API with the ``AdminRole/publisher`` role: activating, approving, scheduling.
+    case publisher
+
+    /// The admin role this scope gives (nil: not an admin scope).
+    public var adminRole: AdminRole? {
+        switch self {
+        case .admin: .admin
+        case .viewer: .viewer
+        case .editor: .editor
+        case .publisher: .publisher
+        case .reminders, .analytics, .metrics: nil
+        }
+    }
+}
+
+/// What a credential may do on the admin API, each role everything the one before may:
+/// `viewer` reads; `editor` also checks drafts, keeps them and previews them; `publisher` also
+/// activates, approves, schedules and rolls back; `admin` also reloads the folders and lifts
+/// quarantines.
+public enum AdminRole: Int, Sendable, CaseIterable, Comparable {
+    case viewer, editor, publisher, admin
+
+    public var name: String {
+        switch self {
+        case .viewer: "viewer"
+        case .editor: "editor"
+        case .publisher: "publisher"
+        case .admin: "admin"
+        }
+    }
+
+    public static func < (a: AdminRole, b: AdminRole) -> Bool { a.rawValue < b.rawValue }
+}
+
+extension Set where Element == ServiceScope {
+    /// The highest admin role among these scopes (nil: none).
+    public var adminRole: AdminRole? { compactMap(\.adminRole).max() }
 }
 
 /// Who a request comes from, once its credential is checked.
@@ -48,6 +90,12 @@ public enum Principal: Sendable, Equatable {
     case user(String)
     /// A service credential: its name (what the audit trail records) and scopes.
     case service(name: String, scopes: Set<ServiceScope>)
+
+    /// The admin role of a service credential (nil: an app user, or no admin scope).
+    public var adminRole: AdminRole? {
+        if case .service(_, let scopes) = self { return scopes.adminRole }
+        return nil
+    }
 
     /// The user a user request acts for.
     public var user: String? {

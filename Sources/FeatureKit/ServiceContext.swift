@@ -27,6 +27,8 @@ public protocol ServiceContext: AnyObject {
     var evaluator: RuleEvaluator { get }
     /// The time now, in seconds since 1970 (fixed in tests).
     func now() -> Double
+    /// The folders the service reads its rules from before a revision is published (nil: none).
+    var servedFolders: ServedFolders? { get }
     /// Ingests `events` through the one ingest path (every worker hears which dogs changed).
     func ingest(_ events: [JSON]) -> [IngestResult]
     /// The HTTP status of a refused event, by its rejection code.
@@ -47,5 +49,29 @@ extension ServiceContext {
     public func log(_ line: String) {
         let bytes = Array(("journey serve: " + line + "\n").utf8)
         bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+/// The rule and plugin folders a service was started with (what it serves before a revision
+/// is published).
+public struct ServedFolders: Sendable, Equatable {
+    public var rules: String
+    public var plugins: String?
+
+    public init(rules: String, plugins: String?) {
+        self.rules = rules
+        self.plugins = plugins
+    }
+}
+
+extension ServiceContext {
+    /// Refuses (403 `role_required`) a caller whose admin role is below `role`; `doing` says
+    /// what they asked for ("publishing").
+    public func requireRole(_ role: AdminRole, to doing: String) throws(APIError) {
+        guard case .service(let name, let scopes)? = principal, let has = scopes.adminRole, has < role else { return }
+        throw APIError(
+            403, "role_required",
+            "\(doing) needs the \(role.name) role; `\(name)` is a\(has == .admin ? "n" : "") \(has.name)",
+            errors: [["needed": .string(role.name), "role": .string(has.name)]])
     }
 }

@@ -11,8 +11,8 @@ import Store
 enum ParameterRoutes {
     static let routes: [FeatureRoute] = [
         FeatureRoute("GET", "/v1/rules/params", admin: true, served),
-        FeatureRoute("PUT", "/v1/rules/params", admin: true, put),
-        FeatureRoute("POST", "/v1/rules/params/check", admin: true, check),
+        FeatureRoute("PUT", "/v1/rules/params", admin: true, role: .editor, put),
+        FeatureRoute("POST", "/v1/rules/params/check", admin: true, role: .editor, check),
         FeatureRoute("GET", "/v1/rules/revisions/{revision}/params", admin: true, ofRevision),
     ]
 

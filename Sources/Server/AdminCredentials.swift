@@ -8,7 +8,8 @@ import FeatureKit
 /// token, named `admin` with the `admin` scope, or one credential per line, `NAME TOKEN` (an
 /// admin) or `NAME SCOPE[,SCOPE…] TOKEN` (blank lines and `#` comments skipped). Names follow
 /// the id rule; tokens are at least 16 characters; both are unique. Only the SHA-256 of each
-/// token is kept.
+/// token is kept. The admin API's roles are scopes too: `viewer`, `editor`, `publisher` and
+/// `admin` (see ``FeatureKit/AdminRole``).
 public struct AdminCredentials: Sendable, Equatable {
     /// One credential: its name, scopes and the digest of its token.
     public struct Credential: Sendable, Equatable {
@@ -89,7 +90,11 @@ public struct AdminCredentials: Sendable, Equatable {
     public func name(of token: String) -> String? { credential(of: token)?.name }
 
     /// Whether any credential has `scope`.
-    public func hasScope(_ scope: ServiceScope) -> Bool { credentials.contains { $0.scopes.contains(scope) } }
+    /// Whether any credential has `scope` (for `admin`: any admin role).
+    public func hasScope(_ scope: ServiceScope) -> Bool {
+        if scope == .admin { return credentials.contains { $0.scopes.adminRole != nil } }
+        return credentials.contains { $0.scopes.contains(scope) }
+    }
 
     private static func scopes(_ text: Substring, line: Int) throws(AdminCredentialsError) -> Set<ServiceScope> {
         var scopes: Set<ServiceScope> = []

@@ -407,7 +407,7 @@ extension JourneyService: ServiceContext {
         return AdminCredentials.defaultName
     }
     public func adminRefusal(_ request: HTTPRequest) -> APIError? {
-        if case .service(_, let scopes)? = principal, scopes.contains(.admin) { return nil }
+        if principal?.adminRole != nil { return nil }
         if case .failure(let refusal) = routeGuard.admit(
             request, access: .service(.admin), parameters: [:], store: database)
         {
@@ -418,6 +418,11 @@ extension JourneyService: ServiceContext {
     public var ruleSet: RuleSet { generation.ruleSet }
     public var evaluator: RuleEvaluator { generation.evaluator }
     public func now() -> Double { configuration.clock() }
+    public var servedFolders: ServedFolders? {
+        configuration.rulesSource == .store
+            ? nil
+            : ServedFolders(rules: configuration.rulesDirectory, plugins: configuration.pluginsDirectory)
+    }
     public func status(ofRejection code: String?) -> Int { configuration.features.status(ofRejection: code) }
     public func runIsolated(_ name: String, input: JSON, timeout: Duration, progress: (JSON) -> Void)
         -> IsolatedOutcome

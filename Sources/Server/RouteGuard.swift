@@ -25,13 +25,15 @@ struct RouteGuard: Sendable {
     }
 
     /// The caller (nil: the route is open to anyone here); else the refusal.
-    func admit(_ request: HTTPRequest, access: RouteAccess, parameters: [String: String], store: any Store)
-        -> Result<Principal?, APIError>
-    {
+    /// On an admin route, the credential needs `role` or a higher one.
+    func admit(
+        _ request: HTTPRequest, access: RouteAccess, role: AdminRole = .viewer, parameters: [String: String],
+        store: any Store
+    ) -> Result<Principal?, APIError> {
         Result { () throws(APIError) -> Principal? in
             switch access {
             case .open: return nil
-            case .service(let scope): return try service(request, scope: scope)
+            case .service(let scope): return try service(request, scope: scope, role: role)
             case .user(let bindings): return try user(request, bindings: bindings, parameters: parameters, store: store)
             }
         }
@@ -39,7 +41,9 @@ struct RouteGuard: Sendable {
 
     // MARK: Service credentials
 
-    private func service(_ request: HTTPRequest, scope: ServiceScope) throws(APIError) -> Principal? {
+    private func service(_ request: HTTPRequest, scope: ServiceScope, role: AdminRole) throws(APIError)
+        -> Principal?
+    {
         if scope != .admin, verifier == nil { return nil }
         let admin = scope == .admin
         guard let credentials, credentials.hasScope(scope) else {
@@ -59,9 +63,24 @@ struct RouteGuard: Sendable {
                 401, "unauthorized", "send Authorization: Bearer <\(scope.rawValue) token>", headers: challenge)
         }
         if let credential = credentials.credential(of: token) {
-            guard credential.scopes.contains(scope) else {
-                throw APIError(
-                    403, "forbidden", "the credential `\(credential.name)` does not have the \(scope.rawValue) scope")
+            if admin {
+                guard let has = credential.scopes.adminRole else {
+                    throw APIError(
+                        403, "forbidden",
+                        "the credential `\(credential.name)` has no admin role (viewer, editor, publisher or admin)")
+                }
+                guard has >= role else {
+                    throw APIError(
+                        403, "role_required",
+                        "this needs the \(role.name) role; `\(credential.name)` is a\(has == .admin ? "n" : "") \(has.name)",
+                        errors: [["needed": .string(role.name), "role": .string(has.name)]])
+                }
+            } else {
+                guard credential.scopes.contains(scope) else {
+                    throw APIError(
+                        403, "forbidden",
+                        "the credential `\(credential.name)` does not have the \(scope.rawValue) scope")
+                }
             }
             return .service(name: credential.name, scopes: credential.scopes)
         }
@@ -86,7 +105,7 @@ struct RouteGuard: Sendable {
                 headers: challenge)
         }
         if let credential = credentials?.credential(of: token) {
-            guard credential.scopes.contains(.admin) else {
+            guard credential.scopes.adminRole != nil else {
                 throw APIError(
                     403, "forbidden",
                     "`\(credential.name)` is a service credential; app routes need a user's token (or an admin credential)"

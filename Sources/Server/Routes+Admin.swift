@@ -21,6 +21,7 @@ enum AdminRoutes {
             "quarantined": .array(state.quarantine.map(\.json)),
             "rules": .array(state.rules),
             "signed_in_as": .string(service.adminName(of: request)),
+            "role": .string(service.principal?.adminRole?.name ?? AdminRole.admin.name),
         ])
     }
 

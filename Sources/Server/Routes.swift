@@ -13,9 +13,15 @@ extension JourneyService {
     /// that before the handler runs.
     static func makeRouter(features: FeatureSet) -> Router<JourneyService> {
         var router = Router<JourneyService>()
-        func add(_ method: String, _ pattern: String, _ access: RouteAccess, _ handler: @escaping Handler) {
+        func add(
+            _ method: String, _ pattern: String, _ access: RouteAccess, role: AdminRole? = nil,
+            _ handler: @escaping Handler
+        ) {
+            let role = role ?? FeatureRoute.defaultRole(method)
             router.add(method, pattern, access: access) { service, request, parameters in
-                switch service.routeGuard.admit(request, access: access, parameters: parameters, store: service.store) {
+                switch service.routeGuard.admit(
+                    request, access: access, role: role, parameters: parameters, store: service.store)
+                {
                 case .failure(let refusal): return refusal.response
                 case .success(let principal):
                     service.principal = principal
@@ -43,7 +49,8 @@ extension JourneyService {
         // Every feature's routes
         for route in features.routes {
             let handler = route.handler
-            add(route.method, route.pattern, route.access) { service, request, parameters throws(APIError) in
+            add(route.method, route.pattern, route.access, role: route.role) {
+                service, request, parameters throws(APIError) in
                 try handler(service, request, parameters)
             }
         }
@@ -56,9 +63,9 @@ extension JourneyService {
         // Admin
         add("GET", "/v1/rules", .service(.admin), AdminRoutes.rules)
         add("POST", "/v1/rules/reload", .service(.admin), AdminRoutes.reload)
-        add("POST", "/v1/rules/{rule}/evaluate", .service(.admin), AdminRoutes.evaluate)
+        add("POST", "/v1/rules/{rule}/evaluate", .service(.admin), role: .editor, AdminRoutes.evaluate)
         add("DELETE", "/v1/rules/{rule}/quarantine", .service(.admin), AdminRoutes.liftQuarantine)
-        add("POST", "/v1/eval", .service(.admin), AdminRoutes.eval)
+        add("POST", "/v1/eval", .service(.admin), role: .editor, AdminRoutes.eval)
         // A user's profile (their locale and time zone)
         add("GET", "/v1/users/{user}/profile", .user([.pathUser("user")]), ProfileRoutes.show)
         add("PUT", "/v1/users/{user}/profile", .user([.pathUser("user")]), ProfileRoutes.replace)
