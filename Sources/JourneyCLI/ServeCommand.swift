@@ -86,6 +86,11 @@ enum ServeCommand: Command {
                 long: "stuck-grace", valueName: "duration",
                 help: "How long a halted evaluation may keep running before its worker is ended.",
                 defaultValue: "1s"),
+            OptionSpec(
+                long: "require-approvals", valueName: "n",
+                help:
+                    "Activate a revision only once N people other than its author approved it (kept in the store: journey publish and rollback obey it too).",
+                defaultValue: "0"),
             OptionSpec(long: "no-watch", help: "Do not watch the rule files (reload on SIGHUP or the admin endpoint)."),
             OptionSpec(
                 long: "rules-from", valueName: "source",
@@ -222,6 +227,7 @@ enum ServeCommand: Command {
         configuration.stuckGrace = try duration(arguments, "stuck-grace", "1s")
         configuration.activationPoll = try duration(arguments, "activation-poll", "200ms")
         configuration.watchFiles = !arguments.flag("no-watch")
+        configuration.requiredApprovals = try integer(arguments, "require-approvals", in: 0...20) ?? 0
         let explicitFolders = arguments.values["rules"] != nil || arguments.values["plugins"] != nil
         if let source = arguments.values["rules-from"]?.last {
             configuration.rulesSource = RulesSource(rawValue: source) ?? .automatic
@@ -266,6 +272,7 @@ enum ServeCommand: Command {
             "--worker-memory", String(configuration.workerMemoryBytes),
             "--stuck-grace", DurationText.format(configuration.stuckGrace),
             "--activation-poll", DurationText.format(configuration.activationPoll),
+            "--require-approvals", String(configuration.requiredApprovals),
         ]
         if !configuration.watchFiles { flags.append("--no-watch") }
         flags += ["--rules-from", configuration.rulesSource.rawValue]

@@ -1,7 +1,7 @@
 import Store
 
 /// The served rule set's tables, as migrations named `revisions.N`: revisions with their files,
-/// which one is active, and the audit trail.
+/// which one is active, and the audit trail; approvals, schedules and settings.
 public enum RevisionSchema {
     public static let migrations: [Migration] = [
         Migration(
@@ -37,6 +37,32 @@ public enum RevisionSchema {
                     message TEXT NOT NULL,
                     detail  TEXT NOT NULL
                 );
-                """)
+                """),
+        Migration(
+            "revisions.2", "approvals of revisions, scheduled activations and the revision settings",
+            sql: """
+                CREATE TABLE rule_approvals (
+                    id       INTEGER PRIMARY KEY,
+                    revision TEXT NOT NULL REFERENCES rule_revisions (revision),
+                    approver TEXT NOT NULL,
+                    message  TEXT NOT NULL,
+                    at       REAL NOT NULL
+                );
+                CREATE INDEX rule_approvals_revision ON rule_approvals (revision, at);
+                CREATE TABLE rule_schedules (
+                    id         INTEGER PRIMARY KEY,
+                    revision   TEXT NOT NULL REFERENCES rule_revisions (revision),
+                    due_at     REAL NOT NULL,
+                    author     TEXT NOT NULL,
+                    message    TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    state      TEXT NOT NULL
+                );
+                CREATE INDEX rule_schedules_pending ON rule_schedules (state, due_at);
+                CREATE TABLE revision_settings (
+                    key   TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                );
+                """),
     ]
 }

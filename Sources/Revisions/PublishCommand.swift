@@ -112,7 +112,11 @@ enum PublishCommand: Command {
         }
         let warnings = report.diagnostics.filter { $0.severity != .error }
         if !warnings.isEmpty { io.stderr.write(DiagnosticText.render(warnings)) }
-        if outcome.activated {
+        if let waiting = outcome.approvals {
+            io.stdout.line(
+                "kept revision \(revision.shortID), not active: it needs \(waiting.needed) approval\(waiting.needed == 1 ? "" : "s") by people other than its author (has \(waiting.approvers.count)); they approve it in the console's History or with POST /v1/rules/revisions/\(revision.shortID)/approve"
+            )
+        } else if outcome.activated {
             io.stdout.line(
                 "published revision \(revision.shortID) (\(report.rules) rules, \(report.testsRun) tests passed); active now"
             )
@@ -128,7 +132,15 @@ enum RollbackCommand: Command {
         name: "journey rollback",
         overview: "Make a kept revision active again (recorded in the audit trail).",
         arguments: [ArgumentSpec(name: "revision", help: "The revision (its id, or the first 4+ characters).")],
-        options: [CommonOptions.database, RevisionOptions.message, RevisionOptions.author, CommonOptions.format])
+        options: [
+            CommonOptions.database, RevisionOptions.message, RevisionOptions.author,
+            OptionSpec(
+                long: "emergency",
+                help:
+                    "Roll back without the approvals the store requires (journey serve --require-approvals): audited as an emergency."
+            ),
+            CommonOptions.format,
+        ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
         -> ExitCode
@@ -138,7 +150,8 @@ enum RollbackCommand: Command {
         return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .published) { store in
             try RevisionPublisher(store: store, engine: engine, now: { Date().timeIntervalSince1970 })
                 .activate(
-                    id, author: RevisionOptions.author(arguments, spec: spec), message: message, action: "rollback")
+                    id, author: RevisionOptions.author(arguments, spec: spec), message: message, action: "rollback",
+                    emergency: arguments.flag("emergency"))
         } json: { revision in
             ["active": revision.json]
         } text: { revision in

@@ -30,10 +30,14 @@ public struct RevisionPublisher {
         /// With `activate: false`, whether this call kept the revision (false when it was kept
         /// already, or refused).
         public var kept: Bool = false
+        /// Set when activating was asked for but the revision still needs approvals: it is kept,
+        /// not active.
+        public var approvals: ApprovalState?
 
         public var json: JSON {
             [
                 "revision": revision?.json ?? .null, "activated": .bool(activated), "gates": report.json,
+                "approvals": approvals?.json ?? .null,
             ]
         }
     }
@@ -41,9 +45,13 @@ public struct RevisionPublisher {
     /// Runs the gates on `files` against the active revision; when they pass, keeps the
     /// revision (once per content) and, unless `activate` is false, makes it active (a kept,
     /// inactive revision can be previewed, diffed and activated later).
+    /// With approvals required (see ``approvalState(of:activator:)``) and not given yet, the
+    /// revision is only kept, and the outcome says what it waits for.
     public func publish(_ files: RevisionFiles, author: String, message: String, activate: Bool = true) throws
         -> Outcome
     {
+        var activate = activate
+        var waiting: ApprovalState?
         let author = try Self.required(author, "an author")
         let message = try Self.required(message, "a message")
         let active = try store.activeRevision().map { try store.ruleRevision($0.revision) }
@@ -55,11 +63,22 @@ public struct RevisionPublisher {
             return Outcome(report: report, revision: active, activated: false)
         }
         let at = now()
+        if activate, try store.requiredApprovals() > 0 {
+            let kept = try? store.ruleRevision(id)
+            let state =
+                try kept.map { try approvalState(of: $0, activator: author) }
+                ?? ApprovalState(needed: try store.requiredApprovals(), approvers: [])
+            if !state.satisfied {
+                activate = false
+                waiting = state
+            }
+        }
         guard activate else {
             let candidate = RuleRevision(
                 id: id, parent: active?.id, author: author, message: message, createdAt: at, gates: report.json)
             let (revision, kept) = try store.transaction { () throws -> (RuleRevision, Bool) in
                 let kept = try store.insertRuleRevision(candidate, files: files)
+                if !kept { try store.renameDraft(id, author: author, message: message) }
                 if kept {
                     try store.appendAudit(
                         AuditEntry(
@@ -68,7 +87,7 @@ public struct RevisionPublisher {
                 }
                 return (try store.ruleRevision(id), kept)
             }
-            return Outcome(report: report, revision: revision, activated: false, kept: kept)
+            return Outcome(report: report, revision: revision, activated: false, kept: kept, approvals: waiting)
         }
         let summary: JSON =
             if let active, let parentFiles {
@@ -80,7 +99,10 @@ public struct RevisionPublisher {
             () throws -> RuleRevision in
             let candidate = RuleRevision(
                 id: id, parent: active?.id, author: author, message: message, createdAt: at, gates: report.json)
-            try store.insertRuleRevision(candidate, files: files)
+            if try !store.insertRuleRevision(candidate, files: files) {
+                // Kept before (by a preview): its author's publish message replaces the draft's.
+                try store.renameDraft(id, author: author, message: message)
+            }
             try store.activateRuleRevision(id, author: author, message: message, at: at)
             try store.appendAudit(
                 AuditEntry(at: at, actor: author, action: "publish", subject: id, message: message, detail: summary))
@@ -90,15 +112,26 @@ public struct RevisionPublisher {
     }
 
     /// Makes a kept revision active again (`action` is `activate` or `rollback`); returns it.
+    /// It needs its approvals (``ApprovalRequired``) unless it is an `emergency` rollback.
     @discardableResult
-    public func activate(_ id: String, author: String, message: String, action: String? = nil) throws
-        -> RuleRevision
-    {
+    public func activate(
+        _ id: String, author: String, message: String, action: String? = nil, emergency: Bool = false
+    ) throws -> RuleRevision {
         let author = try Self.required(author, "an author")
         let message = try Self.required(message, "a message")
         let revision = try store.ruleRevision(id)
         // Unless told: making a revision that was active before active again is a rollback.
-        let action = try action ?? (store.hasBeenActive(revision.id) ? "rollback" : "activate")
+        var action = try action ?? (store.hasBeenActive(revision.id) ? "rollback" : "activate")
+        if emergency {
+            guard action == "rollback" else {
+                throw PublishError(
+                    message: "only a rollback (to a revision that was active before) can be an emergency")
+            }
+            action = "emergency_rollback"
+        } else {
+            try requireApprovals(
+                revision, activator: author, doing: action == "rollback" ? "rolling back to" : "activating")
+        }
         let active = try store.activeRevision().map { try store.ruleRevision($0.revision) }
         var summary: JSON = ["from": active.map { .string($0.id) } ?? .null]
         if let active { summary = try diff(active, revision).summary.merging(["from": .string(active.id)]) }

@@ -10,12 +10,12 @@ import Store
 enum RevisionRoutes {
     static let routes: [FeatureRoute] = [
         FeatureRoute("GET", "/v1/rules/revisions", admin: true, list),
-        FeatureRoute("POST", "/v1/rules/revisions", admin: true, publish),
+        FeatureRoute("POST", "/v1/rules/revisions", admin: true, role: .editor, publish),
         FeatureRoute("GET", "/v1/rules/revisions/{revision}", admin: true, show),
         FeatureRoute("GET", "/v1/rules/revisions/{from}/diff/{to}", admin: true, diff),
-        FeatureRoute("POST", "/v1/rules/revisions/{revision}/activate", admin: true, activate),
-        FeatureRoute("POST", "/v1/rules/revisions/{revision}/preview", admin: true, preview),
-        FeatureRoute("POST", "/v1/rules/check", admin: true, check),
+        FeatureRoute("POST", "/v1/rules/revisions/{revision}/activate", admin: true, role: .publisher, activate),
+        FeatureRoute("POST", "/v1/rules/revisions/{revision}/preview", admin: true, role: .editor, preview),
+        FeatureRoute("POST", "/v1/rules/check", admin: true, role: .editor, check),
         FeatureRoute("GET", "/v1/audit", admin: true, audit),
     ]
 
@@ -26,14 +26,35 @@ enum RevisionRoutes {
         return try answer {
             [
                 "active": try service.store.activeRevision().map { .string($0.revision) } ?? .null,
-                "revisions": .array(try service.store.ruleRevisions(limit: limit).map(\.json)),
+                "revisions": .array(try revisionsJSON(service, limit: limit)),
+                "required_approvals": .number(Double(try service.store.requiredApprovals())),
             ]
+        }
+    }
+
+    /// Each revision with the message it was last activated with (a draft kept by a preview
+    /// and published later carries the publisher's message there) and its approvals.
+    private static func revisionsJSON(_ service: any ServiceContext, limit: Int) throws -> [JSON] {
+        var activations: [String: RevisionActivation] = [:]
+        for activation in try service.store.revisionActivations(limit: 1_000).reversed() {
+            activations[activation.revision] = activation
+        }
+        let publisher = RevisionPublisher(store: service.store, engine: service.features, now: service.now)
+        return try service.store.ruleRevisions(limit: limit).map { revision in
+            guard case .object(var object) = revision.json else { return revision.json }
+            if let activation = activations[revision.id] {
+                object["activation"] = activation.json
+            }
+            object["approvals"] = try publisher.approvalState(of: revision).json
+            return .object(object)
         }
     }
 
     /// `{files: {path: text|null}, message, base?, activate?}`: 201 with the gate report when it
     /// passes (200 when it is the active revision already), 422 with every diagnostic when not.
-    /// With `activate: false` the revision is only kept (200 when it was kept already).
+    /// With `activate: false` the revision is only kept (200 when it was kept already): an
+    /// editor may do that; activating needs a publisher. When the revision still needs
+    /// approvals it is kept and the answer is 202 with `approvals`.
     static func publish(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
@@ -42,6 +63,7 @@ enum RevisionRoutes {
         let draft = Draft(&fields)
         let activate = (try? fields.optionalBool("activate")) ?? true
         try fields.check()
+        if activate { try service.requireRole(.publisher, to: "publishing") }
         var publisher = RevisionPublisher(store: service.store, engine: service.features, now: service.now)
         // The candidate's tests run in a child process: one that cannot be stopped, crashes
         // libjq or runs out of memory costs that process, not this worker.
@@ -50,10 +72,12 @@ enum RevisionRoutes {
         }
         let outcome: RevisionPublisher.Outcome = try answer {
             try publisher.publish(
-                try draft.files(in: service.store), author: service.adminName(of: request), message: message,
+                try draft.files(in: service.store, served: service.servedFolders),
+                author: service.adminName(of: request), message: message,
                 activate: activate)
         }
         guard outcome.report.passed else { throw refusal(outcome.report) }
+        if outcome.approvals != nil { return .json(outcome.json, status: 202) }
         return .json(outcome.json, status: (activate ? outcome.activated : outcome.kept) ? 201 : 200)
     }
 
@@ -84,17 +108,19 @@ enum RevisionRoutes {
         }
     }
 
-    /// `{message}`: makes a kept revision active (a rollback when it is an earlier one).
+    /// `{message, emergency?}`: makes a kept revision active (a rollback when it is an earlier
+    /// one); 409 `approval_required` while it lacks approvals, unless it is an emergency rollback.
     static func activate(_ service: any ServiceContext, _ request: HTTPRequest, _ parameters: RouteParameters)
         throws(APIError) -> HTTPResponse
     {
         let id = try parameters.require("revision")
         var fields = try RequestBody.fields(request)
         let message = (try? fields.string("message", maxLength: 2_000)) ?? ""
+        let emergency = (try? fields.optionalBool("emergency")) ?? false
         try fields.check()
         return try answer {
             let revision = try RevisionPublisher(store: service.store, engine: service.features, now: service.now)
-                .activate(id, author: service.adminName(of: request), message: message)
+                .activate(id, author: service.adminName(of: request), message: message, emergency: emergency)
             return ["active": revision.json]
         }
     }
@@ -109,7 +135,7 @@ enum RevisionRoutes {
         let runTests = (try? fields.optionalBool("tests")) ?? false
         try fields.check()
         return try answer {
-            let files = try draft.files(in: service.store)
+            let files = try draft.files(in: service.store, served: service.servedFolders)
             let parent = try service.store.activeRevision().map { try service.store.ruleRevisionFiles($0.revision) }
             let gates = RevisionGates(engine: service.features)
             // Tests run in a child process, as for a publish; loading alone (as an editor types)
@@ -161,11 +187,11 @@ enum RevisionRoutes {
     }
 
     /// Runs `body`, answering its value as JSON; errors become the API's.
-    private static func answer(_ body: () throws -> JSON) throws(APIError) -> HTTPResponse {
+    static func answer(_ body: () throws -> JSON) throws(APIError) -> HTTPResponse {
         .json(try answer(body) as JSON)
     }
 
-    private static func answer<T>(_ body: () throws -> T) throws(APIError) -> T {
+    static func answer<T>(_ body: () throws -> T) throws(APIError) -> T {
         do {
             return try body()
         } catch let error as APIError {
@@ -181,6 +207,10 @@ enum RevisionRoutes {
             }
         } catch let error as PublishError {
             throw APIError(422, "invalid_value", error.message)
+        } catch let error as ApprovalRequired {
+            throw APIError(
+                409, "approval_required", error.message,
+                errors: [["needed": .number(Double(error.needed)), "have": .number(Double(error.have))]])
         } catch {
             throw APIError(503, "store_unavailable", "the store could not be read or written: \(error)")
         }
@@ -219,13 +249,20 @@ struct Draft {
         self.files = files
     }
 
-    /// The whole set of files: the base's with these over them.
-    func files(in store: any StoreReader) throws -> RevisionFiles {
+    /// The whole set of files: the base's with these over them. Base `active` before any
+    /// revision is published is the folders the service serves (`served`), so that the first
+    /// revision can be made from the console.
+    func files(in store: any StoreReader, served: ServedFolders? = nil) throws -> RevisionFiles {
         var result: [String: String] = [:]
         if let base {
             let id = base == "active" ? try store.activeRevision()?.revision : try store.ruleRevision(base).id
-            guard let id else { throw PublishError(message: "base `active`: no revision is active yet") }
-            result = try store.ruleRevisionFiles(id).files
+            if let id {
+                result = try store.ruleRevisionFiles(id).files
+            } else if let served {
+                result = try RevisionFiles(rulesDirectory: served.rules, pluginsDirectory: served.plugins).files
+            } else {
+                throw PublishError(message: "base `active`: no revision is active yet")
+            }
         }
         for (path, text) in files { result[path] = text }
         return try RevisionFiles(result)

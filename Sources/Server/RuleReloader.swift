@@ -111,6 +111,20 @@ final class RuleReloader: @unchecked Sendable {
             refusingEmptyFiles: refusingEmptyFiles)
     }
 
+    /// Loads and tests revision `revision` of the store ahead of its scheduled activation, so
+    /// that at its time the worker only swaps it in (a load with tests takes seconds).
+    func prepare(revision: String, reader: any StoreReader, store: any Store, cache: ProgramCache?)
+        -> (RulesGeneration?, ReloadReport)
+    {
+        lock.lock()
+        defer { lock.unlock() }
+        return candidate(
+            trigger: "scheduled activation", serving: nil, store: store, force: true, cache: cache,
+            started: ContinuousClock.now, unchanged: "the scheduled revision is served already",
+            retry: "schedule another"
+        ) { try snapshots.keep(try reader.ruleRevisionFiles(revision)) }
+    }
+
     /// Compiles the programs of revision `revision` into `cache` (after startup, so that the
     /// first reload only compiles what changed).
     func warm(_ cache: ProgramCache, revision: String) {

@@ -71,6 +71,9 @@ public struct ServiceConfiguration: Sendable {
     public var watchFiles = true
     /// Where the served rules come from.
     public var rulesSource = RulesSource.automatic
+    /// Approvals by other people a revision needs before it is activated (0: off); written to
+    /// the store's revision settings at start, so that the CLI on the same store obeys it.
+    public var requiredApprovals = 0
     /// How often a worker serving the store's active revision looks for a new activation.
     public var activationPoll: Duration = .milliseconds(200)
     /// Run the features' periodic jobs (the community challenges' daily digest) from the first

@@ -77,6 +77,9 @@ public enum Worker {
         let reloader = RuleReloader(
             features: configuration.features, snapshots: snapshots, slot: slot, clock: configuration.clock)
         let status = ServiceStatus()
+        if index == 0 {
+            try store.setRevisionSetting(requiredApprovalsSetting, String(configuration.requiredApprovals))
+        }
         if configuration.rulesSource == .store, (try? store.activeRevision()) == nil {
             throw StartupRefusal(
                 text:
@@ -214,17 +217,53 @@ public enum Worker {
         var refusedRevision: String?
         let listening =
             configuration.rulesSource != .folder && (try? quarantineStore.listen(ruleActivationsChannel)) != nil
+        // Scheduled activations: the next one is read at each poll and loaded (tested) ahead of
+        // its time; when it falls due every worker tries to take it (one wins), and each swaps
+        // in what it prepared at once instead of loading it then.
+        var nextDue: RevisionSchedule?
+        var prepared: (revision: String, generation: RulesGeneration, report: ReloadReport)?
         func followActivations() {
             let announced = listening && quarantineStore.drainNotifications() > 0
+            let due = nextDue.map { configuration.clock() >= $0.dueAt } ?? false
             guard configuration.rulesSource != .folder,
-                announced || ContinuousClock.now - polledAt >= configuration.activationPoll
+                due || announced || ContinuousClock.now - polledAt >= configuration.activationPoll
             else { return }
             polledAt = .now
+            if due {
+                do {
+                    try quarantineStore.activateDueSchedules(now: configuration.clock())
+                } catch {
+                    logLine(
+                        "journey serve: \(name): a scheduled activation failed (tried again at the next poll): \(error)"
+                    )
+                }
+            }
+            switchToActive()
+            nextDue = (try? quarantineStore.revisionSchedules(limit: 1))?.first
+            if let next = nextDue, next.revision != slot.serving, prepared?.revision != next.revision {
+                let (generation, report) = service.reloader.prepare(
+                    revision: next.revision, reader: quarantineStore, store: service.database, cache: cache)
+                prepared = generation.map { (next.revision, $0, report) }
+            }
+        }
+        // The revision handed to the request thread last: it serves it from its next request on
+        // (until then the slot names the one before, and must not make this thread load it again).
+        var handedOff: String?
+        func switchToActive() {
             guard let active = try? quarantineStore.activeRevision()?.revision, active != slot.serving,
-                active != refusedRevision
+                active != handedOff, active != refusedRevision
             else { return }
+            if let ready = prepared, ready.revision == active {
+                prepared = nil
+                handedOff = active
+                service.handOff.put(ready.generation)
+                service.status.record(ready.report, slot: slot)
+                if name == "w0" { logLine("journey serve: scheduled activation: \(ready.report.message)") }
+                return
+            }
             let report = reload("revision activated")
             refusedRevision = report.outcome == .refused ? active : nil
+            if report.succeeded { handedOff = active }
         }
 
         while true {
