@@ -2,8 +2,10 @@ import Core
 import RuleEngine
 
 /// A rule whose behaviour changed while its tests stayed the same is tested only for what it
-/// did before: a warning names the rule and its tests (which all still pass, or the gates
-/// would have refused), so that the author adds one for the change.
+/// did before: a warning names the rule and its tests, so that the author adds one for the
+/// change. It says nothing of whether they pass: the check as one types runs no tests (Run
+/// tests and the publish gates do), and a warning that said "they pass" next to a failing
+/// one would be believed.
 enum UnchangedTestsCheck {
     static func diagnostics(from parent: RuleSet, to candidate: RuleSet) -> [Diagnostic] {
         candidate.rules.compactMap { rule in
@@ -16,11 +18,11 @@ enum UnchangedTestsCheck {
                 if let values {
                     rule.tests.isEmpty
                         ? "rule `\(rule.id)` reads new parameter values (\(values)) and has no tests"
-                        : "rule `\(rule.id)` reads new parameter values (\(values)); its tests pass with them (\(tests)), those that depend on a value pin it with `params:`"
+                        : "rule `\(rule.id)` reads new parameter values (\(values)); its tests (\(tests)) run with them, and those that depend on a value pin it with `params:`"
                 } else if rule.tests.isEmpty {
                     "rule `\(rule.id)` changed and has no tests: add one for what it does now"
                 } else {
-                    "rule `\(rule.id)` changed but its tests did not; they still pass (\(tests)): add a test for what changed"
+                    "rule `\(rule.id)` changed but its tests (\(tests)) did not: they check what it did before; add a test for what changed, and Run tests to see which pass"
                 }
             return Diagnostic(.warning, code: "tests_unchanged", message, at: rule.location, rule: rule.id)
         }
