@@ -38,6 +38,7 @@ public struct JourneyFeature: Feature {
         [
             FeatureRoute("POST", "/v1/dogs", access: .user([.bodyUser("user_id")]), DogRoutes.register),
             FeatureRoute("GET", "/v1/users/{user}/dogs", access: .user([.pathUser("user")]), UserDogsRoute.dogs),
+            FeatureRoute("GET", "/v1/dogs", admin: true, DogSearchRoute.find),
             FeatureRoute("GET", "/v1/dogs/{dog}/today", access: .user([.pathDog("dog")]), DogRoutes.today),
             FeatureRoute("GET", "/v1/dogs/{dog}/journey", access: .user([.pathDog("dog")]), DogRoutes.journey),
             FeatureRoute("GET", "/v1/dogs/{dog}/branches/{branch}", access: .user([.pathDog("dog")]), DogRoutes.branch),
