@@ -26,6 +26,7 @@ enum ConsoleAssets {
         "history.js": "text/javascript; charset=utf-8",
         "params.js": "text/javascript; charset=utf-8",
         "rules.js": "text/javascript; charset=utf-8",
+        "words.js": "text/javascript; charset=utf-8",
     ]
 
     /// `GET /console`: the page (never cached, so a new build is picked up at once).

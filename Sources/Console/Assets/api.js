@@ -57,6 +57,8 @@ JC.explainError = function (error) {
   if (error.status === 0) return "the service did not answer. Is it running, and is the network up?";
   if (error.status === 401) return "your admin token was not accepted. Check it and sign in again.";
   if (code === "admin_disabled") return "the admin pages are turned off on this service: ask an engineer to start it with admin credentials.";
+  if (code === "role_required") return (error.body.message || "your role may not do that") + ". Ask an admin for a higher role.";
+  if (code === "approval_required") return (error.body.message || "it needs approvals first") + ".";
   if (code === "gates_refused") return "the change was refused because it has problems (listed below). Nothing was published.";
   if (error.status === 404) return "it was not found (" + (error.body.message || "no such thing") + ").";
   if (error.status === 422) return "the service refused it: " + (error.body.message || "invalid") + ".";
@@ -149,9 +151,14 @@ JC.active = async function () {
   if (!JC.activeCache) {
     JC.activeCache = (async () => {
       const list = (await JC.api("GET", "/v1/rules/revisions?limit=50")).data;
-      if (!list.active) return { id: null, files: {}, revisions: list.revisions };
+      if (JC.remember) JC.remember(list.revisions);
+      if (!list.active) {
+        // Nothing published yet: the service serves its folders, and a draft starts from them.
+        const served = (await JC.api("GET", "/v1/rules/files")).data;
+        return { id: null, files: served.files, source: served.source, revisions: list.revisions, list };
+      }
       const detail = (await JC.api("GET", "/v1/rules/revisions/" + list.active)).data;
-      return { id: list.active, detail, files: detail.files, revisions: list.revisions };
+      return { id: list.active, detail, files: detail.files, source: "revision", revisions: list.revisions, list };
     })();
     JC.activeCache.catch(() => (JC.activeCache = null));
   }

@@ -12,9 +12,12 @@
     }
     JC.show("notice");
     const page = JC.pages[name];
-    if (page && page.load) {
-      Promise.resolve(page.load()).catch((error) => JC.show("notice", JC.errorMessage("open the " + name + " page", error)));
-    }
+    const section = document.getElementById("page-" + name);
+    section.removeAttribute("data-loaded");
+    // data-loaded="true" once the page's data is drawn (the browser test waits for it).
+    Promise.resolve(page && page.load ? page.load() : null)
+      .catch((error) => JC.show("notice", JC.errorMessage("open the " + name + " page", error)))
+      .finally(() => section.setAttribute("data-loaded", "true"));
   }
 
   function route() {
@@ -38,7 +41,7 @@
     button.disabled = true;
     try {
       const answer = await JC.api("GET", "/v1/rules");
-      document.getElementById("signed-in").textContent = "Signed in as " + (answer.data.signed_in_as || "admin");
+      JC.signedIn(answer.data);
       input.value = "";
       document.getElementById("nav").hidden = false;
       JC.invalidate();
@@ -69,9 +72,7 @@
     document.getElementById("nav").hidden = false;
     // Signed in before this page was loaded: the name of the credential, for the header.
     JC.api("GET", "/v1/rules").then(
-      (answer) => {
-        document.getElementById("signed-in").textContent = "Signed in as " + (answer.data.signed_in_as || "admin");
-      },
+      (answer) => JC.signedIn(answer.data),
       () => {} // the page shown says what went wrong
     );
   }

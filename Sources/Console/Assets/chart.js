@@ -37,7 +37,8 @@
 
     /** Grouped bars: groups (x labels), series names, values[series][group]. */
     bars(groups, series, values, title) {
-      const width = Math.max(360, 60 + groups.length * (series.length * 18 + 24)), height = 200, bottom = 46, top = 24, left = 30;
+      // Step names are written upright under their bars, so that long ones never overlap.
+      const width = Math.max(360, 60 + groups.length * (series.length * 18 + 24)), height = 280, bottom = 130, top = 24, left = 30;
       const max = Math.max(1, ...values.flat());
       const groupWidth = (width - left - 10) / Math.max(1, groups.length);
       const barWidth = Math.min(18, (groupWidth - 12) / Math.max(1, series.length));
@@ -50,7 +51,9 @@
           const x = left + g * groupWidth + 6 + s * barWidth;
           root.append(svg("rect", { class: "bar v" + (s % 4), x, y: height - bottom - barHeight, width: barWidth - 2, height: barHeight }, svg("title", {}, `${name}, ${group}: ${value}`)));
         });
-        root.append(svg("text", { x: left + g * groupWidth + 4, y: height - bottom + 14 }, group.length > 14 ? group.slice(0, 13) + "…" : group));
+        const labelX = left + g * groupWidth + groupWidth / 2, labelY = height - bottom + 12;
+        const label = group.replace(/_/g, " ");
+        root.append(svg("text", { class: "step-label", x: labelX, y: labelY, "text-anchor": "end", "dominant-baseline": "middle", transform: `rotate(-90 ${labelX} ${labelY})` }, label.length > 20 ? label.slice(0, 19) + "…" : label, svg("title", {}, group)));
       });
       series.forEach((name, s) => {
         root.append(svg("rect", { class: "bar v" + (s % 4), x: left + s * 120, y: 6, width: 10, height: 10 }));

@@ -48,6 +48,10 @@
   }
 
   async function check() {
+    if (!JC.can("editor")) {
+      JC.show("editor-state", "Read only: a " + JC.role + " reads the rules; an editor checks and changes them.");
+      return;
+    }
     const sequence = ++state.sequence;
     try {
       const report = (await JC.api("POST", "/v1/rules/check", { files: drafts(), base: "active" })).data;
@@ -98,12 +102,11 @@
         : diagnostics.map((d) =>
             JC.el(
               "li",
-              { class: d.severity, "data-file": d.file, "data-line": d.line, "data-column": d.column },
+              { class: d.severity, "data-file": d.file, "data-line": d.line, "data-column": d.column, "data-code": d.code, title: "code " + d.code },
               d.file === state.file
                 ? JC.el("button", { type: "button", class: "secondary", onclick: () => goTo(d.line, d.column) }, "Line " + d.line + ", column " + d.column)
                 : JC.el("button", { type: "button", class: "secondary", onclick: () => JC.openFile(d.file, d.line) }, d.file + " line " + d.line),
-              " " + d.severity + ": " + d.message + " ",
-              JC.el("code", {}, d.code)
+              " " + (d.severity === "error" ? "Error" : d.severity === "warning" ? "Warning" : "Note") + ": " + JC.plain(d.message)
             )
           )
     );
@@ -168,9 +171,39 @@
     return JC.table([title, "Changed"], entries.map(([key, value]) => [key, describe(value)]));
   }
 
+  /** A replayed event's effect type, in words. */
+  const effectWords = {
+    manifest_created: "a registration's first recommendation",
+    analytics_event: "analytics events sent",
+    record_added: "profile records added",
+    reminder_scheduled: "reminders scheduled",
+  };
+  const effectName = (type) => effectWords[type] || type.replace(/_/g, " ");
+  const short = (value) => {
+    const text = JSON.stringify(value);
+    return text.length > 160 ? text.slice(0, 157) + "…" : text;
+  };
+
+  /** What a replayed event changes: its type, the user, and what it made before and after. */
+  function eventExamples(change) {
+    if (!change.examples || change.examples.length === 0) return "–";
+    return JC.el("ul", {}, change.examples.map((e) => JC.el("li", {}, e.user_id + " (" + e.type + "): ", JC.el("code", {}, short(e.before)), " → ", JC.el("code", {}, short(e.after)))));
+  }
+
+  /** The headline: screen decisions and replayed events that change, so that neither hides behind the other. */
+  JC.previewHeadline = function (report, days) {
+    const events = report.events || {};
+    const changedEvents = events.changed || 0;
+    const effects = Object.entries(events.by_effect || {}).filter(([, c]) => c.events > 0).map(([type, c]) => c.events + " × " + effectName(type));
+    const decisions = report.changed === 0 ? "No screen decision changes" : report.changed + " of " + report.decisions + " screen decisions change";
+    const replay = changedEvents === 0 ? "no replayed event changes" : changedEvents + " of " + (events.replayed || 0) + " replayed events change (" + effects.join(", ") + ")";
+    return decisions + " and " + replay + ", over the " + report.dogs + " dogs active in the last " + days + " day" + (days === 1 ? "" : "s") + ".";
+  };
+
   async function runPreview() {
     const button = document.getElementById("run-preview");
-    JC.show("preview-result", JC.el("p", {}, "Replaying the last 7 days under the draft…"));
+    const days = Math.min(366, Math.max(1, Number(document.getElementById("preview-days").value) || 7));
+    JC.show("preview-result", JC.el("p", {}, "Replaying the last " + days + " days under the draft…"));
     await JC.busy(button, "preview-result", "preview the impact", async () => {
       let revision;
       try {
@@ -179,21 +212,24 @@
         JC.show("preview-result", JC.errorMessage("preview the impact", error), refusalDetail(error));
         return;
       }
-      const report = (await JC.api("POST", "/v1/rules/revisions/" + revision + "/preview", { days: 7 })).data;
+      const report = (await JC.api("POST", "/v1/rules/revisions/" + revision + "/preview", { days })).data;
       const decisions = Object.entries(report.by_decision);
       const events = report.events || {};
+      const effects = Object.entries(events.by_effect || {}).filter(([, c]) => c.events > 0);
       JC.show(
         "preview-result",
-        JC.el("h3", {}, "Impact over the last 7 days"),
-        JC.el("p", { id: "preview-summary" }, report.changed + " of " + report.decisions + " decisions change, over " + report.dogs + " active dogs (" + report.seconds + " s)."),
+        JC.el("h3", {}, "Impact over the last " + days + " days"),
+        JC.el("p", { id: "preview-summary" }, JC.previewHeadline(report, days)),
+        JC.el("p", { class: "hint" }, "Only dogs active in this window are replayed; every other dog gets the new rules the next time its screens are drawn. Widen the window to see more of them."),
         decisions.length
-          ? JC.table(["Decision", "Dogs changed", "Share", "Examples"], decisions.map(([key, c]) => [key, { text: String(c.changed), class: "number" }, JC.percent(c.share), examples(c.examples)]))
-          : JC.message("ok", "No screen decision changes."),
+          ? JC.table(["Screen decision", "Dogs changed", "Share", "Examples"], decisions.map(([key, c]) => [key, { text: String(c.changed), class: "number" }, JC.percent(c.share), examples(c.examples)]))
+          : null,
         countTable("Rule", report.by_rule, (n) => String(n)),
-        JC.el("h3", {}, "Events replayed"),
-        countTable("Effect", events.by_effect, (v) => JSON.stringify(v.events !== undefined ? v.events : v)),
-        countTable("Consumer", events.by_consumer, (v) => JSON.stringify(v.events !== undefined ? v.events : v)),
-        events.refusals && events.refusals.length ? JC.message("warning", events.refusals.length + " events would be refused by the draft.", events.refusals) : null,
+        effects.length
+          ? JC.table(["What replayed events make", "Events that change", "Examples (before → after)"], effects.map(([type, c]) => [effectName(type), { text: String(c.events), class: "number" }, eventExamples(c)]), "Replayed events (" + (events.replayed || 0) + " events of " + (events.users || 0) + " users)")
+          : null,
+        countTable("Made by", Object.fromEntries(Object.entries(events.by_consumer || {}).map(([k, v]) => [k.replace(/^rule:/, "rule "), v])), (v) => v + " events"),
+        events.refusals && events.refusals.events ? JC.message("warning", events.refusals.events + " events would be refused by the draft.", events.refusals) : null,
         JC.el("details", {}, JC.el("summary", {}, "The whole report"), JC.el("pre", {}, JSON.stringify(report, null, 2)))
       );
     });
@@ -206,7 +242,7 @@
     return JC.el(
       "div",
       { class: "diff" },
-      JC.el("p", {}, "From ", JC.el("code", {}, diff.from.slice(0, 12)), " to ", JC.el("code", {}, diff.to.slice(0, 12)), ": " + (diff.files.length === 1 ? "1 file changes." : diff.files.length ? diff.files.length + " files change." : "no file changes.")),
+      JC.el("p", {}, "From ", JC.revisionName(diff.from, JC.messageOf(diff.from)), " to ", JC.revisionName(diff.to, JC.messageOf(diff.to)), ": " + (diff.files.length === 1 ? "1 file changes." : diff.files.length ? diff.files.length + " files change." : "no file changes.")),
       rules.length ? JC.el("ul", {}, rules.map((r) => JC.el("li", {}, r))) : null,
       diff.files.map((file) =>
         JC.el(
@@ -224,6 +260,10 @@
   async function showDiff() {
     const button = document.getElementById("show-diff");
     await JC.busy(button, "diff-result", "show the changes", async () => {
+      if (!state.base.id) {
+        JC.show("diff-result", JC.message("ok", "Nothing is published yet: every file is new. " + Object.keys(drafts()).length + " of them differ from the bundled rules."));
+        return;
+      }
       let revision;
       try {
         revision = await keep();
@@ -241,15 +281,36 @@
     const button = document.getElementById("publish");
     const message = document.getElementById("publish-message").value.trim();
     const files = drafts();
-    if (Object.keys(files).length === 0) {
+    // Before the first publish the bundled rules themselves can be published, unchanged.
+    if (Object.keys(files).length === 0 && state.base.id) {
       JC.show("publish-result", JC.message("warning", "Nothing to publish: no file differs from the active revision."));
       return;
     }
+    JC.show("publish-result", JC.el("p", {}, "Publishing…"));
     await JC.busy(button, "publish-result", "publish", async () => {
       try {
-        const outcome = (await JC.api("POST", "/v1/rules/revisions", { files, base: "active", message })).data;
+        // An editor saves the revision for a publisher to make live; a publisher publishes it.
+        const body = { files, base: "active", message };
+        if (!JC.can("publisher")) body.activate = false;
+        const answer = await JC.api("POST", "/v1/rules/revisions", body);
+        if (!JC.can("publisher")) {
+          JC.show("publish-result", JC.message("ok", "Saved " + JC.revisionName(answer.data.revision.revision, message) + ". A publisher makes it live from History."));
+          state.drafts = {};
+          state.kept = null;
+          JC.invalidate();
+          return;
+        }
+        const outcome = answer.data;
         const id = outcome.revision.revision;
-        JC.show("publish-result", JC.message("ok", "Published revision " + id.slice(0, 12) + " (" + outcome.gates.summary + "); it is active now."));
+        if (answer.status === 202) {
+          const a = outcome.approvals;
+          // The draft stays open: an edit makes another revision, which needs its own approvals.
+          document.getElementById("publish-message").value = "";
+          JC.show("publish-result", JC.message("warning", "Saved " + JC.revisionName(id, message) + ", not live yet: it needs " + a.needed + " approval" + (a.needed === 1 ? "" : "s") + " by someone other than you (it has " + a.have + "). Ask a colleague to approve it in History; then make it live there."));
+          state.kept = null;
+          return;
+        }
+        JC.show("publish-result", JC.message("ok", "Published " + JC.revisionName(id, message) + " (" + outcome.gates.summary + "); it is live now."));
         state.drafts = {};
         state.kept = null;
         document.getElementById("publish-message").value = "";
@@ -276,9 +337,10 @@
       const paths = Object.keys(active.files).sort();
       JC.show(select, paths.map((path) => JC.el("option", { value: path }, (path in state.drafts ? "● " : "") + path)));
       if (paths.length === 0) {
-        JC.show("editor-state", "No revision is published yet: there is nothing to edit.");
+        JC.show("editor-state", "The service has no rules to edit: ask an engineer to give it a Rules folder.");
         return;
       }
+      JC.show("editor-base", active.id ? "" : JC.message("warning", "Nothing is published yet: you are editing the bundled rules the service serves. Publish them (changed or not) to make the first revision."));
       const file = target && target.file in active.files ? target.file : state.file && state.file in active.files ? state.file : paths.includes("Rules/journey/recommendation.yaml") ? "Rules/journey/recommendation.yaml" : paths[0];
       open(file, target && target.line);
     },

@@ -13,9 +13,26 @@
     return [Math.max(0, centre - half), Math.min(1, centre + half)];
   }
 
-  function estimate(e) {
+  /** An absolute difference of rates, in percentage points, with its interval and p-value. */
+  function absolute(e) {
     if (!e) return "–";
-    return JC.percent(e.estimate) + " [" + JC.percent(e.ci_lower) + ", " + JC.percent(e.ci_upper) + "], p = " + e.p_value.toFixed(3);
+    return JC.points(e.estimate) + " [" + JC.points(e.ci_lower) + ", " + JC.points(e.ci_upper) + "], " + JC.pValue(e.p_value);
+  }
+
+  /** A relative difference with its interval; a rate cannot fall by more than 100%, so the
+   *  interval is clipped there and says so. */
+  function relative(e) {
+    if (!e) return "–";
+    const clipped = e.ci_lower < -1;
+    return JC.el("span", {}, JC.percent(e.estimate) + " [" + (clipped ? "−100.0%*" : JC.percent(e.ci_lower)) + ", " + JC.percent(e.ci_upper) + "]", clipped ? JC.el("span", { class: "hint", title: "The interval's lower end (" + JC.percent(e.ci_lower) + ") is below −100%, which a rate cannot reach: too few users to say more." }, " *too few users for a lower bound") : null);
+  }
+
+  /** A metric in words: "first-time completion: action_completed (first time) within 14 days". */
+  function metricWords(metric) {
+    const name = metric.key.replace(/[_-]+/g, " ");
+    const within = String(metric.within).replace(/^(\d+)d$/, (_, n) => n + (n === "1" ? " day" : " days")).replace(/^(\d+)h$/, (_, n) => n + (n === "1" ? " hour" : " hours"));
+    const event = metric.event.replace(/_/g, " ");
+    return name + (metric.guardrail ? " (guardrail)" : "") + ": users with a “" + event + "” event" + (metric.where ? " that matches a condition" : "") + " within " + within + " of first seeing the experiment";
   }
 
   function metricView(metric, control) {
@@ -23,24 +40,25 @@
       const [low, high] = wilson(v.conversions, v.users);
       return { label: v.variation, rate: v.rate || 0, low, high, control: v.variation === control };
     });
-    const title = metric.key + (metric.guardrail ? " (guardrail)" : "") + ": " + metric.event + (metric.where ? " where " + metric.where : "") + " within " + metric.within;
+    const title = metricWords(metric);
     return JC.el(
       "div",
       { class: "metric" },
-      JC.el("h4", {}, title),
+      JC.el("h4", { title: metric.event + (metric.where ? " where " + metric.where : "") + " within " + metric.within }, title),
+      metric.users_with_open_window > 0 ? JC.message("warning", metric.users_with_open_window + " users saw the experiment less than " + metric.within + " ago: their windows are still open, so their rate can still rise.") : null,
       JC.el(
         "div",
         { class: "side" },
         JC.chart.intervals(rows, "Conversion rate per variation with its 95% interval: " + metric.key),
         JC.table(
-          ["Variation", "Users", "Converted", "Rate", "Change vs control", "Relative change"],
+          ["Variation", "Users", "Converted", "Rate", "Difference vs control (pp)", "Relative change"],
           metric.variations.map((v) => [
-            v.variation + (v.variation === control ? " (control)" : ""),
+            v.variation === control ? v.variation + (v.variation === "control" ? "" : " (control)") : v.variation,
             { text: String(v.users), class: "number" },
             { text: String(v.conversions), class: "number" },
             JC.percent(v.rate),
-            v.unavailable ? JC.el("span", { title: v.unavailable.code }, v.unavailable.message) : estimate(v.absolute),
-            v.unavailable ? "–" : estimate(v.relative),
+            v.unavailable ? JC.el("span", { title: v.unavailable.code }, JC.plain(v.unavailable.message)) : v.variation === control ? "–" : absolute(v.absolute),
+            v.unavailable || v.variation === control ? "–" : relative(v.relative),
           ])
         )
       )
@@ -54,7 +72,7 @@
       const srm = report.sample_ratio;
       const warnings = [];
       if (srm.status === "mismatch" || (srm.status !== "ok" && srm.status !== "not_enough_traffic")) {
-        warnings.push(JC.message("warning", "Sample ratio mismatch: the users are not split by the weights (p = " + srm.p_value.toPrecision(3) + "). Do not trust the results until an engineer checks the assignment.", srm));
+        warnings.push(JC.message("warning", "Sample ratio mismatch: the users are not split by the weights (" + JC.pValue(srm.p_value) + "). Do not trust the results until an engineer checks the assignment.", srm));
       } else if (srm.status === "not_enough_traffic") {
         warnings.push(JC.message("warning", "Not enough users yet to check the split (at least " + srm.minimum_users + " per variation).", srm));
       }
@@ -63,7 +81,7 @@
         "experiment-report",
         JC.el("h3", { id: "report-title", tabindex: "-1" }, "Results of " + key),
         JC.el("p", {}, report.exposed_users + " users exposed (as of " + JC.time(report.now) + ")."),
-        JC.table(["Variation", "Weight", "Users"], report.variations.map((v) => [v.variation + (v.variation === control ? " (control)" : ""), JC.percent(v.weight), { text: String(v.users), class: "number" }])),
+        JC.table(["Variation", "Weight", "Users"], report.variations.map((v) => [v.variation === control && v.variation !== "control" ? v.variation + " (control)" : v.variation, JC.percent(v.weight), { text: String(v.users), class: "number" }])),
         warnings,
         report.metrics.map((metric) => metricView(metric, control)),
         JC.el("details", {}, JC.el("summary", {}, "The whole report"), JC.el("pre", {}, JSON.stringify(report, null, 2)))
@@ -88,7 +106,7 @@
             "div",
             { class: "side" },
             JC.chart.bars(steps, flow.variants.map((v) => v.variant), values, "Users reaching each step of " + flow.key + " per variant"),
-            JC.table(["Variant", "Started", "Finished"].concat(steps), flow.variants.map((v, i) => [v.variant, String(v.started), String(v.finished)].concat(values[i].map(String))))
+            JC.table(["Variant", "Started", "Finished"].concat(steps.map((s) => s.replace(/_/g, " "))), flow.variants.map((v, i) => [v.variant, String(v.started), String(v.finished)].concat(values[i].map(String))))
           )
         );
       })

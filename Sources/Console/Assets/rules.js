@@ -13,7 +13,7 @@
     return { rules: "rules", experiments: "experiments", plugin: "check plugin" }[key] || key;
   };
 
-  /** For each file, the kept revision that last changed it (walking the history oldest first). */
+  /** For each file, the saved revision that last changed it (walking the history oldest first). */
   async function lastChanges(revisions) {
     const recent = revisions.slice(0, 20).reverse();
     const details = await Promise.all(recent.map((revision) => JC.api("GET", "/v1/rules/revisions/" + revision.revision).then((r) => r.data)));
@@ -27,7 +27,7 @@
   }
 
   function change(revision) {
-    if (!revision) return "before the kept history";
+    if (!revision) return "not in the last 20 revisions";
     return JC.el("span", {}, revision.author + ", " + JC.time(revision.created_at) + ": ", JC.el("q", {}, revision.message));
   }
 
@@ -35,15 +35,27 @@
     return JC.el("button", { type: "button", class: "secondary", onclick: () => JC.openFile(file, line) }, label);
   }
 
+  /** Shows only the rows whose text contains every word of `query`. */
+  function filter(query) {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    for (const row of document.querySelectorAll("#rules-body tbody tr")) {
+      const text = row.textContent.toLowerCase();
+      row.hidden = !words.every((word) => text.includes(word));
+    }
+  }
+
   JC.pages.rules = {
     async load() {
       JC.show("rules-body", JC.el("p", {}, "Loading…"));
+      // What is live may have changed since the page was drawn (a publish elsewhere): ask again.
+      JC.invalidate();
       const [rules, active] = await Promise.all([JC.api("GET", "/v1/rules").then((r) => r.data), JC.active()]);
       if (!active.id) {
-        JC.show("rules-revision", "No revision is published yet: the service serves its rule folders. An engineer publishes the first one with journey publish.");
+        JC.show("rules-revision", "Nothing is published yet: the service serves its bundled rules. Open any file in the Editor and publish it, changed or not, to make the first revision.");
       } else {
         const detail = active.detail;
-        JC.show("rules-revision", "Active revision ", JC.el("code", {}, active.id.slice(0, 12)), " — " + detail.author + ", " + JC.time(detail.created_at) + ": ", JC.el("q", {}, detail.message), " (" + detail.gates.summary + ")");
+        const live = active.list.revisions.find((r) => r.revision === active.id) || detail;
+        JC.show("rules-revision", "Live: ", JC.el("strong", {}, JC.revisionName(live)), " — made live by " + ((live.activation && live.activation.author) || detail.author) + ", " + JC.time((live.activation && live.activation.activated_at) || detail.created_at) + " (" + detail.gates.summary + ")");
       }
       const changes = active.id ? await lastChanges(active.revisions) : {};
       // A rule's quarantine records: for everyone (input null), or for some dogs or users only.
@@ -61,7 +73,7 @@
         return [
           openButton(rule.file, rule.line, rule.id),
           rule.kind,
-          rule.file + ":" + rule.line,
+          JC.el("span", { class: "path" }, rule.file + ":" + rule.line),
           rule.experiment ? rule.experiment + " (" + rule.variants.join(", ") + ")" : "—",
           { text: String(rule.tests), class: "number" },
           q ? quarantineTag(q) : JC.el("span", { class: "tag good" }, "serving"),
@@ -73,13 +85,16 @@
         .filter((path) => !ruleFiles.has(path))
         .sort()
         .map((path) => [openButton(path, 1, path), JC.documentKind(path, active.files[path]), change(changes[path])]);
+      const search = JC.el("input", { id: "rules-search", type: "search", placeholder: "rule, file, experiment…", oninput: () => filter(search.value) });
       JC.show(
         "rules-body",
+        JC.el("div", { class: "row" }, JC.el("label", { for: "rules-search" }, "Find"), search),
         JC.el("h3", {}, rules.rules.length + " rules"),
         JC.table(["Rule", "Kind", "File", "Experiment (variants)", "Tests", "Status", "Last change"], ruleRows),
         JC.el("h3", {}, "Experiments, flows, catalogs, plugins and other files"),
         JC.table(["File", "Kind", "Last change"], documents)
       );
+      document.getElementById("rules-body").classList.add("rules");
     },
   };
 })();
