@@ -20,6 +20,8 @@ public struct Router<Context>: Sendable {
         public var index: Int
         /// Who may call it.
         public var access: RouteAccess
+        /// On an admin route, the least role that may call it.
+        public var role: AdminRole = .viewer
         let segments: [Substring]
         let handler: @Sendable (Context, HTTPRequest, [String: String]) -> HTTPResponse
 
@@ -33,13 +35,13 @@ public struct Router<Context>: Sendable {
 
     /// Adds a route.
     public mutating func add(
-        _ method: String, _ pattern: String, access: RouteAccess = .open,
+        _ method: String, _ pattern: String, access: RouteAccess = .open, role: AdminRole = .viewer,
         _ handler: @escaping @Sendable (Context, HTTPRequest, [String: String]) -> HTTPResponse
     ) {
         precondition(!routes.contains { $0.method == method && $0.pattern == pattern }, "duplicate route \(pattern)")
         routes.append(
             Route(
-                method: method, pattern: pattern, index: routes.count, access: access,
+                method: method, pattern: pattern, index: routes.count, access: access, role: role,
                 segments: Self.segments(pattern),
                 handler: handler))
     }

@@ -18,7 +18,7 @@ extension JourneyService {
             _ handler: @escaping Handler
         ) {
             let role = role ?? FeatureRoute.defaultRole(method)
-            router.add(method, pattern, access: access) { service, request, parameters in
+            router.add(method, pattern, access: access, role: role) { service, request, parameters in
                 switch service.routeGuard.admit(
                     request, access: access, role: role, parameters: parameters, store: service.store)
                 {

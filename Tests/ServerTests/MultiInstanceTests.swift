@@ -32,7 +32,8 @@ struct MultiInstanceTests {
     ])
     /// The service's own tables (the revision published mid-run, its audit): not the events'.
     static let serviceTables = [
-        "rule_revisions", "rule_revision_files", "rule_activations", "audit_log", "service_secrets",
+        "rule_revisions", "rule_revision_files", "rule_activations", "audit_log", "service_secrets", "rule_approvals",
+        "rule_schedules", "revision_settings",
     ]
 
     @Test func threeInstancesKeepEveryEventOnceThroughCrashesAndARestart() throws {
@@ -377,6 +378,9 @@ final class Instances: @unchecked Sendable {
     func stopAll() {
         for service in services { service?.stop() }
     }
+
+    /// The port of instance `index` (nil while it is down).
+    func port(_ index: Int) -> Int? { ports.withLock { $0[index] } }
 
     /// Kills instance `index` as a machine failure would (workers first, then the supervisor,
     /// all with SIGKILL) and starts it again.

@@ -17,9 +17,14 @@ import Testing
         let bundled = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins)
 
         #expect(harness.send("GET", "/v1/rules/revisions").status == 401, "admin only")
-        let noBase = harness.send(
-            "POST", "/v1/rules/revisions", json: ["message": "x", "base": "active", "files": [:]], admin: true)
-        #expect(noBase.status == 422, "\(noBase.text)")
+        // Before the first publish, base `active` is the folders served (a fresh install is
+        // edited from the console): kept here, not activated.
+        let fresh = harness.send(
+            "POST", "/v1/rules/revisions",
+            json: ["message": "draft: nothing changed", "base": "active", "files": [:], "activate": false], admin: true)
+        #expect(fresh.status == 201, "\(fresh.text.prefix(300))")
+        #expect(fresh.json["revision"]?["revision"]?.stringValue == bundled.revision)
+        #expect(harness.send("GET", "/v1/rules/files", admin: true).json["source"] == "folders")
 
         let published = harness.send(
             "POST", "/v1/rules/revisions",
@@ -28,6 +33,8 @@ import Testing
         #expect(published.status == 201, "\(published.text.prefix(500))")
         #expect(published.json["revision"]?["revision"]?.stringValue == bundled.revision)
         #expect(published.json["revision"]?["author"] == "admin")
+        // The draft's message is the one it was published with.
+        #expect(published.json["revision"]?["message"] == "the bundled rules")
 
         let again = harness.send(
             "POST", "/v1/rules/revisions", json: ["message": "again", "base": "active", "files": [:]], admin: true)
@@ -81,7 +88,7 @@ import Testing
 
         let audit = harness.send("GET", "/v1/audit", admin: true).json["audit"]?.arrayValue ?? []
         #expect(
-            audit.map { $0["action"]?.stringValue ?? "" } == ["rollback", "publish", "publish"],
+            audit.map { $0["action"]?.stringValue ?? "" } == ["rollback", "publish", "publish", "keep"],
             "active before: a rollback")
         #expect(audit.allSatisfy { $0["actor"] == "admin" })
     }

@@ -1,0 +1,102 @@
+import Core
+import Foundation
+import HTTP
+import RevisionStore
+import TestSupport
+import Testing
+
+/// A revision scheduled through one instance goes live on every instance sharing the store
+/// within a second of its time (never before it): two `journey serve` processes on one
+/// PostgreSQL database, and on one SQLite file.
+@Suite(.serialized) struct ScheduledActivationLiveTests {
+    /// How late an instance may serve a scheduled revision: the promise (1 s). The measure
+    /// adds at most one round of this test's requests (a few milliseconds on loopback).
+    static let promise = 1.0
+
+    @Test(arguments: ["postgres", "sqlite"])
+    func everyInstanceSwitchesWithinASecondOfTheTime(backend: String) throws {
+        if backend == "postgres", TestStore.postgresURL == nil { return }  // no PostgreSQL server here
+        let server = backend == "postgres" ? try ThrowawayPostgres() : nil
+        let folder = try TemporaryDirectory()
+        let instances = Instances(count: 2, url: server?.url ?? folder.file("journey.sqlite"))
+        try instances.startAll()
+        defer { instances.stopAll() }
+
+        let base = try instances.publishAndWaitUntilServed(comment: "the base", count: 2)
+        #expect(!base.revision.isEmpty)
+        let scheduled = try instances.keep(comment: "scheduled for later")
+        // Ten seconds ahead: time for every instance to load and test it before its time.
+        let due = (Date().timeIntervalSince1970 + 10).rounded(.up)
+        let (status, answer) = try instances.admin(
+            1, "POST", "/v1/rules/revisions/\(scheduled)/schedule",
+            ["at": .string(Timestamp.format(due)), "message": "at the time"])
+        #expect(status == 200, "\(answer.compactText.prefix(300))")
+
+        var servedAt: [Int: Double] = [:]
+        var early: [String] = []
+        try waitUntil("both instances serve the scheduled revision (so far \(servedAt))", timeout: .seconds(60)) {
+            for index in 0..<2 where servedAt[index] == nil {
+                // Both workers of an instance: four answers in a row with the revision.
+                let answers = try (0..<4).map { _ in try instances.admin(index, "GET", "/v1/rules").1["revision"] }
+                let now = Date().timeIntervalSince1970
+                if answers.contains(.string(scheduled)), now < due - 0.01 {
+                    early.append("instance \(index) at \(now - due) s")
+                }
+                if answers.allSatisfy({ $0 == .string(scheduled) }) { servedAt[index] = now }
+            }
+            return servedAt.count == 2
+        }
+        #expect(early.isEmpty, "served before its time: \(early)")
+        for (index, at) in servedAt.sorted(by: { $0.key < $1.key }) {
+            #expect(at - due <= Self.promise, "instance \(index) served it \(at - due) s after its time")
+        }
+        let audit = try instances.admin(0, "GET", "/v1/audit").1["audit"]?.arrayValue ?? []
+        let activations = audit.filter { $0["action"] == "scheduled_activate" }
+        #expect(activations.count == 1, "one instance takes the schedule: \(activations.count)")
+        #expect(try instances.admin(0, "GET", "/v1/rules/schedules").1["schedules"] == .array([]))
+    }
+}
+
+extension Instances {
+    /// An admin call to instance `index`.
+    func admin(_ index: Int, _ method: String, _ path: String, _ body: JSON? = nil) throws -> (Int, JSON) {
+        guard let port = port(index) else { throw LiveServiceError("instance \(index) is not running") }
+        return try HTTPClient(port: port).json(method, path, body, admin: true)
+    }
+
+    /// The bundled files with a comment added: the same behaviour, another revision.
+    static func files(comment: String) throws -> JSON {
+        var files = try RevisionFiles(rulesDirectory: Repository.rules, pluginsDirectory: Repository.plugins).files
+        let rule = "Rules/events/reminders.yaml"
+        files[rule] = (files[rule] ?? "") + "\n# \(comment)\n"
+        return .object(JSONObject(files.map { ($0.key, JSON.string($0.value)) }))
+    }
+
+    /// Keeps (does not activate) the bundled files with `comment`; its id.
+    func keep(comment: String) throws -> String {
+        let (status, answer) = try admin(
+            0, "POST", "/v1/rules/revisions",
+            ["message": .string(comment), "files": try Self.files(comment: comment), "activate": false])
+        guard status == 201, let id = answer["revision"]?["revision"]?.stringValue else {
+            throw LiveServiceError("keeping a revision: \(status) \(answer.compactText.prefix(300))")
+        }
+        return id
+    }
+
+    /// Publishes the bundled files with `comment` through instance 0; waits until the first
+    /// `count` instances serve it.
+    func publishAndWaitUntilServed(comment: String, count: Int) throws -> (revision: String, seconds: Double) {
+        let (status, answer) = try admin(
+            0, "POST", "/v1/rules/revisions", ["message": .string(comment), "files": try Self.files(comment: comment)])
+        guard status == 201, let revision = answer["revision"]?["revision"]?.stringValue else {
+            throw LiveServiceError("publishing: \(status) \(answer.compactText.prefix(300))")
+        }
+        let start = Date()
+        try waitUntil("every instance serves \(revision.prefix(12))") {
+            try (0..<count).allSatisfy { index in
+                try (0..<4).allSatisfy { _ in try admin(index, "GET", "/v1/rules").1["revision"] == .string(revision) }
+            }
+        }
+        return (revision, Date().timeIntervalSince(start))
+    }
+}
