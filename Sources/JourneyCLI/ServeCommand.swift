@@ -30,7 +30,8 @@ enum ServeCommand: Command {
             --jwt-public-key-file or --jwks-file is given; without one they are served
             unauthenticated, on a loopback address only (unless --insecure-no-auth). Service
             credentials (`NAME SCOPE[,SCOPE] TOKEN` lines of the admin token file; scopes
-            reminders, analytics, metrics, admin) call the reminders routes and /metrics.
+            reminders, analytics, metrics, and the admin roles viewer, editor, publisher, admin)
+            call the reminders routes, /metrics and the admin routes each role allows.
             """,
         options: [
             OptionSpec(long: "host", valueName: "address", help: "Address to bind.", defaultValue: "127.0.0.1"),
