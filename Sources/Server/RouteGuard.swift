@@ -105,11 +105,19 @@ struct RouteGuard: Sendable {
                 headers: challenge)
         }
         if let credential = credentials?.credential(of: token) {
-            guard credential.scopes.adminRole != nil else {
+            guard let role = credential.scopes.adminRole else {
                 throw APIError(
                     403, "forbidden",
                     "`\(credential.name)` is a service credential; app routes need a user's token (or an admin credential)"
                 )
+            }
+            // Any admin role reads a user's screens (the console explains them); only an admin
+            // acts for a user.
+            guard request.method == "GET" || role == .admin else {
+                throw APIError(
+                    403, "role_required",
+                    "acting for a user needs the admin role; `\(credential.name)` is a\(role == .admin ? "n" : "") \(role.name)",
+                    errors: [["needed": .string(AdminRole.admin.name), "role": .string(role.name)]])
             }
             return .service(name: credential.name, scopes: credential.scopes)
         }

@@ -222,6 +222,8 @@ public enum Worker {
         // in what it prepared at once instead of loading it then.
         var nextDue: RevisionSchedule?
         var prepared: (revision: String, generation: RulesGeneration, report: ReloadReport)?
+        // The revision last prepared, loaded or refused: it is not loaded again at every poll.
+        var preparedFor: String?
         func followActivations() {
             let announced = listening && quarantineStore.drainNotifications() > 0
             let due = nextDue.map { configuration.clock() >= $0.dueAt } ?? false
@@ -240,10 +242,14 @@ public enum Worker {
             }
             switchToActive()
             nextDue = (try? quarantineStore.revisionSchedules(limit: 1))?.first
-            if let next = nextDue, next.revision != slot.serving, prepared?.revision != next.revision {
+            if let next = nextDue, next.revision != slot.serving, preparedFor != next.revision {
+                preparedFor = next.revision
                 let (generation, report) = service.reloader.prepare(
                     revision: next.revision, reader: quarantineStore, store: service.database, cache: cache)
                 prepared = generation.map { (next.revision, $0, report) }
+                if generation == nil, name == "w0" {
+                    logLine("journey serve: the revision scheduled next does not load: \(report.message)")
+                }
             }
         }
         // The revision handed to the request thread last: it serves it from its next request on

@@ -1,7 +1,10 @@
+import Auth
 import Core
 import FeatureKit
 import Features
 import Foundation
+import HTTP
+import TestSupport
 import Testing
 
 @testable import Server
@@ -107,5 +110,31 @@ final class SharedRoleService: @unchecked Sendable {
         defer { lock.unlock() }
         if harness == nil { harness = try ServiceHarness(token: AdminRoleTests.credentials, seed: false) }
         return try body(harness!)
+    }
+}
+
+/// App routes with an admin credential (tokens checked): every role reads a user's screens, only
+/// an admin acts for a user.
+@Suite struct AdminRoleOnAppRouteTests {
+    static let cases: [(AdminRole, String, Int?)] = [
+        (.viewer, "GET", nil), (.viewer, "POST", 403), (.editor, "POST", 403), (.publisher, "POST", 403),
+        (.admin, "POST", nil), (.publisher, "GET", nil),
+    ]
+
+    @Test(arguments: cases)
+    func roleOnAnAppRoute(role: AdminRole, method: String, refused: Int?) throws {
+        let credentials = try AdminCredentials(AdminRoleTests.credentials)
+        let guardian = RouteGuard(
+            credentials: credentials, verifier: TokenVerifier(keys: .secret(Array(repeating: 7, count: 32))),
+            clock: { 0 })
+        let token = try #require(AdminRoleTests.tokens.first { $0.0 == role }?.1)
+        var request = HTTPRequest(method: method, path: "/v1/events", query: [], id: "test")
+        request.headers["authorization"] = "Bearer \(token)"
+        let outcome = guardian.admit(
+            request, access: .anyUser, parameters: [:], store: try TestStore("sqlite", schema: .core).store)
+        switch outcome {
+        case .success: #expect(refused == nil, "\(role.name) \(method) was let through")
+        case .failure(let error): #expect(error.status == refused, "\(role.name) \(method): \(error.message)")
+        }
     }
 }
