@@ -13,8 +13,8 @@ import Store
 enum ExperimentEditRoutes {
     static let routes: [FeatureRoute] = [
         FeatureRoute("GET", "/v1/experiments", admin: true, list),
-        FeatureRoute("PUT", "/v1/experiments/{experiment}", admin: true, put),
-        FeatureRoute("POST", "/v1/experiments/{experiment}/conclude", admin: true, conclude),
+        FeatureRoute("PUT", "/v1/experiments/{experiment}", admin: true, role: .editor, put),
+        FeatureRoute("POST", "/v1/experiments/{experiment}/conclude", admin: true, role: .editor, conclude),
     ]
 
     /// The document a new experiment goes to when the rule set has none.

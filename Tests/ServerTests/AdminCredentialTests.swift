@@ -45,8 +45,14 @@ import Testing
         ("short", "line 1: the admin token must be at least 16 characters"),
         ("ann \(ann)\nbob", "line 2: write one credential per line: NAME TOKEN, or NAME SCOPE[,SCOPE] TOKEN"),
         ("ann \(ann)\nbob a b c", "line 2: write one credential per line: NAME TOKEN, or NAME SCOPE[,SCOPE] TOKEN"),
-        ("pusher push \(bob)", "line 1: unknown scope `push`; the scopes are reminders, analytics, metrics, admin, viewer, editor, publisher"),
-        ("pusher reminders, \(bob)", "line 1: unknown scope ``; the scopes are reminders, analytics, metrics, admin, viewer, editor, publisher"),
+        (
+            "pusher push \(bob)",
+            "line 1: unknown scope `push`; the scopes are reminders, analytics, metrics, admin, viewer, editor, publisher"
+        ),
+        (
+            "pusher reminders, \(bob)",
+            "line 1: unknown scope ``; the scopes are reminders, analytics, metrics, admin, viewer, editor, publisher"
+        ),
         ("pusher reminders short-token", "line 1: the token must be at least 16 characters"),
         ("ann \(ann)\nann \(bob)", "line 2: the name `ann` is given twice"),
         ("ann \(ann)\nbob \(ann)", "line 2: two credentials have the same token"),

@@ -30,6 +30,7 @@ import Testing
         ("GET /v1/experiments/{experiment}/report", .viewer),
         ("POST /v1/rules/check", .editor), ("POST /v1/rules/revisions", .editor),
         ("POST /v1/rules/revisions/{revision}/preview", .editor), ("PUT /v1/rules/params", .editor),
+        ("PUT /v1/experiments/{experiment}", .editor), ("POST /v1/experiments/{experiment}/conclude", .editor),
         ("POST /v1/eval", .editor), ("POST /v1/rules/{rule}/evaluate", .editor),
         ("POST /v1/rules/revisions/{revision}/activate", .publisher),
         ("POST /v1/rules/revisions/{revision}/approve", .publisher),
