@@ -41,11 +41,15 @@ int journey_spawn(const char *path, char *const argv[], char *const envp[], cons
         return error;
     }
     // Every descriptor goes through a spare number first, so that one already sitting where
-    // another must go is not overwritten; dup2 to the final number clears close-on-exec.
-    for (int i = 0; i < count && error == 0; i++) error = posix_spawn_file_actions_adddup2(&actions, fds[i], 200 + i);
+    // another must go is not overwritten; dup2 to the final number clears close-on-exec. The
+    // spares lie above every descriptor given (a fixed number could be one of them, in a
+    // process with that many open: the copy would then overwrite it).
+    int spare = 3 + count;
+    for (int i = 0; i < count; i++) if (fds[i] >= spare) spare = fds[i] + 1;
+    for (int i = 0; i < count && error == 0; i++) error = posix_spawn_file_actions_adddup2(&actions, fds[i], spare + i);
     for (int i = 0; i < count && error == 0; i++) {
-        error = posix_spawn_file_actions_adddup2(&actions, 200 + i, 3 + i);
-        if (error == 0) error = posix_spawn_file_actions_addclose(&actions, 200 + i);
+        error = posix_spawn_file_actions_adddup2(&actions, spare + i, 3 + i);
+        if (error == 0) error = posix_spawn_file_actions_addclose(&actions, spare + i);
     }
     sigset_t empty, all;
     sigemptyset(&empty);
