@@ -1,5 +1,6 @@
 """The console's forms, driven as a product manager would, typing no jq (run by
-scripts/browser-test after browser_test.py, against the same live `journey serve`).
+scripts/browser-test after browser_test.py, on a `journey serve` of its own; the driver and the
+helpers it shares with it are in browser_support.py).
 
 Parameters: a reminder delay and the by-branch preference changed by form (a value out of range
 refused at its field first), the tests, a draft, its preview and diff, publishing; the app's
@@ -10,34 +11,21 @@ on a failed console request other than the one refusal it provokes.
 
 Environment: JOURNEY_CONSOLE_URL, JOURNEY_CONSOLE_TOKEN, JOURNEY_CONSOLE_SHOTS.
 """
-import json
-import os
 import sys
 import time
-import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-URL = os.environ["JOURNEY_CONSOLE_URL"]
-BASE = URL.rsplit("/console", 1)[0]
-TOKEN = os.environ["JOURNEY_CONSOLE_TOKEN"]
-SHOTS = os.environ["JOURNEY_CONSOLE_SHOTS"]
+from browser_support import TOKEN, URL, admin_get, click, driver, shot, text_of, wait, wait_text
+
 DELAY = "events.reminders.weigh_again_after"
 PREFERS = "recommendation.by_branch_prefers"
 
 
 def step(text):
     print(f"browser-test forms: {text}", flush=True)
-
-
-def admin_get(path):
-    request = urllib.request.Request(BASE + path, headers={"Authorization": f"Bearer {TOKEN}"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
 
 
 def served(path, revision, seconds=60):
@@ -62,35 +50,6 @@ def active_is_served(seconds=60):
             return active
         time.sleep(0.2)
     raise AssertionError(f"the active revision {active} is not served")
-
-
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000"):
-    options.add_argument(argument)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-wait = WebDriverWait(driver, 30)
-
-
-def shot(name):
-    driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
-
-
-def text_of(element_id):
-    return driver.find_element(By.ID, element_id).text
-
-
-def wait_text(element_id, fragment):
-    try:
-        wait.until(EC.text_to_be_present_in_element((By.ID, element_id), fragment))
-    except Exception:
-        shot("failed-" + element_id)
-        raise AssertionError(f"#{element_id} never showed {fragment!r}; it shows {text_of(element_id)!r}")
-
-
-def click(element_id):
-    wait.until(EC.element_to_be_clickable((By.ID, element_id))).click()
 
 
 def nav(page):
