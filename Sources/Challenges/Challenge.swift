@@ -91,7 +91,7 @@ public struct ChallengeInstance: Sendable {
 
     public var json: JSON {
         var object: JSONObject = [
-            "id": .string(id), "challenge": .string(challenge.id), "title": .string(challenge.title),
+            "id": .string(id), "challenge_id": .string(challenge.id), "title": .string(challenge.title),
             "type": .string(kind.rawValue), "target_value": .number(challenge.target),
             "starts_at": .string(Timestamp.format(startsAt)), "ends_at": .string(Timestamp.format(endsAt)),
             "grace_seconds": .number(challenge.grace), "active": .bool(challenge.active),

@@ -66,7 +66,8 @@ public enum HabitDay {
                     .object([
                         "id": .string(tracker.id), "name": .string(tracker.name),
                         "kind": .string(tracker.kind.rawValue),
-                        "category": tracker.categoryID.map { .string(categories[$0] ?? $0) } ?? .null,
+                        "category_id": tracker.categoryID.map(JSON.string) ?? .null,
+                        "category_name": tracker.categoryID.map { .string(categories[$0] ?? $0) } ?? .null,
                         "emoji": tracker.emoji.map(JSON.string) ?? .null,
                         "color": tracker.color.map(JSON.string) ?? .null, "pinned": .bool(tracker.pinned),
                         "schedule": .array((schedule?.days ?? []).map(JSON.string)),
@@ -78,23 +79,22 @@ public enum HabitDay {
         let ordered = rows.filter(\.pinned) + rows.filter { !$0.pinned }
         // The screen's sections: the pinned first, then a section per category (by name), then
         // the trackers without one; each keeps the order above.
-        var sections: [(key: String, title: JSON, trackers: [JSON])] = []
-        func add(_ key: String, _ title: JSON, _ tracker: JSON) {
+        var sections: [(key: String, category: JSON, trackers: [JSON])] = []
+        func add(_ key: String, _ tracker: JSON) {
             if let index = sections.firstIndex(where: { $0.key == key }) {
                 sections[index].trackers.append(tracker)
             } else {
-                sections.append((key, title, [tracker]))
+                sections.append((key, key == "pinned" ? .null : tracker, [tracker]))
             }
         }
-        for row in ordered where row.pinned { add("pinned", "Pinned", row.json) }
-        let categorized = ordered.filter { !$0.pinned && $0.json["category"]?.stringValue != nil }
-            .sorted { ($0.json["category"]?.stringValue ?? "") < ($1.json["category"]?.stringValue ?? "") }
+        for row in ordered where row.pinned { add("pinned", row.json) }
+        let categorized = ordered.filter { !$0.pinned && $0.json["category_name"]?.stringValue != nil }
+            .sorted { ($0.json["category_name"]?.stringValue ?? "") < ($1.json["category_name"]?.stringValue ?? "") }
         for row in categorized {
-            let name = row.json["category"]?.stringValue ?? ""
-            add("category:" + name, .string(name), row.json)
+            add("category:" + (row.json["category_id"]?.stringValue ?? ""), row.json)
         }
-        for row in ordered where !row.pinned && row.json["category"]?.stringValue == nil {
-            add("none", .null, row.json)
+        for row in ordered where !row.pinned && row.json["category_name"]?.stringValue == nil {
+            add("none", row.json)
         }
         return .object([
             "user_id": .string(user), "date": .string(text), "weekday": .string(date.weekday),
@@ -105,8 +105,9 @@ public enum HabitDay {
                 sections.map { section in
                     [
                         "pinned": .bool(section.key == "pinned"),
-                        "category": section.key.hasPrefix("category:") ? section.title : .null,
-                        "trackers": .array(section.trackers.map { $0["id"] ?? .null }),
+                        "category_id": section.category["category_id"] ?? .null,
+                        "category_name": section.category["category_name"] ?? .null,
+                        "tracker_ids": .array(section.trackers.map { $0["id"] ?? .null }),
                     ]
                 }),
         ])

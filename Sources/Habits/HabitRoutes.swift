@@ -29,6 +29,9 @@ enum HabitRoutes {
                             "id": .string(tracker.id), "name": .string(tracker.name),
                             "kind": .string(tracker.kind.rawValue),
                             "category_id": tracker.categoryID.map(JSON.string) ?? .null,
+                            "category_name": tracker.categoryID.flatMap { id in
+                                categories.first { $0.id == id }.map { .string($0.name) }
+                            } ?? .null,
                             "emoji": tracker.emoji.map(JSON.string) ?? .null,
                             "color": tracker.color.map(JSON.string) ?? .null, "pinned": .bool(tracker.pinned),
                             "schedule": .array((tracker.schedules.last?.days ?? []).map(JSON.string)),

@@ -21,7 +21,7 @@ extension JourneyViews {
         view["dog"] = ["id": .string(map.dog.id), "name": .string(map.dog.name)]
         view["next_step"] = .string(nextStep(of: block, state: state))
         view["needs"] = .array(block.needs.map(JSON.string))
-        view["finish_first"] = .array(state.missingNeeds(blockID).map(JSON.string))
+        view["finish_first"] = finishFirst(blockID, state: state)
         view["personal_note"] = .string(map.personalLine(block))
         view["preview"] = [
             "lines": .array(previewLines(block, map: map).map(JSON.string)),

@@ -58,7 +58,7 @@ enum DogTodayCommand: DogViewCommand {
     static func text(_ view: JSON) -> String {
         var text = "Today for \(view["dog"]?["name"]?.stringValue ?? "")\n"
         if let card = view["recommended"], card != .null {
-            text += "\nRecommended: \(card["title"]?.stringValue ?? "") (\(card["branch"]?.stringValue ?? ""))\n"
+            text += "\nRecommended: \(card["title"]?.stringValue ?? "") (\(card["branch_id"]?.stringValue ?? ""))\n"
             text += "  \(card["why"]?.stringValue ?? "")\n"
             if let next = card["next_step"]?.stringValue {
                 text += "  Continue · next: \(next)\n"

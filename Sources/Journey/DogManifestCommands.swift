@@ -40,7 +40,7 @@ enum DogBlockCommand: DogViewCommand {
     static func text(_ view: JSON) -> String {
         var text = "\(view["title"]?.stringValue ?? "") — \(view["status"]?.stringValue ?? "")"
         text += " · next: \(view["next_step"]?.stringValue ?? "")\n  \(view["personal_note"]?.stringValue ?? "")\n"
-        let locked = (view["finish_first"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let locked = (view["finish_first"]?.arrayValue ?? []).compactMap { $0["title"]?.stringValue }
         if !locked.isEmpty { text += "  Locked: finish \(locked.joined(separator: " and ")) first\n" }
         text += "\nTheory:\n"
         for (index, card) in (view["theory"]?.arrayValue ?? []).enumerated() {

@@ -101,7 +101,7 @@ public struct JourneyViews {
             "dog": ["id": .string(state.map.dog.id), "name": .string(state.map.dog.name)],
             "completed": .number(Double(completed)), "total": .number(Double(total)),
             "label": .string("\(completed) of \(total)"), "branches": .array(branches),
-            "recommended": state.recommended.map(JSON.string) ?? .null,
+            "recommended_block_id": state.recommended.map(JSON.string) ?? .null,
             "insights": .array(state.map.insights),
             "interpretation_read_at": try interpretationReadAt(state.map.dog.id),
         ]
@@ -126,8 +126,8 @@ public struct JourneyViews {
         let index = branch.blocks.firstIndex { $0.id == now }
         let progress = state.progress(of: branch)
         return [
-            "branch": .string(branch.id), "title": .string(branch.title), "nodes": .array(nodes),
-            "now": now.map(JSON.string) ?? .null, "scroll_to": index.map { .number(Double($0)) } ?? .null,
+            "branch_id": .string(branch.id), "title": .string(branch.title), "nodes": .array(nodes),
+            "now_block_id": now.map(JSON.string) ?? .null, "scroll_to": index.map { .number(Double($0)) } ?? .null,
             "completed": .number(Double(progress.completed)), "total": .number(Double(progress.total)),
         ]
     }
@@ -157,11 +157,7 @@ public struct JourneyViews {
         view["lines"] = .array(previewLines(block, map: map).map(JSON.string))
         view["start"] = .string("Start · \(block.minutes) min")
         view["check_type"] = .string(block.checkType)
-        let missing = state.missingNeeds(blockID)
-        view["finish_first"] = .array(
-            missing.compactMap { id in
-                map.block(id).map { ["id": .string($0.id), "title": .string($0.title)] }
-            })
+        view["finish_first"] = finishFirst(blockID, state: state)
         if state.status(of: blockID) != .locked, let offer = try offer(for: block, state: state) {
             view["offer"] = .string(offer)
         }
@@ -179,17 +175,18 @@ public struct JourneyViews {
             let nodes: [JSON] = branch.blocks.map { block in
                 let (x, y) = block.coordinates(branchOrder: branch.order)
                 return [
-                    "id": .string(block.id), "title": .string(block.title),
+                    "block_id": .string(block.id), "title": .string(block.title),
                     "status": .string(state.status(of: block.id).rawValue),
                     "x": .number(x), "y": .number(y), "now": .bool(block.id == now),
                 ]
             }
-            return ["branch": .string(branch.id), "title": .string(branch.title), "nodes": .array(nodes)]
+            return ["branch_id": .string(branch.id), "title": .string(branch.title), "nodes": .array(nodes)]
         }
         let completed = state.map.blocks.filter { state.isCompleted($0.id) }.count
         let total = state.map.blocks.count
         return [
-            "dog": .string(state.map.dog.id), "completed": .number(Double(completed)),
+            "dog": ["id": .string(state.map.dog.id), "name": .string(state.map.dog.name)],
+            "completed": .number(Double(completed)),
             "total": .number(Double(total)), "caption": .string("\(completed) of \(total) completed"),
             "lines": .array(lines),
         ]
@@ -203,10 +200,19 @@ public struct JourneyViews {
         try store.interpretationReadAt(dog: dogID).map { .string(Timestamp.format($0)) } ?? .null
     }
 
+    /// The blocks to finish before `blockID` opens, each `{block_id, title}` (the preview's and
+    /// the block route's one shape).
+    func finishFirst(_ blockID: String, state: JourneyState) -> JSON {
+        .array(
+            state.missingNeeds(blockID).compactMap { id in
+                state.map.block(id).map { ["block_id": .string($0.id), "title": .string($0.title)] }
+            })
+    }
+
     func blockCard(_ block: JourneyMap.Block, state: JourneyState) -> JSONObject {
         let done = state.steps[block.id] ?? []
         return [
-            "block_id": .string(block.id), "title": .string(block.title), "branch": .string(block.branch),
+            "block_id": .string(block.id), "title": .string(block.title), "branch_id": .string(block.branch),
             "status": .string(state.status(of: block.id).rawValue), "in_progress": .bool(state.isInProgress(block.id)),
             "minutes": .number(Double(block.minutes)),
             "steps": .array(["theory", "check", "action"].filter(done.contains).map(JSON.string)),

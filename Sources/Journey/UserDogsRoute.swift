@@ -4,7 +4,7 @@ import HTTP
 import Store
 
 /// `GET /v1/users/{user}/dogs`: the user's dogs, oldest registration first, each with where
-/// its screens are.
+/// its screens are and the age range of its journey (the manifest's `age_range`).
 enum UserDogsRoute {
     static func dogs(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
@@ -21,6 +21,13 @@ enum UserDogsRoute {
                     dogs.map { dog in
                         guard case .object(var object) = dog.json else { return dog.json }
                         object["registered_at"] = .string(Timestamp.format(dog.registeredAt))
+                        // The range its journey was built for, as the manifest says (a dog
+                        // registered by birth date has none of its own).
+                        if let range = try? service.store.manifest(dog: dog.id)?.manifest["age_range"],
+                            range.stringValue != nil
+                        {
+                            object["age_range"] = range
+                        }
                         let path = "/v1/dogs/" + RouteEvents.pathSegment(dog.id)
                         object["links"] = [
                             "today": .string(path + "/today"), "manifest": .string(path + "/manifest"),

@@ -28,7 +28,7 @@ import Testing
         #expect(try views.today("miso")["recommended"]?["block_id"] == "breed-traits")
         #expect(try views.manifest("miso")["statuses"]?["breed-traits"] == "recommended")
         #expect(try views.manifest("miso")["statuses"]?["bond-building-games"] == "available")
-        #expect(try views.journey("miso")["recommended"] == "breed-traits")
+        #expect(try views.journey("miso")["recommended_block_id"] == "breed-traits")
 
         // Half-way through, it is still the one (with its next step).
         journey.send("block_started", ["block_id": "breed-traits"])

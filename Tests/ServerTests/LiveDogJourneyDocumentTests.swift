@@ -61,11 +61,14 @@ import Testing
 
         // A branch's path with its Now node, and a locked block's preview.
         let (_, path) = try owner.json("GET", "/v1/dogs/q-9/branches/mind")
-        #expect(path["nodes"]?.arrayValue?.count ?? 0 >= 5 && path["now"] != nil, "\(path)")
+        #expect(path["nodes"]?.arrayValue?.count ?? 0 >= 5 && path["now_block_id"] != nil, "\(path)")
         let (_, locked) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics/preview")
         #expect(locked["lines"]?.arrayValue?.count == 3)
         #expect(locked["lines"]?[1] == "Impulse control 22 — Q's weakest metric")
-        #expect(locked["finish_first"]?[0]?["id"] == "bond-building-games")
+        #expect(locked["finish_first"]?[0] == ["block_id": "bond-building-games", "title": "Bond-building games"])
+        // One shape wherever it appears: the block route's finish_first is the preview's.
+        let (_, lockedBlock) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics")
+        #expect(lockedBlock["finish_first"] == locked["finish_first"], "\(lockedBlock["finish_first"] ?? .null)")
 
         func step(_ block: String, _ name: String, _ body: JSON = [:]) throws -> JSON {
             let (status, json) = try owner.json("POST", "/v1/dogs/q-9/blocks/\(block)/\(name)", body)
@@ -124,6 +127,11 @@ import Testing
         let (_, map) = try owner.json("GET", "/v1/dogs/q-9/map")
         // Bond games and the weight baseline; the impulse block waits for its course.
         #expect(map["caption"] == "2 of 21 completed", "\(map["caption"] ?? .null)")
+        // The dog as on Today; a node names its block as a path's node does.
+        #expect(map["dog"] == today["dog"] && map["dog"]?["name"] == "Q", "\(map["dog"] ?? .null)")
+        #expect(
+            map["lines"]?[1]?["branch_id"] == "mind"
+                && map["lines"]?[1]?["nodes"]?[0]?["block_id"] == path["nodes"]?[0]?["block_id"])
 
         // Another user sees nothing of Q.
         let (status, _) = try App(service: service, token: AuthFixture.token("rosa")).json("GET", "/v1/dogs/q-9/today")

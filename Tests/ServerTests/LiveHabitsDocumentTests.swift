@@ -91,8 +91,11 @@ import Testing
         // Pinning puts the card in "Pinned" on top.
         #expect(try send([event("tracker_updated", ["tracker_id": "vet", "pinned": true])])["accepted"] == 1)
         let (_, pinned) = try app.json("GET", "/v1/users/hana/habits/day")
-        #expect(pinned["groups"]?[0] == ["pinned": true, "category": .null, "trackers": ["vet"]])
-        #expect(pinned["groups"]?[1]?["category"] == "Sport")
+        #expect(
+            pinned["groups"]?[0] == [
+                "pinned": true, "category_id": .null, "category_name": .null, "tracker_ids": ["vet"],
+            ])
+        #expect(pinned["groups"]?[1]?["category_name"] == "Sport")
 
         // Statistics.
         let (_, stats) = try app.json("GET", "/v1/users/hana/habits/stats")

@@ -8,7 +8,7 @@
     return JC.el(
       "div",
       { class: "message ok" },
-      JC.el("p", {}, JC.el("strong", {}, title + ": "), block.title + " (", JC.el("code", {}, block.block_id), ", " + block.branch + ", " + block.minutes + " min)"),
+      JC.el("p", {}, JC.el("strong", {}, title + ": "), block.title + " (", JC.el("code", {}, block.block_id), ", " + block.branch_id + ", " + block.minutes + " min)"),
       block.why ? JC.el("p", {}, "Why the app says: " + block.why) : null
     );
   }
