@@ -149,7 +149,9 @@ enum ChallengeRoutes {
         let result = service.ingest([.object(event)])[0]
         let joined = result.effects.contains { $0["type"] == "challenge_joined" }
         // CH-12: the app subscribes to the challenge's topic now, and unsubscribes after its end.
-        return service.respond(result, created: joined, extra: ["push": ChallengeTopic.subscription(of: challenge)])
+        return service.respond(
+            result, created: joined, extra: ["push": ChallengeTopic.subscription(of: challenge)],
+            fieldsFrom: [("/payload/team", "/team")], otherwise: "challenge")
     }
 
     /// Participants by handle, the reader's lines marked: the reader is the token's user, or
@@ -161,7 +163,7 @@ enum ChallengeRoutes {
 
     private static func resolve(_ service: any ServiceContext, _ id: String) throws(APIError) -> ChallengeInstance {
         guard let instance = ChallengeCatalog(ruleSet: service.ruleSet).resolve(id) else {
-            throw APIError.notFound("unknown_challenge", "no challenge \(id)")
+            throw APIError.notFound("unknown_challenge", "no challenge \(id)", parameter: "challenge")
         }
         return instance
     }

@@ -184,7 +184,8 @@ public struct ChallengesConsumer: EventConsumer {
             if !sides.contains(side), sides.count >= 2 {
                 throw Rejection(
                     "challenge_full",
-                    "head-to-head challenge `\(id)` already has its two sides: \(sides.joined(separator: " and "))")
+                    "head-to-head challenge `\(id)` already has its two sides: \(sides.joined(separator: " and "))",
+                    field: FieldError(.invalid, at: "/payload/team", "must be \(sides.joined(separator: " or "))"))
             }
         } else if team != nil {
             throw Rejection(.invalid, "`payload.team` is only for head-to-head challenges")

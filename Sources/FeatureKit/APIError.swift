@@ -27,6 +27,19 @@ public struct APIError: Error, Sendable {
 
     public static func notFound(_ code: String, _ message: String) -> APIError { APIError(404, code, message) }
 
+    /// `404 code` for the path parameter `parameter` naming nothing: `errors` names it.
+    public static func notFound(_ code: String, _ message: String, parameter: String) -> APIError {
+        APIError(404, code, message, errors: [parameterEntry(parameter, .unknown, message)])
+    }
+
+    /// One problem caused by the request's path parameter (or, with `in: "query"`, query
+    /// parameter) `name` rather than its body: `{field, in, code, message}`.
+    public static func parameterEntry(
+        _ name: String, _ code: FieldError.Code, _ problem: String, in place: String = "path"
+    ) -> JSON {
+        ["field": .string(name), "in": .string(place), "code": .string(code.rawValue), "message": .string(problem)]
+    }
+
     /// `body`'s JSON as the answer; a store that fails answers `503 store_unavailable`.
     public static func answering(_ body: () throws -> JSON) throws(APIError) -> HTTPResponse {
         do {

@@ -7,10 +7,12 @@ extension ServiceContext {
     /// The response for one ingested event: `201` (when `created`) or `200` with the result and
     /// any `links` and `extra` members, or the refusal with its status. A refusal for a field of
     /// the event that came from the body (`fieldsFrom`: its pointer in the event, then in the
-    /// body, such as `("/payload", "")`) names the body's field, in the message and in `errors`.
+    /// body, such as `("/payload", "")`) names the body's field, in the message and in `errors`;
+    /// any other refusal names the path parameter `otherwise` (the block whose state refused a
+    /// step), so that no refusal leaves `errors` empty.
     public func respond(
         _ result: IngestResult, created: Bool = false, links: JSONObject = [:], extra: JSONObject = [:],
-        fieldsFrom body: [(event: String, body: String)] = []
+        fieldsFrom body: [(event: String, body: String)] = [], otherwise parameter: String? = nil
     ) -> HTTPResponse {
         guard result.status != .rejected else {
             let status = status(ofRejection: result.code)
@@ -24,8 +26,12 @@ extension ServiceContext {
                     message: message.contains("`\(field.field)`") ? moved.description : message,
                     errors: [APIError.entry(moved)])
             }
+            // Not the body's fault: the state of what the path names refused it.
+            let message = result.message ?? "the event was refused"
+            let errors =
+                status < 500 ? parameter.map { [APIError.parameterEntry($0, .invalid, message)] } ?? [] : []
             return .error(
-                status, code: result.code ?? "rejected", message: result.message ?? "the event was refused",
+                status, code: result.code ?? "rejected", message: message, errors: errors,
                 headers: status == 503 ? [("Retry-After", "1")] : [])
         }
         guard case .object(var object) = result.json else { return .json(result.json) }

@@ -125,6 +125,6 @@ enum HabitRoutes {
             "occurred_at": .string(occurredAt ?? zone?.timestamp(service.now()) ?? Timestamp.format(service.now())),
             "payload": .object(payload),
         ]
-        return service.respond(service.ingest([.object(event)])[0])
+        return service.respond(service.ingest([.object(event)])[0], fieldsFrom: [("/payload", "")], otherwise: "user")
     }
 }

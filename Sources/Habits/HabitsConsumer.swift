@@ -102,7 +102,8 @@ public struct HabitsConsumer: EventConsumer {
             guard date <= today else {
                 throw Rejection(
                     "future_date",
-                    "\(date) has not begun for the user (it is \(today) where the event was sent); a future date cannot be checked"
+                    "\(date) has not begun for the user (it is \(today) where the event was sent); a future date cannot be checked",
+                    field: FieldError(.outOfRange, at: "/payload/date", "\(date) has not begun for the user")
                 )
             }
             effects = try checkin(event, tracker: id, date: date, user: user, context: context)
@@ -122,12 +123,15 @@ public struct HabitsConsumer: EventConsumer {
     ) throws -> [Effect] {
         let store = context.store
         guard let tracker = try store.habitTracker(user: user, id: id) else {
-            throw Rejection("unknown_tracker", "the user has no tracker `\(id)`")
+            throw Rejection(
+                "unknown_tracker", "the user has no tracker `\(id)`",
+                field: FieldError(.unknown, at: "/payload/tracker_id", "the user has no tracker `\(id)`"))
         }
         if let created = CivilDate(tracker.createdOn), date < created {
             throw Rejection(
                 "before_tracker_created",
-                "\(date) is before tracker `\(id)` was created (\(created)); check-ins start on the day it was created"
+                "\(date) is before tracker `\(id)` was created (\(created)); check-ins start on the day it was created",
+                field: FieldError(.outOfRange, at: "/payload/date", "\(date) is before the tracker was created")
             )
         }
         let checkin = HabitCheckin(trackerID: id, date: date.description)

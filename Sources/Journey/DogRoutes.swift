@@ -149,12 +149,14 @@ enum DogRoutes {
 
     // MARK: Block flow
 
-    /// The action route does the block's own action, or nothing: an app event of another
-    /// action (a weight saved on a block whose action is an observation) is refused with the
-    /// event the block waits for, as are an unknown and a locked block. (`POST /v1/events`
-    /// takes any app event.)
-    private static func checkAction(
-        _ type: String, of blockID: String, dog dogID: String, _ service: any ServiceContext
+    /// A step the block's state refuses, before any event: an unknown block (`404`), a locked
+    /// one, a check answered again on a completed block, an auto-complete accepted when the
+    /// action is already done (`409`), and an app event of another action than the block's (a
+    /// weight saved on a block whose action is an observation), refused with the event the
+    /// block waits for. Each names its cause in `errors`. (`POST /v1/events` takes any app
+    /// event.)
+    private static func checkStep(
+        _ step: BlockStepRoute, type: String, of blockID: String, dog dogID: String, _ service: any ServiceContext
     )
         throws(APIError)
     {
@@ -164,24 +166,40 @@ enum DogRoutes {
         do {
             state = try views.state(dogID)
         } catch let error as JourneyViewError {
-            throw APIError.notFound(error.code.rawValue, error.message)
+            throw APIError.notFound(error.code.rawValue, error.message, parameter: "dog")
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
         guard let block = state.map.block(blockID) else {
             throw APIError.notFound(
-                JourneyViewError.Code.unknownBlock.rawValue, "\(state.map.dog.name)'s journey has no block `\(blockID)`"
-            )
+                JourneyViewError.Code.unknownBlock.rawValue,
+                "\(state.map.dog.name)'s journey has no block `\(blockID)`",
+                parameter: "block")
         }
-        if let locked = state.lockedMessage(blockID) { throw APIError(422, "invalid", locked) }
-        let expected = JourneyConsumer.appEvents.filter { $0.value == block.actionType }.keys.sorted()
-        guard JourneyConsumer.appEvents[type] != block.actionType else { return }
-        let problem =
-            expected.isEmpty
-            ? "is \(type); block `\(blockID)`'s action (\(block.actionType)) is not done by an app event"
-            : "is \(type); block `\(blockID)`'s action is \(block.actionType): send \(expected.joined(separator: " or "))"
-        let error = FieldError(.invalid, at: "/type", problem)
-        throw APIError(422, "invalid_request", error.description, errors: [APIError.entry(error)])
+        func refuse(_ status: Int, _ code: String, _ message: String) -> APIError {
+            APIError(status, code, message, errors: [APIError.parameterEntry("block", .invalid, message)])
+        }
+        if let locked = state.lockedMessage(blockID) { throw refuse(422, "invalid", locked) }
+        let done = state.steps[blockID] ?? []
+        switch step {
+        case .check where state.isCompleted(blockID):
+            throw refuse(
+                409, "block_completed",
+                "block `\(blockID)` is completed: its check was answered (a new measurement is an app event)")
+        case .accept where done.contains("action"):
+            throw refuse(409, "already_done", "block `\(blockID)`'s action is already done: nothing to accept")
+        case .action:
+            let expected = JourneyConsumer.appEvents.filter { $0.value == block.actionType }.keys.sorted()
+            guard JourneyConsumer.appEvents[type] != block.actionType else { return }
+            let problem =
+                expected.isEmpty
+                ? "is \(type); block `\(blockID)`'s action (\(block.actionType)) is not done by an app event"
+                : "is \(type); block `\(blockID)`'s action is \(block.actionType): send \(expected.joined(separator: " or "))"
+            let error = FieldError(.invalid, at: "/type", problem)
+            throw APIError(422, "invalid_request", error.description, errors: [APIError.entry(error)])
+        default:
+            return
+        }
     }
 
     /// `POST /v1/dogs/{dog}/blocks/{block}/start|theory|check|action|accept`: the step as an
@@ -225,8 +243,8 @@ enum DogRoutes {
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
-        guard let dog else { throw APIError.notFound("unknown_dog", "no dog \(dogID)") }
-        if step == .action { try checkAction(type, of: blockID, dog: dogID, service) }
+        guard let dog else { throw APIError.notFound("unknown_dog", "no dog \(dogID)", parameter: "dog") }
+        try checkStep(step, type: type, of: blockID, dog: dogID, service)
         let event: JSONObject = [
             "event_id": .string(eventID ?? RouteEvents.newID()), "user_id": .string(dog.userID),
             "type": .string(type), "dog_id": .string(dogID),
@@ -245,6 +263,7 @@ enum DogRoutes {
             result, extra: extra,
             fieldsFrom: step == .action
                 ? [("/payload", "/payload")]
-                : [("/payload/answer", "/answer"), ("/payload/fallback", "/fallback"), ("/payload/card", "/card")])
+                : [("/payload/answer", "/answer"), ("/payload/fallback", "/fallback"), ("/payload/card", "/card")],
+            otherwise: "block")
     }
 }

@@ -148,7 +148,8 @@ public struct OnboardingConsumer: EventConsumer {
         if let skip, !skipHandled {
             throw Rejection(
                 "not_in_progress",
-                "onboarding flow `\(skip.flow)` is not in progress for this user, so step `\(skip.stepID)` cannot be skipped"
+                "onboarding flow `\(skip.flow)` is not in progress for this user, so step `\(skip.stepID)` cannot be skipped",
+                field: FieldError(.invalid, at: "/payload/flow", "is not in progress for this user")
             )
         }
         return effects

@@ -51,7 +51,9 @@ enum OnboardingRoutes {
             guard case .object(let current)? = try view(service, user: user, texts: texts)["current"],
                 let shown = current["flow"]?.stringValue
             else {
-                throw APIError(409, "not_in_progress", "user \(user) has no onboarding step to skip")
+                let message = "user \(user) has no onboarding step to skip"
+                throw APIError(
+                    409, "not_in_progress", message, errors: [APIError.parameterEntry("user", .invalid, message)])
             }
             flow = shown
         }
@@ -64,7 +66,7 @@ enum OnboardingRoutes {
         let result = service.ingest([.object(event)])[0]
         var extra: JSONObject = [:]
         if result.status != .rejected { extra["onboarding"] = try view(service, user: user, texts: texts) }
-        return service.respond(result, extra: extra)
+        return service.respond(result, extra: extra, fieldsFrom: [("/payload", "")], otherwise: "user")
     }
 
     private static func view(_ service: any ServiceContext, user: String, texts: RequestTexts) throws(APIError)

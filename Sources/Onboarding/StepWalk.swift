@@ -60,13 +60,15 @@ struct StepWalk {
                     }
                     throw Rejection(
                         "not_current",
-                        "step `\(skip.stepID)` of flow `\(flow.id)` \(state ?? "is not the current step"); the current step is `\(step.id)`"
+                        "step `\(skip.stepID)` of flow `\(flow.id)` \(state ?? "is not the current step"); the current step is `\(step.id)`",
+                        field: FieldError(.invalid, at: "/payload/step_id", "is not the current step `\(step.id)`")
                     )
                 }
                 guard step.canSkip else {
                     throw Rejection(
                         "not_skippable",
-                        "step `\(step.id)` of flow `\(flow.id)` cannot be skipped (can_skip: false); the user has to do it"
+                        "step `\(step.id)` of flow `\(flow.id)` cannot be skipped (can_skip: false); the user has to do it",
+                        field: FieldError(.invalid, at: "/payload/step_id", "cannot be skipped (can_skip: false)")
                     )
                 }
                 complete(step, shownAt: shownAt, at: event.occurredAt, skipped: true)
