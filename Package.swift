@@ -89,7 +89,7 @@ let package = Package(
             name: "Onboarding",
             dependencies: [
                 "Experiments", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit",
-                "HTTP", "Locales",
+                "HTTP", "Locales", "Revisions",
             ], resources: [.copy("openapi.json")]),
         // Habit trackers: check-ins through the ingest path, statistics as habit_stat rules.
         .target(
@@ -112,6 +112,7 @@ let package = Package(
             name: "Revisions",
             dependencies: [
                 "RevisionStore", "FeatureKit", "CommandKit", "RuleEngine", "Engine", "Store", "HTTP", "JQ", "Core",
+                "Locales",
             ],
             resources: [.copy("openapi.json")]),
         // The product managers' console at /console: static pages over the admin API.

@@ -6,8 +6,13 @@ Parameters: a reminder delay and the by-branch preference changed by form (a val
 refused at its field first), the tests, a draft, its preview and diff, publishing; the app's
 Today route then serves the new preference. Experiments: recommendation-v2 ramped from 10% to 50%
 coverage, each consequence read before publishing, then concluded with by-branch as the winner,
-recorded in the audit trail. Saves a screenshot of each step; fails on any JavaScript error and
-on a failed console request other than the one refusal it provokes.
+recorded in the audit trail. Onboarding: a step added to first_launch with the minor-version
+choice, the counts of users read before saving and publishing; the app's onboarding route then
+serves the new step to a user who had finished the flow. Texts: a plural text previewed for
+sample counts, a text over its limit and a text without a plural form refused at their field,
+a button's text published in ru and en and served. Both pages fit 1366×757 and 1024×557.
+Saves a screenshot of each step; fails on any JavaScript error and on a failed console request
+other than the one refusal it provokes.
 
 Environment: JOURNEY_CONSOLE_URL, JOURNEY_CONSOLE_TOKEN, JOURNEY_CONSOLE_SHOTS.
 """
@@ -24,8 +29,11 @@ DELAY = "events.reminders.weigh_again_after"
 PREFERS = "recommendation.by_branch_prefers"
 
 
+START = time.time()
+
+
 def step(text):
-    print(f"browser-test forms: {text}", flush=True)
+    print(f"browser-test forms: {time.time() - START:5.1f} s  {text}", flush=True)
 
 
 def served(path, revision, seconds=60):
@@ -173,11 +181,123 @@ def experiments():
     shot("forms-06-experiments")
 
 
+def viewport(width, height):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+
+def fits(page):
+    """No horizontal scrolling on `page` at the two window sizes the console is checked at."""
+    for width, height in ((1366, 757), (1024, 557)):
+        viewport(width, height)
+        widths = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1], f"{page} at {width}: the page is {widths[0]} px wide in a {widths[1]} px window"
+        shot(f"forms-{page}-{width}")
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def onboarding():
+    flow = "first_launch"
+    listed = admin_get("/v1/onboarding/flows")
+    pages = next(f for f in listed["flows"] if f["id"] == flow)["variants"][0]
+    finished = pages["finished_users"]
+    assert pages["name"] == "pages" and finished > 0, pages
+    user = "onb-2"
+    assert admin_get(f"/v1/users/{user}/onboarding")["current"] is None, "onb-2 finished first_launch and first_tracker"
+
+    step("onboarding: add a step to first_launch (pages), the trigger picked from the app's events")
+    nav("onboarding")
+    wait.until(EC.presence_of_element_located((By.ID, "flow-step-3")))
+    assert Select(driver.find_element(By.ID, "flow-variant")).first_selected_option.get_attribute("value") == "pages"
+    retype("flow-new-id", "meet_stats")
+    retype("flow-new-target", "stats_tab")
+    Select(driver.find_element(By.ID, "flow-new-event")).select_by_value("ui_tap")
+    retype("flow-new-value", "stats_tab")
+    Select(driver.find_element(By.ID, "flow-new-highlight")).select_by_value("circle")
+    retype("flow-new-tooltip-ru", "Здесь видно, как растут ваши серии.")
+    retype("flow-new-tooltip-en", "Here you see your streaks grow.")
+    click("flow-new-add")
+    wait.until(EC.presence_of_element_located((By.ID, "flow-step-4")))
+
+    step("the version decision, counted before saving")
+    wait_text("flow-impact-minor", f"{finished} of the {finished} users who finished `pages` will see the new step `meet_stats`")
+    wait_text("flow-impact-major", "Everyone starts again")
+    assert "version 1.1" in text_of("flow-version-minor-label") and "version 2.0" in text_of("flow-version-major-label")
+    click("flow-version-minor")
+    shot("forms-07-flow-minor")
+    click("flow-save")
+    wait_text("flow-draft", "is ready")
+    wait_text("flow-counts", "finished, will see only the new steps")
+    assert f"finished, will see only the new steps {finished}" in text_of("flow-counts"), text_of("flow-counts")
+    click("flow-draft-diff")
+    wait_text("flow-draft-result", "- id: meet_stats")
+    published = publish_draft("flow", "onboarding: show where streaks live")
+    shot("forms-08-flow-published")
+
+    step("the app's onboarding route serves the new step to a user who had finished")
+    deadline = time.time() + 60
+    while True:
+        current = admin_get(f"/v1/users/{user}/onboarding")["current"]
+        if current or time.time() > deadline:
+            break
+        time.sleep(0.2)
+    assert current and current["version"] == "1.1" and current["step"]["id"] == "meet_stats", current
+    assert current["step"]["tooltip"]["text"] == "Здесь видно, как растут ваши серии.", current
+    flows = served("/v1/onboarding/flows", published)
+    steps = [s["id"] for s in next(f for f in flows["flows"] if f["id"] == flow)["variants"][0]["steps"]]
+    assert steps[-1] == "meet_stats", steps
+    fits("onboarding")
+
+
+def texts():
+    button = "onboarding.first_launch.button"
+    plural = "onboarding.steps_left"
+    step("texts: every key listed; a plural text previewed for sample counts")
+    nav("texts")
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f'button[data-key="{plural}"]')))
+    keys = admin_get("/v1/texts")["keys"]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#texts-body button[data-key]")) == len(keys)
+    click_key = lambda key: driver.find_element(By.CSS_SELECTOR, f'button[data-key="{key}"]').click()
+    click_key(plural)
+    wait_text("text-preview", "Осталось 5 шагов")
+    for fragment in ("Остался 1 шаг", "Осталось 2 шага", "Осталось 11 шагов", "Остался 21 шаг", "2 steps left"):
+        wait_text("text-preview", fragment)
+    retype("text-arg-count", "3")
+    wait_text("text-preview", "Осталось 3 шага")
+    shot("forms-09-text-plural")
+
+    step("a Russian plural without its few form is refused at its field")
+    retype("text-ru", "{count, plural, one {Остался # шаг} many {Осталось # шагов} other {Осталось # шага}}")
+    wait_text("text-ru-problem", "few")
+    retype("text-ru", "{count, plural, =0 {Последний шаг} one {Остался # шаг} few {Осталось # шага} many {Осталось # шагов} other {Осталось # шага}}")
+    wait_text("texts-state", "No changes yet")
+
+    step("a button's text over its limit is refused; a shorter one published in ru and en")
+    click_key(button)
+    retype("text-ru", "Вот это технологии, просто невероятно")
+    wait_text("text-ru-problem", "room for 24")
+    shot("forms-10-text-too-long")
+    retype("text-ru", "Поехали!")
+    retype("text-en", "Let's go!")
+    wait_text("texts-state", "No problems")
+    wait_text("text-preview", "Поехали!")
+    click("texts-save")
+    wait_text("texts-draft", "is ready")
+    click("texts-draft-diff")
+    wait_text("texts-draft-result", "Поехали!")
+    published = publish_draft("texts", "the first launch's button: shorter")
+    shot("forms-11-text-published")
+    served_texts = {k["key"]: k["texts"] for k in served("/v1/texts", published)["keys"]}
+    assert served_texts[button] == {"ru": "Поехали!", "en": "Let's go!"}, served_texts[button]
+    fits("texts")
+
+
 try:
     sign_in()
     baseline = driver.execute_script("return JC.requests.length")
     parameters()
     experiments()
+    onboarding()
+    texts()
     requests = driver.execute_script("return JC.requests")[baseline:]
     failed = [r for r in requests if r["status"] >= 400 or r["status"] == 0]
     expected = [r for r in failed if r["path"] == "/v1/rules/params/check" and r["status"] == 422]

@@ -22,10 +22,12 @@ enum ConsoleAssets {
         "experiment-forms.js": "text/javascript; charset=utf-8",
         "experiments.js": "text/javascript; charset=utf-8",
         "explain.js": "text/javascript; charset=utf-8",
+        "flows.js": "text/javascript; charset=utf-8",
         "forms.css": "text/css; charset=utf-8",
         "history.js": "text/javascript; charset=utf-8",
         "params.js": "text/javascript; charset=utf-8",
         "rules.js": "text/javascript; charset=utf-8",
+        "texts.js": "text/javascript; charset=utf-8",
         "words.js": "text/javascript; charset=utf-8",
     ]
 

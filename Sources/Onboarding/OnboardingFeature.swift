@@ -43,7 +43,7 @@ public struct OnboardingFeature: Feature {
             FeatureRoute(
                 "POST", "/v1/users/{user}/onboarding/skip", access: .user([.pathUser("user")]), OnboardingRoutes.skip),
             FeatureRoute("GET", "/v1/funnels/onboarding", admin: true, FunnelRoutes.onboarding),
-        ]
+        ] + FlowEditRoutes.routes
     }
 
     public var texts: [TextUse] {

@@ -9,7 +9,9 @@ public struct RevisionsFeature: Feature {
 
     public var name: String { "revisions" }
 
-    public var routes: [FeatureRoute] { RevisionRoutes.routes + ParameterRoutes.routes + GovernanceRoutes.routes }
+    public var routes: [FeatureRoute] {
+        RevisionRoutes.routes + ParameterRoutes.routes + GovernanceRoutes.routes + TextRoutes.routes
+    }
 
     /// The gates of a revision sent to the service, run away from the worker.
     public var isolatedJobs: [IsolatedJob] { [IsolatedGates.job] }

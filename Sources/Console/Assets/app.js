@@ -2,7 +2,7 @@
 "use strict";
 (function () {
   const JC = window.JC;
-  const names = ["rules", "editor", "params", "history", "experiments", "explain"];
+  const names = ["rules", "editor", "params", "onboarding", "texts", "history", "experiments", "explain"];
 
   function showPage(name) {
     for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== "page-" + name;

@@ -1,0 +1,263 @@
+import Core
+import Foundation
+import TestSupport
+import Testing
+
+/// The admin API that changes onboarding flows without YAML: every flow with its steps and
+/// texts, a variant's steps changed as a draft revision (refusals named by pointer), the version
+/// decision explicit and counted over the users who started the flow.
+@Suite struct FlowRouteTests {
+    /// For the tests that store nothing: one service, published and seeded once.
+    static let shared = SharedSeededService { try FlowRouteTests.harness() }
+    static let path = "/v1/onboarding/flows/first_launch"
+    static let pages: [JSON] = [
+        ["id": "welcome_page"], ["id": "streaks_page"], ["id": "reminders_page"], ["id": "main_screen"],
+    ]
+    static let newStep: JSON = [
+        "id": "meet_stats", "target_element_id": "stats_tab", "highlight": "circle", "position": "above",
+        "tooltip": ["ru": "Здесь видно, как растут ваши серии.", "en": "Here you see your streaks grow."],
+        "trigger": ["event": "ui_tap", "element_id": "stats_tab"],
+    ]
+
+    /// `newStep` with `field` set to `value` (nil: left out).
+    static func adding(_ field: String, _ value: JSON?) -> JSON {
+        guard case .object(var step) = newStep else { return newStep }
+        step[field] = value
+        return ["variant": "pages", "steps": .array(pages + [.object(step)]), "version_change": "minor"]
+    }
+
+    /// A harness with the bundled rules published and onboarding.jsonl ingested: two users
+    /// finished `pages`, one finished `single_page`.
+    static func harness() throws -> ServiceHarness {
+        let harness = try ServiceHarness(seed: false)
+        let lines = try String(contentsOfFile: Repository.examples + "/onboarding.jsonl", encoding: .utf8)
+        let events = try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }
+        try #require(harness.send("POST", "/v1/events", json: ["events": .array(events)]).status == 200)
+        _ = try ParameterRouteTests.publishBundled(harness)
+        return harness
+    }
+
+    static let refusals: [ExperimentRouteTests.Refusal] = [
+        .init(body: [:], status: 422, code: "invalid_request", fields: ["/steps": "missing"]),
+        .init(
+            body: ["variant": "pages", "steps": []], status: 422, code: "invalid_request", fields: ["/steps": "invalid"]
+        ),
+        .init(body: ["steps": .array(pages)], status: 422, code: "invalid_request", fields: ["/variant": "missing"]),
+        .init(
+            body: ["variant": "nope", "steps": .array(pages)], status: 422, code: "invalid_request",
+            fields: ["/variant": "invalid"]),
+        .init(
+            body: ["variant": "pages", "steps": .array(pages), "version_change": "patch"], status: 422,
+            code: "invalid_request", fields: ["/version_change": "invalid"]),
+        .init(
+            body: ["variant": "pages", "steps": .array(pages + [newStep])], status: 422, code: "invalid_request",
+            fields: ["/version_change": "missing"]),
+        .init(
+            body: ["variant": "pages", "steps": .array(pages)], status: 422, code: "invalid_request",
+            fields: ["/steps": "invalid"]),
+        .init(
+            body: [
+                "variant": "pages", "steps": [["id": "welcome_page"], ["id": "welcome_page"]],
+                "version_change": "minor",
+            ],
+            status: 422, code: "invalid_request", fields: ["/steps/1/id": "invalid"]),
+        .init(
+            body: [
+                "variant": "pages", "steps": [["id": "welcome_page", "target_element_id": "x"]],
+                "version_change": "minor",
+            ],
+            status: 422, code: "invalid_request", fields: ["/steps/0/target_element_id": "unknown"]),
+        .init(
+            body: adding("tooltip", nil), status: 422, code: "invalid_request", fields: ["/steps/4/tooltip": "missing"]),
+        .init(
+            body: adding("tooltip", ["ru": "Статистика"]), status: 422, code: "invalid_request",
+            fields: ["/steps/4/tooltip/en": "missing"]),
+        .init(
+            body: adding("tooltip", ["ru": "Статистика", "en": "Stats", "de": "Statistik"]), status: 422,
+            code: "invalid_request", fields: ["/steps/4/tooltip/de": "invalid"]),
+        .init(
+            body: adding("target_element_id", nil), status: 422, code: "invalid_request",
+            fields: ["/steps/4/target_element_id": "missing"]),
+        .init(
+            body: adding("trigger", nil), status: 422, code: "invalid_request", fields: ["/steps/4/trigger": "missing"]),
+        .init(
+            body: adding("trigger", ["event": "app_opened", "element_id": "x"]), status: 422, code: "invalid_request",
+            fields: ["/steps/4/trigger/event": "invalid"]),
+        .init(
+            body: adding("trigger", ["event": "ui_swipe", "direction": "sideways"]), status: 422,
+            code: "invalid_request", fields: ["/steps/4/trigger/direction": "invalid"]),
+        .init(
+            body: adding("trigger", ["event": "ui_tap"]), status: 422, code: "invalid_request",
+            fields: ["/steps/4/trigger/element_id": "missing"]),
+        .init(
+            body: adding("trigger", ["timer": 0]), status: 422, code: "invalid_request",
+            fields: ["/steps/4/trigger/timer": "out_of_range"]),
+        .init(
+            body: adding("highlight", "star"), status: 422, code: "invalid_request",
+            fields: ["/steps/4/highlight": "invalid"]),
+        .init(
+            body: adding("position", "left"), status: 422, code: "invalid_request",
+            fields: ["/steps/4/position": "invalid"]),
+        // A tooltip longer than the screen's 90 characters: refused by the gates, at its field.
+        .init(
+            body: adding(
+                "tooltip", ["ru": .string(String(repeating: "Очень длинная подсказка. ", count: 5)), "en": "Stats"]),
+            status: 422, code: "gates_refused", fields: ["/steps/4/tooltip/ru": "text_too_long"]),
+    ]
+
+    @Test(arguments: refusals) func refusedChangesNameTheirField(_ refusal: ExperimentRouteTests.Refusal) throws {
+        try Self.shared.use { harness in try Self.refused(refusal, path: Self.path, harness) }
+    }
+
+    /// Checks that `refusal` is refused at its fields and stores nothing.
+    static func refused(_ refusal: ExperimentRouteTests.Refusal, path: String, _ harness: ServiceHarness) throws {
+        let answer = harness.send("PUT", path, json: refusal.body, admin: true)
+        #expect(
+            answer.status == refusal.status && answer.json["code"] == .string(refusal.code),
+            "\(answer.text.prefix(600))")
+        #expect(answer.json["message"]?.stringValue?.isEmpty == false)
+        let errors = answer.json["errors"]?.arrayValue ?? []
+        for (pointer, code) in refusal.fields {
+            #expect(
+                errors.contains { ($0["pointer"] ?? $0["path"]) == .string(pointer) && $0["code"] == .string(code) },
+                "\(pointer) \(code): \(answer.text.prefix(600))")
+        }
+        let drafts = harness.send("GET", "/v1/rules/revisions", admin: true).json["revisions"]?.arrayValue ?? []
+        #expect(drafts.count == 1, "nothing stored")
+    }
+
+    @Test func anUnknownFlowIsNotFound() throws {
+        try Self.shared.use { harness in
+            let answer = harness.send(
+                "PUT", "/v1/onboarding/flows/first_lunch", json: ["steps": .array(Self.pages)], admin: true)
+            #expect(answer.status == 404 && answer.json["code"] == "unknown_flow", "\(answer.text)")
+            #expect(answer.json["message"]?.stringValue?.contains("did you mean `first_launch`") == true)
+            #expect(harness.send("GET", "/v1/onboarding/flows/nope", admin: true).status == 404)
+            #expect(harness.send("GET", "/v1/onboarding/flows").status == 401, "admin only")
+        }
+    }
+
+    @Test func theListGivesStepsTextsAndTheEventsAStepCanWaitFor() throws {
+        let answer = try Self.shared.use { $0.send("GET", "/v1/onboarding/flows", admin: true) }
+        #expect(answer.status == 200)
+        #expect(answer.json["locales"] == ["ru", "en"])
+        let events = answer.json["events"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? []
+        #expect(["ui_tap", "ui_swipe", "ui_element_visible", "ui_text_changed", "timer"].allSatisfy(events.contains))
+        let flow = try #require(answer.json["flows"]?.arrayValue?.first { $0["id"] == "first_launch" })
+        #expect(flow["version"] == "1.0" && flow["next_versions"] == ["minor": "1.1", "major": "2.0"])
+        #expect(flow["started_users"] == 3 && flow["file"] == "Rules/onboarding/first_launch.yaml")
+        let pages = flow["variants"]?[0]
+        #expect(pages?["name"] == "pages" && pages?["started_users"] == 2 && pages?["finished_users"] == 2)
+        let welcome = pages?["steps"]?[0]
+        #expect(welcome?["tooltip"]?["texts"]?["en"] == "Swipe left to see how.")
+        #expect(welcome?["completion_trigger"]?["swipe"] == "left")
+    }
+
+    /// The check counts both choices; the minor one is kept as a draft with its consequence,
+    /// written into the flow and the locale files line by line, and activated.
+    @Test func aStepAddedWithTheMinorChoice() throws {
+        let harness = try Self.harness()
+        let body = Self.adding("can_skip", true)
+        let checked = harness.send("POST", Self.path + "/check", json: body, admin: true)
+        #expect(checked.status == 200 && checked.json["steps_change"] == true, "\(checked.text.prefix(400))")
+        let impact = checked.json["impact"]
+        #expect(impact?["started_users"] == 3 && impact?["finished_users"] == 2 && impact?["other_variant_users"] == 1)
+        #expect(impact?["added_steps"] == ["meet_stats"] && impact?["removed_steps"] == [])
+        #expect(impact?["minor"]?["version"] == "1.1" && impact?["minor"]?["see_new_steps"] == 2)
+        #expect(impact?["major"]?["version"] == "2.0" && impact?["major"]?["start_again"] == 3)
+        #expect(harness.send("GET", "/v1/rules/revisions", admin: true).json["revisions"]?.arrayValue?.count == 1)
+
+        let kept = harness.send("PUT", Self.path, json: body, admin: true)
+        #expect(kept.status == 201 && kept.json["active"] == false, "\(kept.text.prefix(600))")
+        #expect(kept.json["version"] == "1.1" && kept.json["version_change"] == "minor")
+        #expect(
+            kept.json["consequences"]?[0]?.stringValue?.hasPrefix(
+                "Finished users see only the new steps: 2 of the 2 users who finished `pages` will see the new step `meet_stats`"
+            )
+                == true, "\(kept.json["consequences"] ?? .null)")
+        #expect(kept.json["revision"]?["message"] == "flow first_launch 1.1 (pages): adds meet_stats")
+        let revision = try #require(kept.json["revision"]?["revision"]?.stringValue)
+        let files = harness.send("GET", "/v1/rules/revisions/\(revision)", admin: true).json["files"]
+        let flow = files?["Rules/onboarding/first_launch.yaml"]?.stringValue ?? ""
+        #expect(flow.contains("version: \"1.1\"\n"))
+        #expect(
+            flow.contains(
+                """
+                      completion_trigger: {timer: 4}
+                      can_skip: true
+                    - id: meet_stats
+                      target_element_id: "stats_tab"
+                      highlight: circle
+                      tooltip: {key: onboarding.first_launch.meet_stats.tooltip, position: above}
+                      completion_trigger: {tap: "stats_tab"}
+                      can_skip: true
+                  single_page:
+                """), "\(flow)")
+        let ru = files?["Rules/locales/ru.yaml"]?.stringValue ?? ""
+        #expect(
+            ru.contains(
+                "onboarding.first_launch.meet_stats.tooltip: {text: \"Здесь видно, как растут ваши серии.\", limit: 90}"
+            ))
+        let activated = harness.send(
+            "POST", "/v1/rules/revisions/\(revision)/activate", json: ["message": "show where streaks live"],
+            admin: true)
+        #expect(activated.status == 200, "\(activated.text.prefix(300))")
+    }
+
+    /// Reordering, removing and rewording: the blocks of the kept steps are copied as written.
+    @Test func reorderRemoveAndRewordWithTheMajorChoice() throws {
+        let harness = try Self.harness()
+        let body: JSON = [
+            "variant": "pages", "version_change": "major",
+            "steps": [
+                ["id": "streaks_page", "tooltip": ["en": "Each day you check a habit, the streak grows."]],
+                ["id": "welcome_page"], ["id": "main_screen"],
+            ],
+        ]
+        let kept = harness.send("PUT", Self.path, json: body, admin: true)
+        #expect(kept.status == 201, "\(kept.text.prefix(600))")
+        #expect(kept.json["version"] == "2.0" && kept.json["impact"]?["removed_steps"] == ["reminders_page"])
+        #expect(
+            kept.json["consequences"]?[0]?.stringValue?.hasPrefix(
+                "Everyone starts again: all 3 users who started `first_launch`") == true)
+        #expect(
+            kept.json["revision"]?["message"]
+                == "flow first_launch 2.0 (pages): removes reminders_page; rewords streaks_page (en)")
+        let revision = try #require(kept.json["revision"]?["revision"]?.stringValue)
+        let flows = harness.send("GET", "/v1/rules/revisions/\(revision)", admin: true).json["files"]
+        let text = flows?["Rules/onboarding/first_launch.yaml"]?.stringValue ?? ""
+        let ids = text.split(separator: "\n").filter { $0.hasPrefix("    - id: ") }.map { $0.dropFirst(10) }
+        #expect(ids == ["streaks_page", "welcome_page", "main_screen", "welcome_page", "main_screen"], "\(text)")
+        #expect(
+            flows?["Rules/locales/en.yaml"]?.stringValue?.contains(
+                "  onboarding.first_launch.streaks_page.tooltip: \"Each day you check a habit, the streak grows.\"\n")
+                == true)
+
+        // Texts only: the version stays.
+        let reworded = harness.send(
+            "PUT", Self.path,
+            json: [
+                "variant": "single_page",
+                "steps": [["id": "welcome_page", "tooltip": ["ru": "Нажмите, чтобы начать."]], ["id": "main_screen"]],
+            ],
+            admin: true)
+        #expect(reworded.status == 201 && reworded.json["version"] == "1.0", "\(reworded.text.prefix(400))")
+        #expect(reworded.json["version_change"] == "none")
+    }
+}
+
+/// Shares one service, made by `make`, between tests that leave it as they found it.
+final class SharedSeededService: @unchecked Sendable {
+    private let lock = NSLock()
+    private var harness: ServiceHarness?
+    private let make: @Sendable () throws -> ServiceHarness
+
+    init(_ make: @escaping @Sendable () throws -> ServiceHarness) { self.make = make }
+
+    func use<T>(_ body: (ServiceHarness) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if harness == nil { harness = try make() }
+        return try body(harness!)
+    }
+}
