@@ -15,7 +15,8 @@ import Testing
 /// Group commit, live: `POST /v1/events` requests that arrive together at one worker share one
 /// store transaction; each is answered only once its events are committed (another connection
 /// reads them the moment the answer arrives); a bad event or a bad request refuses only itself;
-/// a worker killed mid-burst loses and doubles nothing once the clients send again.
+/// a worker killed mid-burst loses and doubles nothing once the clients send again. On SQLite,
+/// and on PostgreSQL (when a server is named) with two instances sharing the database.
 @Suite(.serialized) struct GroupCommitLiveTests {
     /// Requests sent at once in a burst.
     static let clients = 24
@@ -43,20 +44,27 @@ import Testing
         return ["events": .array(events)]
     }
 
-    /// The group commit counters of `/metrics`: transactions, and the requests they held.
-    static func commits(port: Int) throws -> (commits: Int, requests: Int) {
-        let text = try HTTPClient(port: port, timeoutSeconds: 30).send("GET", "/metrics").text
-        func value(_ name: String) -> Int {
-            let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
-            return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? -1
+    /// The group commit counters of `/metrics`, summed over the instances on `ports`:
+    /// transactions, and the requests they held.
+    static func commits(ports: [Int]) throws -> (commits: Int, requests: Int) {
+        var total = (commits: 0, requests: 0)
+        for port in ports {
+            let text = try HTTPClient(port: port, timeoutSeconds: 30).send("GET", "/metrics").text
+            func value(_ name: String) -> Int {
+                let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? -1
+            }
+            total.commits += value("journey_event_commits_total")
+            total.requests += value("journey_event_commit_requests_total")
         }
-        return (value("journey_event_commits_total"), value("journey_event_commit_requests_total"))
+        return total
     }
 
-    /// Sends every request of `bodies` at once (a thread and a connection each, released together)
-    /// and returns each one's answer; `check` runs on the client's thread as its answer arrives.
+    /// Sends every request of `bodies` at once (a thread and a connection each, released together;
+    /// request `i` to the instance on `ports[i % ports.count]`) and returns each one's answer;
+    /// `check` runs on the client's thread as its answer arrives.
     static func burst(
-        _ service: LiveService, _ bodies: [JSON], check: @escaping @Sendable (Int, Int, JSON) -> Void = { _, _, _ in }
+        _ ports: [Int], _ bodies: [JSON], check: @escaping @Sendable (Int, Int, JSON) -> Void = { _, _, _ in }
     ) -> [(status: Int, body: JSON)?] {
         let answers = Mutex<[(status: Int, body: JSON)?]>(Array(repeating: nil, count: bodies.count))
         let ready = Atomic<Int>(0)
@@ -64,7 +72,7 @@ import Testing
         let texts = bodies.map { Array($0.compactText.utf8) }
         for index in bodies.indices {
             done.enter()
-            let port = service.port
+            let port = ports[index % ports.count]
             let bytes = texts[index]
             Thread.detachNewThread {
                 defer { done.leave() }
@@ -87,10 +95,16 @@ import Testing
         return answers.withLock { $0 }
     }
 
-    @Test func concurrentRequestsShareACommitAndEachIsAnsweredAfterIt() throws {
-        let service = try LiveService(workers: 1, arguments: ["--db", "group.sqlite"], seed: false)
-        defer { service.stop() }
-        let reader = Mutex(try StoreLocation(service.folder + "/group.sqlite").open(schema: Features.all.schema))
+    @Test(arguments: TestStore.names)
+    func concurrentRequestsShareACommitAndEachIsAnsweredAfterIt(backend: String) throws {
+        let store = try TestStore(backend, schema: Features.all.schema)
+        // One worker per instance, so that a burst's requests meet in one process.
+        let services = try (0..<(backend == "postgres" ? 2 : 1)).map { _ in
+            try LiveService(workers: 1, arguments: ["--db", store.location], seed: false)
+        }
+        defer { for service in services { service.stop() } }
+        let ports = services.map(\.port)
+        let reader = Mutex(try store.connect())
         // Events answered `accepted` that another connection could not read when the answer came.
         let unseen = Mutex<[String]>([])
         var bursts: [String] = []
@@ -100,8 +114,8 @@ import Testing
         for round in 0..<30 where !grouped {
             let burst = "b\(round)"
             bursts.append(burst)
-            let before = try Self.commits(port: service.port)
-            let answers = Self.burst(service, (0..<Self.clients).map { Self.body(burst: burst, index: $0) }) {
+            let before = try Self.commits(ports: ports)
+            let answers = Self.burst(ports, (0..<Self.clients).map { Self.body(burst: burst, index: $0) }) {
                 _, status, body in
                 guard status == 200 else { return }
                 for result in body["results"]?.arrayValue ?? [] where result["status"]?.stringValue == "accepted" {
@@ -126,7 +140,7 @@ import Testing
                     #expect(statuses == Array(repeating: "accepted", count: 5), "request \(index): \(answer.body)")
                 }
             }
-            let after = try Self.commits(port: service.port)
+            let after = try Self.commits(ports: ports)
             // Every request that reached the ingest path (all but the one that is no batch).
             #expect(after.requests - before.requests == Self.clients - 1)
             grouped = after.commits - before.commits < after.requests - before.requests
@@ -135,7 +149,7 @@ import Testing
         #expect(unseen.withLock { $0 } == [], "answered before their commit")
 
         // Sent again, the first burst is all duplicates (the refused event refused again).
-        let again = Self.burst(service, (0..<Self.clients).map { Self.body(burst: bursts[0], index: $0) })
+        let again = Self.burst(ports, (0..<Self.clients).map { Self.body(burst: bursts[0], index: $0) })
         for (index, answer) in again.enumerated() where index != 2 {
             let answer = try #require(answer)
             let statuses = (answer.body["results"]?.arrayValue ?? []).map { $0["status"]?.stringValue ?? "" }
@@ -143,8 +157,10 @@ import Testing
         }
     }
 
-    @Test func aWorkerKilledMidBurstLosesAndDoublesNothing() throws {
-        let service = try LiveService(workers: 1, arguments: ["--db", "killed.sqlite"], seed: false)
+    @Test(arguments: TestStore.names)
+    func aWorkerKilledMidBurstLosesAndDoublesNothing(backend: String) throws {
+        let store = try TestStore(backend, schema: Features.all.schema)
+        let service = try LiveService(workers: 1, arguments: ["--db", store.location], seed: false)
         defer { service.stop() }
         let bodies = (0..<Self.clients).filter { $0 != 2 }.map { Self.body(burst: "k", index: $0) }
         // Each event's `accepted` answers, over every try.
@@ -161,26 +177,26 @@ import Testing
         let port = service.port
         let killer = Thread {
             _ = try? waitUntil("the burst's first commit", timeout: .seconds(30)) {
-                ((try? Self.commits(port: port))?.requests ?? 0) > 0
+                ((try? Self.commits(ports: [port]))?.requests ?? 0) > 0
             }
             kill(victim, SIGKILL)
         }
         killer.start()
-        var answers = Self.burst(service, bodies, check: count)
+        var answers = Self.burst([service.port], bodies, check: count)
         // Sent again until every request is answered: a request cut off by the kill was either
         // committed (its events are duplicates now) or not (accepted now).
         try waitUntil("every request answered after the kill", timeout: .seconds(120)) {
             let missing = answers.indices.filter { answers[$0]?.status != 200 }
             guard !missing.isEmpty else { return true }
-            let retried = Self.burst(service, missing.map { bodies[$0] }, check: count)
+            let retried = Self.burst([service.port], missing.map { bodies[$0] }, check: count)
             for (slot, index) in missing.enumerated() { answers[index] = retried[slot] }
             return false
         }
-        let store = try StoreLocation(service.folder + "/killed.sqlite").open(schema: Features.all.schema)
+        let reader = try store.connect()
         for body in bodies {
             for event in body["events"]?.arrayValue ?? [] where event["dog_id"] == nil {
                 let id = event["event_id"]?.stringValue ?? ""
-                #expect(try store.event(user: event["user_id"]?.stringValue ?? "", eventID: id) != nil, "\(id) lost")
+                #expect(try reader.event(user: event["user_id"]?.stringValue ?? "", eventID: id) != nil, "\(id) lost")
                 #expect(accepted.withLock { $0[id] ?? 0 } <= 1, "\(id) accepted twice")
             }
         }
