@@ -23,6 +23,8 @@ struct BenchmarkOptions {
     var seconds = 5
     var help = false
     var postgres: String?
+    /// events: another build's `journey` executable, measured beside this one in the same run.
+    var baseline: String?
     /// rules: the one rule measured (nil: every rule of ``RuleBenchmark/rules``).
     var only: String?
 
@@ -38,7 +40,7 @@ struct BenchmarkOptions {
                journey-bench http [--rules <dir>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
                journey-bench slow [--connections <n>] [--seconds <n>] [--workers <n>]
                journey-bench gates [--rules <dir>] [--rounds <n>]
-               journey-bench events [--rules <dir>] [--events <n>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
+               journey-bench events [--rules <dir>] [--events <n>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>] [--baseline <journey>]
                journey-bench postgres --postgres <url> [--events <n>] [--workers <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
 
         SUBCOMMANDS:
@@ -92,6 +94,8 @@ struct BenchmarkOptions {
           --connections <n>       http: wrk connections. (default: 32)
           --seconds <n>           http: seconds per wrk run. (default: 5)
           --postgres <url>        postgres: the server to use (scripts/bench postgres starts one).
+          --baseline <journey>    events: another build's journey executable (main's, say), served on a
+                                  store of its own beside this build's in the same rounds: before/after.
           -h, --help              Show help information.
         """
 
@@ -145,6 +149,7 @@ struct BenchmarkOptions {
             case "--connections": connections = try number(flag)
             case "--seconds": seconds = try number(flag)
             case "--postgres": postgres = try value(flag)
+            case "--baseline": baseline = try value(flag)
             case "-h", "--help": help = true
             default: throw Problem(description: "Unknown option '\(flag)'")
             }

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import HTTP
 
 /// `POST /v1/events` beside `journey ingest` on the same SQLite store, in the same run: the
 /// events per second of each, with 10 and with 100 events a request, and the latency of a
@@ -24,6 +25,13 @@ struct EventsServiceBenchmark {
         let service = try HTTPBenchmark.Service(
             journey: journey, folder: folder, name: "events", workers: workers, extra: ["--no-watch"])
         defer { service.stop() }
+        // Another build (main's) on a store of its own, measured in the same rounds.
+        let baseline = try options.baseline.map {
+            try HTTPBenchmark.Service(
+                journey: $0, folder: folder, name: "events-baseline", workers: workers, extra: ["--no-watch"])
+        }
+        defer { baseline?.stop() }
+        var loads: [Double] = []
         func script(_ name: String, perRequest: Int, delay: Double? = nil) throws -> String {
             let path = folder + "/\(name).lua"
             try HTTPBenchmark.eventsScript(
@@ -36,6 +44,8 @@ struct EventsServiceBenchmark {
         var ingest: [Double] = []
         var byTen: [HTTPBenchmark.Measure] = []
         var byHundred: [HTTPBenchmark.Measure] = []
+        var baselineTen: [HTTPBenchmark.Measure] = []
+        var baselineHundred: [HTTPBenchmark.Measure] = []
         var startups: [Double] = []
         for round in 0..<options.rounds {
             // `journey ingest` loads and compiles the rules before its first event (the service
@@ -46,8 +56,20 @@ struct EventsServiceBenchmark {
                 journey, folder: folder, occurredAt: occurredAt, name: "round-\(round)", count: options.events)
             startups.append(startup)
             ingest.append(Double(options.events - 1) / max(whole - startup, 1e-3))
+            // The baseline goes first in every other round: a load that grows or falls during a
+            // round weighs on both sides alike.
+            let baselineFirst = round % 2 == 1
+            if baselineFirst, let baseline {
+                baselineTen.append(try load(wrk, port: baseline.port, script: ten))
+                baselineHundred.append(try load(wrk, port: baseline.port, script: hundred))
+            }
             byTen.append(try load(wrk, port: service.port, script: ten))
             byHundred.append(try load(wrk, port: service.port, script: hundred))
+            if !baselineFirst, let baseline {
+                baselineTen.append(try load(wrk, port: baseline.port, script: ten))
+                baselineHundred.append(try load(wrk, port: baseline.port, script: hundred))
+            }
+            loads.append(Self.loadAverage())
         }
         let ingestRate = median(ingest)
         let tenRate = median(byTen.map(\.requestsPerSecond)) * 10
@@ -66,7 +88,33 @@ struct EventsServiceBenchmark {
                     format: "%@    %9.0f   %3.0f%%               %7.1f  %7.1f", label, rate, rate / ingestRate * 100,
                     median(measures.map(\.p50Milliseconds)), median(measures.map(\.p99Milliseconds))))
         }
-        let errors = (byTen + byHundred).map(\.errors).reduce(0, +)
+        if let path = options.baseline {
+            let baseTen = median(baselineTen.map(\.requestsPerSecond)) * 10
+            let baseHundred = median(baselineHundred.map(\.requestsPerSecond)) * 100
+            print("\nbaseline build (\(path)), same rounds, store of its own:")
+            for (label, rate, measures, this) in [
+                ("POST /v1/events, 10 a request ", baseTen, baselineTen, tenRate),
+                ("POST /v1/events, 100 a request", baseHundred, baselineHundred, hundredRate),
+            ] {
+                print(
+                    String(
+                        format: "%@    %9.0f   %3.0f%%               %7.1f  %7.1f   this build %.2f× of it", label,
+                        rate, rate / ingestRate * 100, median(measures.map(\.p50Milliseconds)),
+                        median(measures.map(\.p99Milliseconds)), this / max(rate, 1)))
+            }
+        }
+        for (label, port) in [("this build", service.port)] + (baseline.map { [("baseline", $0.port)] } ?? []) {
+            if let (commits, requests) = Self.groupCommits(port: port) {
+                print(
+                    String(
+                        format: "%@: %.0f POST /v1/events requests in %.0f transactions (%.1f a transaction)",
+                        label, requests, commits, requests / max(commits, 1)))
+            }
+        }
+        print(
+            "load average (1 min) after each round: "
+                + loads.map { String(format: "%.2f", $0) }.joined(separator: ", "))
+        let errors = (byTen + byHundred + baselineTen + baselineHundred).map(\.errors).reduce(0, +)
         if errors > 0 { print("(\(errors) requests answered with an error)") }
 
         // Latency of 10-event requests below the maximum: each connection waits between requests;
@@ -94,6 +142,26 @@ struct EventsServiceBenchmark {
                     measure.requestsPerSecond,
                     measure.p50Milliseconds, measure.p99Milliseconds))
         }
+    }
+
+    /// The service's group commit counters (`/metrics`): transactions and the requests they
+    /// held; nil for a build without them.
+    static func groupCommits(port: Int) -> (commits: Double, requests: Double)? {
+        guard let text = try? HTTPClient(port: port).send("GET", "/metrics").text else { return nil }
+        func value(_ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                .flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        guard let commits = value("journey_event_commits_total"),
+            let requests = value("journey_event_commit_requests_total")
+        else { return nil }
+        return (commits, requests)
+    }
+
+    /// The 1-minute load average (`/proc/loadavg`; 0 where there is none).
+    static func loadAverage() -> Double {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return Double(text.split(separator: " ").first ?? "") ?? 0
     }
 
     private func load(_ wrk: String, port: Int, script: String) throws -> HTTPBenchmark.Measure {

@@ -6,11 +6,22 @@ public struct HTTPResponse: Sendable {
     /// Header fields in order; `Content-Length` and `Date` are added by the server.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// The handler answers this request later (see ``deferred``).
+    public private(set) var isDeferred = false
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// Not an answer yet: the request waits (its connection suspended, the polling thread free
+    /// for other requests) until the server's `flush` answers it, with every request deferred
+    /// since the last flush (see ``HTTPServer``).
+    public static var deferred: Self {
+        var response = HTTPResponse(status: 0)
+        response.isDeferred = true
+        return response
     }
 
     /// A JSON response (compact, UTF-8).

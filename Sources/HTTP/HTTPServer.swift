@@ -14,6 +14,13 @@ import Synchronization
 /// their length, else as soon as the limit is passed (the rest is discarded, up to a hard cap
 /// past which the connection is closed).
 ///
+/// A handler may answer ``HTTPResponse/deferred``: the connection is suspended and the polling
+/// thread goes on reading other requests. The first request deferred since the last flush
+/// leads: it is resumed at once, and when the thread comes back to it (after every request that
+/// was ready meanwhile), `flush` answers every deferred request together, on the same thread;
+/// the others are resumed with their answers. So the requests that arrive together are
+/// answered together (one store transaction for their events, say), with no timer.
+///
 /// `@unchecked Sendable`: `daemon` is only passed to libmicrohttpd calls that are safe from any
 /// thread (quiesce, info, stop — the last one guarded by `stopped`).
 public final class HTTPServer: @unchecked Sendable {
@@ -46,18 +53,24 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// What the handler is given besides the request.
     public typealias Handler = (HTTPRequest) -> HTTPResponse
+    /// Answers every request deferred since the last flush, in the order they were deferred.
+    public typealias Flush = () -> [HTTPResponse]
 
     private let daemon: OpaquePointer
     private let context: Unmanaged<ServerContext>
     private let stopped = Mutex(false)
 
-    /// Starts serving `socket` with `handler` (called on the server's polling thread only).
-    public init(socket: ListeningSocket, options: Options = Options(), handler: @escaping Handler) throws(SocketError) {
-        let server = ServerContext(options: options, handler: handler)
+    /// Starts serving `socket` with `handler` and `flush` (called on the server's polling thread
+    /// only); without `flush`, a deferred answer is an error.
+    public init(
+        socket: ListeningSocket, options: Options = Options(), handler: @escaping Handler, flush: Flush? = nil
+    ) throws(SocketError) {
+        let server = ServerContext(options: options, handler: handler, flush: flush)
         let context = Unmanaged.passRetained(server)
-        let flags =
+        var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
             | MHD_USE_TURBO.rawValue
+        if flush != nil { flags |= MHD_ALLOW_SUSPEND_RESUME.rawValue }
         guard
             let daemon = journey_mhd_start(
                 UInt32(flags), socket.descriptor, UInt32(options.connectionTimeoutSeconds),
@@ -113,6 +126,14 @@ public final class HTTPServer: @unchecked Sendable {
         while activeRequests > 0, clock.now < deadline {
             usleep(5_000)
         }
+        // A deferred request is answered within one flush; none may stay suspended (MHD would
+        // not close its connection).
+        let server = context.takeUnretainedValue()
+        let flushDeadline = clock.now + .seconds(30)
+        while server.deferredCount.load(ordering: .acquiring) > 0, clock.now < flushDeadline {
+            usleep(1_000)
+        }
+        server.stopping.store(true, ordering: .releasing)
         MHD_stop_daemon(daemon)
         context.takeUnretainedValue().deadlines?.stop()
         context.release()
@@ -125,20 +146,28 @@ public final class HTTPServer: @unchecked Sendable {
 
 /// What the C callbacks reach through their context pointer.
 ///
-/// `@unchecked Sendable`: `handler` and `nextRequest` are used only on libmicrohttpd's single
-/// polling thread; `active` and `draining` are atomics read by other threads.
+/// `@unchecked Sendable`: `handler`, `flush`, `waiting` and `nextRequest` are used only on
+/// libmicrohttpd's single polling thread; the atomics are read by other threads.
 final class ServerContext: @unchecked Sendable {
     let options: HTTPServer.Options
     let handler: HTTPServer.Handler
+    let flush: HTTPServer.Flush?
     let active = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
+    /// Requests deferred and not flushed yet (`waiting.count`, for other threads).
+    let deferredCount = Atomic<Int>(0)
+    /// Set just before the daemon stops: connections closed then hand nothing on.
+    let stopping = Atomic<Bool>(false)
     var nextRequest: UInt64 = 0
+    /// The requests deferred since the last flush, in order; the first leads.
+    var waiting: [(connection: OpaquePointer, state: RequestState)] = []
     /// The header and body deadlines (nil when both are off).
     let deadlines: ConnectionDeadlines?
 
-    init(options: HTTPServer.Options, handler: @escaping HTTPServer.Handler) {
+    init(options: HTTPServer.Options, handler: @escaping HTTPServer.Handler, flush: HTTPServer.Flush?) {
         self.options = options
         self.handler = handler
+        self.flush = flush
         deadlines = ConnectionDeadlines(
             header: options.headerTimeout, body: options.bodyTimeout, idleLimit: options.idleConnectionLimit)
     }
@@ -158,6 +187,14 @@ final class RequestState {
     /// The body is not kept: it is over the limit, or the request was refused from its header.
     var discardsBody = false
     var answered = false
+    /// Deferred by the handler: waiting for its flush, or resumed with its answer.
+    var deferred = false
+    /// The deferred request that runs the next flush when it is resumed.
+    var leads = false
+    /// The answer a flush gave it, queued when it is resumed.
+    var response: HTTPResponse?
+    /// The request is over (answered, or its connection closed).
+    var completed = false
 }
 
 /// Past this many discarded bytes, an oversized body is not read further: the connection closes.
@@ -219,7 +256,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
 
     // The whole request has been read.
-    if state.answered { return .YES }
+    if state.answered { return resumed(state, on: connection, context: context) }
     state.answered = true
     context.deadlines?.requestRead(connection)
     if state.discardsBody {
@@ -259,14 +296,75 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     request.body = state.body
     state.body = []
     request.id = state.id
-    return queue(context.handler(request), on: connection, context: context, id: state.id)
+    return answer(context.handler(request), state: state, on: connection, context: context)
+}
+
+/// Queues the handler's answer, or suspends the connection when it is deferred.
+private func answer(_ response: HTTPResponse, state: RequestState, on connection: OpaquePointer, context: ServerContext)
+    -> MHD_Result
+{
+    guard response.isDeferred else { return queue(response, on: connection, context: context, id: state.id) }
+    guard context.flush != nil else {
+        return queue(
+            .error(500, code: "internal_error", message: "the handler deferred a request that nothing answers"),
+            on: connection, context: context, id: state.id)
+    }
+    MHD_suspend_connection(connection)
+    state.deferred = true
+    context.waiting.append((connection, state))
+    _ = context.deferredCount.wrappingAdd(1, ordering: .relaxed)
+    if context.waiting.count == 1 {
+        // Resumed now, it comes back once the loop has read what is ready meanwhile.
+        state.leads = true
+        MHD_resume_connection(connection)
+    }
+    return .YES
+}
+
+/// A deferred request's connection is back: the leader flushes, each queues its answer.
+private func resumed(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    guard state.deferred else { return .YES }
+    if state.leads { flushWaiting(context) }
+    guard let response = state.response else { return .YES }
+    state.deferred = false
+    state.response = nil
+    return queue(response, on: connection, context: context, id: state.id)
+}
+
+/// Answers every waiting request with one call of `flush` and resumes their connections.
+private func flushWaiting(_ context: ServerContext) {
+    let waiting = context.waiting
+    context.waiting = []
+    let responses = context.flush?() ?? []
+    for (index, entry) in waiting.enumerated() {
+        entry.state.response =
+            index < responses.count
+            ? responses[index]
+            : .error(500, code: "internal_error", message: "the deferred request was not answered")
+        let wasLeader = entry.state.leads
+        entry.state.leads = false
+        if !wasLeader, !entry.state.completed { MHD_resume_connection(entry.connection) }
+    }
+    _ = context.deferredCount.wrappingSubtract(waiting.count, ordering: .releasing)
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { contextPointer, connection, requestPointer, _ in
     guard let contextPointer, let requestPointer, let existing = requestPointer.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(existing).release()
+    let state = Unmanaged<RequestState>.fromOpaque(existing).takeRetainedValue()
     requestPointer.pointee = nil
     let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+    state.completed = true
+    // A leader closed before its flush (the client went away): the next one leads, or, with
+    // none left, the flush runs now (its answers have nobody to go to).
+    if state.leads, !context.stopping.load(ordering: .acquiring) {
+        state.leads = false
+        if let next = context.waiting.first(where: { !$0.state.completed }) {
+            next.state.leads = true
+            MHD_resume_connection(next.connection)
+        } else {
+            flushWaiting(context)
+        }
+    }
     _ = context.active.wrappingSubtract(1, ordering: .releasing)
     if let connection { context.deadlines?.answered(connection) }
 }

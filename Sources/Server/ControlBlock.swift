@@ -44,6 +44,10 @@ public final class ControlBlock: @unchecked Sendable {
         case workers
         /// Set when the service is shutting down.
         case shuttingDown
+        /// Transactions that committed `POST /v1/events` batches (each holds one or more).
+        case eventCommits
+        /// `POST /v1/events` requests whose batch such a transaction held.
+        case eventCommitRequests
     }
 
     private static let magic: UInt64 = 0x4A4F_5552_4E45_5901
@@ -102,6 +106,15 @@ public final class ControlBlock: @unchecked Sendable {
     @discardableResult public func requestReload() -> UInt64 { increment(.reloadGeneration) }
     /// Tells every worker the quarantine changed; returns the new generation.
     @discardableResult public func quarantineChanged() -> UInt64 { increment(.quarantineGeneration) }
+
+    /// Counts one group commit of `requests` requests' batches.
+    func countEventCommit(requests: Int) {
+        _ = increment(.eventCommits)
+        _ = journey_atomic_add(word(at: Word.eventCommitRequests.rawValue * 8), UInt64(requests))
+    }
+
+    /// Group commits so far, and the requests they held.
+    var eventCommits: (commits: UInt64, requests: UInt64) { (load(.eventCommits), load(.eventCommitRequests)) }
 
     // MARK: Rate buckets
 

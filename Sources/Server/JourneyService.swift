@@ -46,6 +46,13 @@ public final class JourneyService {
     var viewCache = ViewCache()
     /// The request being answered (for quarantine details).
     var currentRequest = ""
+    /// When the request being answered started.
+    var requestStarted = ContinuousClock.now
+    /// Whether `POST /v1/events` defers its batch to the next group commit (a worker under
+    /// libmicrohttpd, which calls ``flushIngests()``); a service driven directly answers at once.
+    public internal(set) var groupsCommits = false
+    /// Batches deferred since the last group commit, in arrival order.
+    var pendingIngests: [PendingIngest] = []
     private var externalVersionRead: (Int64, ContinuousClock.Instant)?
 
     /// The engine's routes and those of the configuration's features.
@@ -91,7 +98,9 @@ public final class JourneyService {
     /// Answers one request (the libmicrohttpd adapter's handler).
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
-        if let newer = handOff.take() { adopt(newer) }
+        requestStarted = started
+        // Deferred batches are written on the generation they were admitted with.
+        if pendingIngests.isEmpty, let newer = handOff.take() { adopt(newer) }
         refreshQuarantine()
         currentRequest = "\(request.method) \(request.path)"
         principal = nil
@@ -101,6 +110,20 @@ public final class JourneyService {
         // A rule set aside while answering is recorded now, outside any transaction, before the
         // worker can take another request (or end).
         if quarantineOutbox.hasRecords { storeQuarantine() }
+        // A deferred request is counted and logged when its group commit answers it.
+        if response.isDeferred {
+            pendingIngests[pendingIngests.count - 1].route = route
+            return response
+        }
+        record(request, route: route, response: response, started: started, principal: principal)
+        return response
+    }
+
+    /// Counts and logs an answered request.
+    func record(
+        _ request: HTTPRequest, route: Router<JourneyService>.Route?, response: HTTPResponse,
+        started: ContinuousClock.Instant, principal: Principal?
+    ) {
         let seconds = (ContinuousClock.now - started).seconds
         metrics.recordRequest(
             route: route?.index ?? ServiceMetrics.unmatchedRoute, status: response.status, seconds: seconds)
@@ -109,7 +132,6 @@ public final class JourneyService {
             request: request, route: route?.name, status: response.status, seconds: seconds,
             bytesOut: response.body.count, revision: generation.ruleSet.shortRevision, worker: workerName,
             principal: principal)
-        return response
     }
 
     /// Ingests `events` through the one ingest path and tells every worker which dogs changed
@@ -154,7 +176,7 @@ public final class JourneyService {
         if reloads.isActive {
             let target = control.requestReload()
             if let report = reloads.wait(for: target, timeout: 120) {
-                if let newer = handOff.take() { adopt(newer) }
+                if pendingIngests.isEmpty, let newer = handOff.take() { adopt(newer) }
                 return report
             }
             return ReloadReport(

@@ -21,14 +21,21 @@ enum EventRoutes {
             throw APIError(413, "batch_too_large", "at most \(maxBatch) events per batch (got \(events.count))")
         }
         if let refusal = service.rateLimits.chargeBatch(events, principal: service.principal) { throw refusal }
-        let results = service.ingest(events)
+        // Under libmicrohttpd the batch joins the next group commit (`GroupCommit`): answered
+        // once the transaction that holds it has committed.
+        if service.groupsCommits { return service.deferIngest(events, request: request) }
+        return response(service.ingest(events), revision: service.generation.ruleSet.shortRevision)
+    }
+
+    /// The answer to a batch: its results, in order, and their counts.
+    static func response(_ results: some Collection<IngestResult>, revision: String) -> HTTPResponse {
         let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
         let body: JSON = [
             "results": .array(results.map(\.json)),
             "accepted": .number(Double(counts[.accepted] ?? 0)),
             "duplicates": .number(Double(counts[.duplicate] ?? 0)),
             "rejected": .number(Double(counts[.rejected] ?? 0)),
-            "revision": .string(service.generation.ruleSet.shortRevision),
+            "revision": .string(revision),
         ]
         // Events the store could not take (a full disk): the whole answer says to retry, with
         // the results still there (those kept are duplicates when the batch is sent again).

@@ -79,6 +79,16 @@ enum Operations {
                 type: "counter",
                 value: Double(control.workerRestarts)))
         extra.append(PrometheusSample("journey_workers", help: "Worker processes configured.", value: Double(workers)))
+        let commits = control.eventCommits
+        extra.append(
+            PrometheusSample(
+                "journey_event_commits_total", help: "Transactions that stored POST /v1/events batches.",
+                type: "counter", value: Double(commits.commits)))
+        extra.append(
+            PrometheusSample(
+                "journey_event_commit_requests_total",
+                help: "POST /v1/events requests those transactions held (several share one: group commit).",
+                type: "counter", value: Double(commits.requests)))
         for index in 0..<min(workers, ControlBlock.maxWorkers) {
             extra.append(
                 PrometheusSample(

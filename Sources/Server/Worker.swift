@@ -154,7 +154,9 @@ public enum Worker {
         options.headerTimeout = configuration.headerTimeout
         options.bodyTimeout = configuration.bodyTimeout
         options.requestIDPrefix = name
-        let server = try HTTPServer(socket: socket, options: options, handler: service.handle)
+        service.groupsCommits = true
+        let server = try HTTPServer(
+            socket: socket, options: options, handler: service.handle, flush: service.flushIngests)
         let signals = try SignalReader([SIGTERM, SIGINT, SIGHUP])
         let watcher =
             configuration.watchFiles
