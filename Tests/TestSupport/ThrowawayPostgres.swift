@@ -42,6 +42,11 @@ public final class ThrowawayPostgres: @unchecked Sendable {
             + "/postgres?target_session_attrs=read-write"
     }
 
+    /// Stops this primary's WAL senders (its standbys fall behind), or lets them go on.
+    public func pauseReplication(_ paused: Bool) throws {
+        _ = try Self.script(paused ? "pause" : "resume", folder.path + "/server")
+    }
+
     /// Promotes this standby to a primary; returns once it accepts writes.
     public func promote() throws {
         _ = try Self.script("promote", folder.path + "/server")
