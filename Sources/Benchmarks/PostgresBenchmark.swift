@@ -38,6 +38,9 @@ struct PostgresBenchmark {
             seconds["sqlite", default: []].append(try timeIngest(journey, file, db: sqlite, folder: folder))
             let postgres = try freshSchema(url, name: "ingest_\(round)")
             seconds["postgres", default: []].append(try timeIngest(journey, file, db: postgres, folder: folder))
+            let raw = try PostgresRawWrites(url: postgres)
+            seconds["copy", default: []].append(raw.copySeconds * Double(workload.lines.count) / Double(raw.rows))
+            seconds["insert", default: []].append(raw.insertSeconds * Double(workload.lines.count) / Double(raw.rows))
         }
         let sqlite = median(seconds["sqlite"]!)
         let postgres = median(seconds["postgres"]!)
@@ -45,8 +48,20 @@ struct PostgresBenchmark {
         print(String(format: "  SQLite       %8.2f s  %8.0f events/s", sqlite, count / sqlite))
         print(
             String(
-                format: "  PostgreSQL   %8.2f s  %8.0f events/s  (%.2f× SQLite's time)\n", postgres, count / postgres,
-                postgres / sqlite))
+                format: "  PostgreSQL   %8.2f s  %8.0f events/s  (%.2f× SQLite's events/s)", postgres, count / postgres,
+                sqlite / postgres))
+        print(
+            "  The same rows of `events` written again on the same server, nothing else (the physical limit), in transactions of \(PostgresRawWrites.batch):"
+        )
+        for (name, label) in [("copy", "COPY"), ("insert", "INSERT, \(PostgresRawWrites.rowsPerInsert) rows each")] {
+            let raw = median(seconds[name]!)
+            print(
+                String(
+                    format: "  %@ %8.2f s  %8.0f rows/s  (the engine's ingest: %.2f× its rate)",
+                    label.padding(toLength: 26, withPad: " ", startingAt: 0), raw,
+                    count / raw, raw / postgres))
+        }
+        print("")
     }
 
     private func timeIngest(_ journey: String, _ file: String, db: String, folder: String) throws -> Double {

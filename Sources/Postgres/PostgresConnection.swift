@@ -29,6 +29,11 @@ public final class PostgresConnection {
     private var channels: [String] = []
     /// Statements queued by ``runDeferred(_:_:)``, sent before the next other statement.
     private var deferred: [(sql: String, values: [PostgresValue])] = []
+    /// Rows queued by ``copyDeferred(into:columns:_:)``, a COPY per table (in the order the
+    /// tables were first queued), sent before a statement that names one of the tables.
+    private var copies: [CopyRows] = []
+    /// What ``transaction(_:)`` starts a transaction with.
+    public var transactionStart = "BEGIN"
 
     /// Connects to `url` (`postgresql://user@host:port/database`, or libpq's `key=value` form).
     public init(url: String) throws(PostgresError) {
@@ -50,6 +55,7 @@ public final class PostgresConnection {
 
     /// Runs statements without parameters (DDL, several separated by `;`).
     public func execute(_ sql: String) throws(PostgresError) {
+        try sendCopies()
         try flush()
         try ensureConnected()
         let result = PQexec(handle, sql)
@@ -79,7 +85,7 @@ public final class PostgresConnection {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
+        try execute(transactionStart)
         inTransaction = true
         defer { inTransaction = false }
         do {
@@ -88,6 +94,7 @@ public final class PostgresConnection {
             return value
         } catch {
             deferred.removeAll()
+            copies.removeAll()
             if isAlive { try? execute("ROLLBACK") }
             throw error
         }
@@ -103,6 +110,7 @@ public final class PostgresConnection {
             return value
         } catch {
             deferred.removeAll()
+            copies.removeAll()
             try? execute("ROLLBACK TO SAVEPOINT \(name)")
             try? execute("RELEASE SAVEPOINT \(name)")
             throw error
@@ -115,6 +123,9 @@ public final class PostgresConnection {
         try execute(sql)
         sessionSetup = sql
     }
+
+    /// Whether a transaction is open.
+    public var isInTransaction: Bool { inTransaction }
 
     /// Whether the server still answers on this connection.
     public var isAlive: Bool { PQstatus(handle) == CONNECTION_OK }
@@ -189,11 +200,84 @@ public final class PostgresConnection {
         if deferred.count >= 512 { try flush() }
     }
 
-    /// Sends the queued statements in one pipeline and reads their results; the first error.
-    private func flush() throws(PostgresError) {
-        guard !deferred.isEmpty else { return }
-        let pending = deferred
+    /// Queues a row for `table` (its `columns`, a value each) inside a transaction: the rows
+    /// of a table go in one COPY before the next statement that names the table (or any
+    /// queued statement that does), before the savepoint's end or the commit, where its error
+    /// is thrown; much cheaper for the server than an INSERT a row. Other statements may run
+    /// in between, so whatever references these rows must check it at the commit
+    /// (`DEFERRABLE` foreign keys, deferred by ``transactionStart``). Outside a transaction it
+    /// is an INSERT run now.
+    public func copyDeferred(into table: String, columns: [String], _ values: [PostgresValue]) throws(PostgresError) {
+        guard inTransaction else {
+            let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+            try run("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))", values)
+            return
+        }
+        let columnList = columns.joined(separator: ", ")
+        if let index = copies.firstIndex(where: { $0.table == table && $0.columns == columnList }) {
+            copies[index].append(values)
+            if copies[index].data.count >= CopyRows.flushBytes { try sendCopies() }
+        } else {
+            var rows = CopyRows(table: table, columns: columnList)
+            rows.append(values)
+            copies.append(rows)
+        }
+    }
+
+    /// Sends the queued COPYs when `sql` names one of their tables.
+    private func sendCopies(before sql: String) throws(PostgresError) {
+        if copies.contains(where: { sql.contains($0.table) }) { try sendCopies() }
+    }
+
+    /// Sends the queued rows, a COPY per table (COPY has no pipeline mode: two round trips each).
+    private func sendCopies() throws(PostgresError) {
+        guard !copies.isEmpty else { return }
+        let pending = copies
+        copies.removeAll()
+        try ensureConnected()
+        for rows in pending {
+            let sql = "COPY \(rows.table) (\(rows.columns)) FROM STDIN"
+            let start = PQexec(handle, sql)
+            guard PQresultStatus(start) == PGRES_COPY_IN else {
+                defer { PQclear(start) }
+                try check(start, sql: sql)
+                throw PostgresError(sqlState: nil, message: "the server did not start the COPY", sql: sql)
+            }
+            PQclear(start)
+            let sent = rows.data.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
+            }
+            var failure: PostgresError?
+            if sent != 1 {
+                failure = PostgresError(
+                    sqlState: nil, message: "cannot send the COPY's rows: \(errorMessage)", sql: sql)
+                _ = PQputCopyEnd(handle, "the client could not send the rows")
+            } else if PQputCopyEnd(handle, nil) != 1 {
+                failure = PostgresError(sqlState: nil, message: "cannot end the COPY: \(errorMessage)", sql: sql)
+            }
+            while let result = PQgetResult(handle) {
+                if failure == nil, PQresultStatus(result) != PGRES_COMMAND_OK {
+                    failure = PostgresError(
+                        sqlState: PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) },
+                        message: String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines, sql: sql)
+                }
+                PQclear(result)
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// Sends the queued statements in one pipeline, followed by `last` when given, and reads
+    /// their results; the first error, else `last`'s result (the caller clears it).
+    @discardableResult
+    private func flush(then last: (sql: String, values: [PostgresValue])? = nil) throws(PostgresError)
+        -> OpaquePointer?
+    {
+        guard !deferred.isEmpty else { return nil }
+        var pending = deferred
         deferred.removeAll(keepingCapacity: true)
+        for item in pending { try sendCopies(before: item.sql) }
+        if let last { pending.append(last) }
         try ensureConnected()
         var statements: [String] = []
         for item in pending { statements.append(try prepare(item.sql, valueCount: item.values.count)) }
@@ -216,6 +300,7 @@ public final class PostgresConnection {
             failure = PostgresError(sqlState: nil, message: "cannot send the pipeline: \(errorMessage)")
         }
         // Each statement's results end with a null; then the sync's own result.
+        var kept: OpaquePointer?
         for index in 0..<sent {
             while let result = PQgetResult(handle) {
                 if failure == nil, PQresultStatus(result) == PGRES_FATAL_ERROR {
@@ -224,21 +309,35 @@ public final class PostgresConnection {
                         message: String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines,
                         sql: pending[index].sql)
                 }
-                PQclear(result)
+                if last != nil, index == pending.count - 1, kept == nil {
+                    kept = result
+                } else {
+                    PQclear(result)
+                }
             }
         }
         if let sync = PQgetResult(handle) { PQclear(sync) }
         if PQexitPipelineMode(handle) != 1, failure == nil {
             failure = PostgresError(sqlState: nil, message: "cannot leave pipeline mode: \(errorMessage)")
         }
-        if let failure { throw failure }
+        if let failure {
+            PQclear(kept)
+            throw failure
+        }
+        if last != nil, kept == nil {
+            throw PostgresError(
+                sqlState: nil, message: "no result: \(errorMessage)", sql: pending[pending.count - 1].sql)
+        }
+        return kept
     }
 
     private var errorMessage: String { String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines }
 
     /// Prepares `sql` once (its `?` placeholders as `$n`) and executes it with `values` as text.
+    /// Queued statements go in the same pipeline, before it: one round trip for all.
     private func send(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) -> OpaquePointer? {
-        try flush()
+        try sendCopies(before: sql)
+        if !deferred.isEmpty { return try flush(then: (sql, values)) }
         try ensureConnected()
         let statement = try prepare(sql, valueCount: values.count)
         let texts = values.map(\.text)

@@ -20,6 +20,9 @@ public final class PostgresStore: Store {
     var externalSnapshot: (text: String, version: Int64) = ("", 0)
     /// Row ids taken from each table's sequence and not used yet (the next one last).
     var rowIDs: [String: [Int64]] = [:]
+    /// Whether events are written by COPY (``insertRow(into:_:_:)``): the foreign keys to them
+    /// are deferrable, as in a store made since they are (``PostgresDialect``).
+    public private(set) var copiesEvents = false
 
     /// Connects to `url` (`postgresql://user@host:port/database`; `options=-csearch_path%3D…`
     /// picks a schema) and brings the store up to `schema` unless `migrate` is false.
@@ -33,6 +36,22 @@ public final class PostgresStore: Store {
         }
         try database.connection.setUpSession("SET client_min_messages = warning")
         if migrate { try self.migrate() }
+        try useCopyForEvents()
+    }
+
+    /// Writes events by COPY when every foreign key to them is deferrable (each transaction
+    /// defers them to its commit, when the COPY has been sent); a store whose keys are not
+    /// (made before they were) keeps inserting them a row each.
+    private func useCopyForEvents() throws {
+        let found = try first(
+            """
+            SELECT count(*) FILTER (WHERE NOT condeferrable), to_regclass('events') IS NOT NULL FROM pg_constraint
+            WHERE contype = 'f' AND confrelid = coalesce(to_regclass('events'), 0)
+            """, []
+        ) { (immediate: $0.integer(0), hasEvents: $0.integer(1) == 1) }
+        guard let found, found.hasEvents, found.immediate == 0 else { return }
+        copiesEvents = true
+        database.connection.transactionStart = "BEGIN; SET CONSTRAINTS ALL DEFERRED"
     }
 
     public func transaction<T>(_ body: () throws -> T) throws -> T {
@@ -104,11 +123,29 @@ public final class PostgresStore: Store {
         try database.connection.runDeferred(sql, values.map(\.postgres))
     }
 
-    /// Binds a row id taken ahead (``nextRowID(of:)``) and defers the insert.
+    /// Binds a row id taken ahead (``nextRowID(of:)``) and defers the insert; an event's
+    /// row goes in the transaction's COPY of events (``copiesEvents``), sent before the next
+    /// statement that names events, or at the commit.
     public func insertRow(into table: String, _ sql: String, _ values: [SQLValue]) throws -> Int64 {
         let id = try nextRowID(of: table)
-        try runDeferred(sql, [.integer(id)] + values)
+        let row = [.integer(id)] + values
+        if copiesEvents, table == "events", database.connection.isInTransaction,
+            let columns = Self.insertedColumns(sql, table: table), columns.count == row.count
+        {
+            try database.connection.copyDeferred(into: table, columns: columns, row.map(\.postgres))
+        } else {
+            try runDeferred(sql, row)
+        }
         return id
+    }
+
+    /// The columns of `INSERT INTO table (a, b) VALUES (?, ?)` (placeholders only), else nil.
+    static func insertedColumns(_ sql: String, table: String) -> [String]? {
+        let pattern = #/\s*INSERT INTO (\w+) \(([\w\s,]+)\)\s*VALUES \(([?\s,]+)\)\s*/#
+        guard let match = sql.wholeMatch(of: pattern), match.1 == table else { return nil }
+        let columns = match.2.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let placeholders = match.3.filter { $0 == "?" }.count
+        return placeholders == columns.count ? columns : nil
     }
 
     /// The next row id of `table`: handed out from a block taken from its identity's sequence

@@ -119,7 +119,12 @@ final class FaultInstances: @unchecked Sendable {
 
     init(count: Int, url: String) throws {
         self.url = url
-        services = try (0..<count).map { _ in try Self.start(url: url, reusing: nil, port: nil) }
+        // Started together: the first migrates the store while the others compile their rules.
+        let started = StartedServices(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            started.set(index, Result { try Self.start(url: url, reusing: nil, port: nil) })
+        }
+        services = try started.all()
         ports = Mutex(services.map { Optional($0.port) })
     }
 
@@ -149,5 +154,28 @@ final class FaultInstances: @unchecked Sendable {
 
     func stopAll() {
         for service in services { service.stop() }
+    }
+}
+
+/// Services started on several threads, each put in its place.
+private final class StartedServices: @unchecked Sendable {
+    // `@unchecked Sendable`: `results` is behind `lock`.
+    private let lock = NSLock()
+    private var results: [Result<LiveService, any Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<LiveService, any Error>) {
+        lock.withLock { results[index] = result }
+    }
+
+    /// Every service, or the first error (the services that started are stopped).
+    func all() throws -> [LiveService] {
+        let results = lock.withLock { self.results.compactMap { $0 } }
+        if let failure = results.first(where: { (try? $0.get()) == nil }), case .failure(let error) = failure {
+            for case .success(let service) in results { service.stop() }
+            throw error
+        }
+        return results.map { try! $0.get() }
     }
 }

@@ -22,7 +22,7 @@ import Testing
                     n  BIGINT NOT NULL DEFAULT 0,
                     x  DOUBLE PRECISION,
                     realm TEXT,
-                    event BIGINT REFERENCES events (id)
+                    event BIGINT REFERENCES events (id) DEFERRABLE
                 );
                 """)
     }

@@ -1,0 +1,104 @@
+import Core
+import Postgres
+import PostgresStore
+import Store
+import TestSupport
+import Testing
+
+/// Events are written by COPY within a transaction: sent before the next statement that names
+/// `events`, the end of a unit or the commit; the rows that refer to them are checked at the
+/// commit (deferrable foreign keys); their text comes back byte for byte; a duplicate undoes
+/// its transaction, or only its unit.
+@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
+struct PostgresEventCopyTests {
+    static func event(_ id: String, payload: JSON = ["n": 1], dog: String? = "d") -> StoredEvent {
+        StoredEvent(
+            userID: "u", eventID: id, type: "tap", dogID: dog, occurredAt: 1_764_403_200.5,
+            occurredAtText: "2025-11-29T08:00:00.5Z", receivedAt: 1_764_403_201, payload: payload, outcome: [:])
+    }
+
+    static func eventIDs(_ store: any StoreConnection) throws -> [String] {
+        try store.rows("SELECT event_id FROM events ORDER BY id", []) { $0.text(0) ?? "" }
+    }
+
+    @Test func aFreshStoreCopiesEvents() throws {
+        let backend = try TestStore("postgres", schema: .core)
+        #expect(try #require(backend.store as? PostgresStore).copiesEvents)
+    }
+
+    @Test func copiedEventsAreSeenByTheNextQueryOnEventsAndReferredToBeforeTheyAreSent() throws {
+        let backend = try TestStore("postgres", schema: .core)
+        let store = backend.store
+        var seen: [String] = []
+        try store.transaction {
+            try store.ensureUser("u", firstSeenAt: 1)
+            let id = try store.insertEvent(Self.event("a"))
+            // A row referring to the event, sent before the event's COPY: checked at the commit.
+            try store.run(
+                "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES ('u', 'x', 1, '{}', ?)",
+                [.integer(id)])
+            _ = try store.insertEvent(Self.event("b"))
+            seen = try Self.eventIDs(store)
+        }
+        #expect(seen == ["a", "b"], "a query naming events sees the rows queued before it")
+        #expect(try Self.eventIDs(try backend.connect()) == ["a", "b"])
+    }
+
+    @Test(arguments: [
+        "tab\there", "line\nbreak", "carriage\rreturn", "back\\slash \\N", "Собака 🐕", "", "\\",
+    ])
+    func textComesBackByteForByte(_ text: String) throws {
+        let backend = try TestStore("postgres", schema: .core)
+        let store = backend.store
+        try store.transaction {
+            try store.ensureUser("u", firstSeenAt: 1)
+            _ = try store.insertEvent(Self.event(text, payload: ["text": .string(text)], dog: nil))
+        }
+        let stored = try #require(try store.event(user: "u", eventID: text))
+        #expect(stored.eventID == text)
+        #expect(stored.payload["text"]?.stringValue == text)
+        #expect(stored.dogID == nil, "NULL stays NULL")
+        #expect(stored.occurredAt == 1_764_403_200.5)
+    }
+
+    @Test func aDuplicateEventUndoesItsTransaction() throws {
+        let backend = try TestStore("postgres", schema: .core)
+        let store = backend.store
+        try store.transaction {
+            try store.ensureUser("u", firstSeenAt: 1)
+            _ = try store.insertEvent(Self.event("a"))
+        }
+        #expect {
+            try store.transaction {
+                _ = try store.insertEvent(Self.event("b"))
+                _ = try store.insertEvent(Self.event("a"))
+            }
+        } throws: { error in
+            (error as? PostgresError)?.sqlState == "23505"
+        }
+        #expect(try Self.eventIDs(store) == ["a"])
+        try store.transaction { _ = try store.insertEvent(Self.event("c")) }
+        #expect(try Self.eventIDs(store) == ["a", "c"], "the connection works on after the failed COPY")
+    }
+
+    @Test func aDuplicateEventUndoesOnlyItsUnit() throws {
+        let backend = try TestStore("postgres", schema: .core)
+        let store = backend.store
+        var unitFailed = false
+        try store.transaction {
+            try store.ensureUser("u", firstSeenAt: 1)
+            try store.savepoint { _ = try store.insertEvent(Self.event("a")) }
+            do {
+                try store.savepoint {
+                    _ = try store.insertEvent(Self.event("b"))
+                    _ = try store.insertEvent(Self.event("a"))
+                }
+            } catch {
+                unitFailed = (error as? PostgresError)?.sqlState == "23505"
+            }
+            _ = try store.insertEvent(Self.event("c"))
+        }
+        #expect(unitFailed)
+        #expect(try Self.eventIDs(store) == ["a", "c"])
+    }
+}
