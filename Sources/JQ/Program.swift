@@ -24,6 +24,9 @@ public final class Program {
     public let name: String
 
     private var state: OpaquePointer?
+    /// Where the state goes when the program is released: the shared pool, when another program
+    /// may reuse it (``CompiledStatePool``); nil to tear it down.
+    private var poolKey: CompiledStatePool.Key?
     /// ``Sandbox/nowAttribute`` as a libjq string, made once per program: libjq's reference
     /// counts are not atomic, so a string shared by programs of several threads would race.
     private let nowKey = JV.makeString(Sandbox.nowAttribute)
@@ -53,14 +56,20 @@ public final class Program {
         readsNow = Sandbox.mayReadNow(source)
         Sandbox.disableUserLibrary()
         let prepared = try Sandbox.prepare(source, libraryDirectory: libraryDirectory)
+        let key =
+            prepared.directives.isEmpty
+            ? CompiledStatePool.Key(wrappedSource: prepared.wrappedSource, constants: constants) : nil
+        if let key, let reused = CompiledStatePool.shared.take(key) {
+            state = reused
+            poolKey = key
+            listen(reused)
+            return
+        }
         guard let state = jq_init() else {
             throw JQError(.compileError, "libjq could not allocate a jq_state")
         }
         self.state = state
-        let context = Unmanaged.passUnretained(sink).toOpaque()
-        jq_set_error_cb(state, Program.errorCallback, context)
-        jq_set_debug_cb(state, Program.debugCallback, context)
-        jq_set_input_cb(state, Program.inputCallback, nil)
+        listen(state)
         var searchPath = jv_array()
         if let libraryDirectory {
             searchPath = jv_array_append(searchPath, JV.makeString(libraryDirectory))
@@ -77,12 +86,31 @@ public final class Program {
             let summary = problems.first?.message ?? "the program does not compile"
             throw JQError(.compileError, summary, problems: problems)
         }
+        poolKey = key
+    }
+
+    /// The key the program's state is pooled under when released; nil when it is torn down.
+    var pooledKey: CompiledStatePool.Key? { poolKey }
+
+    /// Points libjq's callbacks for `state` at this program.
+    private func listen(_ state: OpaquePointer) {
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        jq_set_error_cb(state, Program.errorCallback, context)
+        jq_set_debug_cb(state, Program.debugCallback, context)
+        jq_set_input_cb(state, Program.inputCallback, nil)
     }
 
     deinit {
         jv_free(nowKey)
-        // jq_teardown frees the state, its bytecode and anything left on its stack.
-        jq_teardown(&state)
+        if let poolKey, let state {
+            // This program's message sink goes with it.
+            jq_set_error_cb(state, nil, nil)
+            jq_set_debug_cb(state, nil, nil)
+            CompiledStatePool.shared.give(state, for: poolKey)
+        } else {
+            // jq_teardown frees the state, its bytecode and anything left on its stack.
+            jq_teardown(&state)
+        }
     }
 
     /// What one evaluation left besides its outputs.
