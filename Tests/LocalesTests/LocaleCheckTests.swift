@@ -16,7 +16,7 @@ struct LocaleCheckTests {
     func refused(_ testCase: NamedCase) throws {
         let directory = try TemporaryDirectory()
         for (path, text) in testCase["files"]!.objectValue! { try directory.write(path, text.stringValue!) }
-        let result = Self.withoutCodeTexts.loader(rulesDirectory: directory.path, pluginsDirectory: nil).load()
+        let result = Self.withoutCodeTexts(directory.path).load()
         let errors = result.diagnostics.filter { $0.severity == .error }
         let rendered = errors.map(\.description).joined(separator: "\n")
         let expected = testCase["diagnostics"]!.arrayValue!
@@ -29,9 +29,15 @@ struct LocaleCheckTests {
         }
     }
 
-    /// The features whose code renders no text of its own: the cases' locale files need not
-    /// hold the bundled features' keys.
-    static let withoutCodeTexts = FeatureSet(Features.all.features.filter { $0.texts.isEmpty })
+    /// Every feature's kinds, with no key the features' code renders required: the cases'
+    /// locale files need not hold the bundled features' keys.
+    static func withoutCodeTexts(_ directory: String) -> RuleSetLoader {
+        let all = Features.all
+        return RuleSetLoader(
+            rulesDirectory: directory, pluginsDirectory: nil,
+            kinds: [LocaleDocumentKind(usedKeys: [])] + all.documentKinds.filter { !($0 is LocaleDocumentKind) },
+            ruleKinds: all.ruleKinds)
+    }
 
     /// A key a feature's code renders (the onboarding view's steps left) must be in the locales.
     @Test func aKeyTheCodeRendersIsRequired() throws {
