@@ -134,7 +134,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "HTTP", "CSupport", "FeatureKit", "Engine", "RuleEngine", "RevisionStore", "Store", "StoreBackends",
-                "JQ", "Core", "Auth",
+                "JQ", "Core", "Auth", "Locales",
             ],
             resources: [.copy("openapi.json")]
         ),
@@ -238,8 +238,8 @@ let package = Package(
         .testTarget(
             name: "HabitsTests",
             dependencies: [
-                "Habits", "Features", "Engine", "RuleEngine", "Store", "SQLiteStore", "StoreBackends", "SQLite",
-                "Postgres", "JQ", "Core",
+                "Habits", "Features", "FeatureKit", "Engine", "RuleEngine", "Store", "SQLiteStore", "StoreBackends",
+                "SQLite", "Postgres", "JQ", "Core",
                 "TestSupport",
             ],
             exclude: ["Cases"]
@@ -247,8 +247,8 @@ let package = Package(
         .testTarget(
             name: "ChallengesTests",
             dependencies: [
-                "Challenges", "Features", "Engine", "RuleEngine", "Store", "SQLiteStore", "SQLite", "JQ", "Core",
-                "TestSupport",
+                "Challenges", "Features", "FeatureKit", "Engine", "RuleEngine", "Store", "SQLiteStore", "SQLite", "JQ",
+                "Core", "TestSupport",
             ],
             exclude: ["Cases"]
         ),

@@ -42,6 +42,9 @@ public struct Challenge: Sendable {
     public var grace: Double
     public var xpReward: Double?
     public var badgeID: String?
+    /// What `target_value` and every amount count (`km`, `steps`, `minutes`, `days`): the locale
+    /// files write an amount as `challenges.unit.<unit>` («8 500 шагов»).
+    public var unit: String?
     public var active: Bool
     /// Which of a participant's events count: all in the window (`start`, the default) or
     /// only those from the join on (`joined`), judged by `occurred_at` either way.

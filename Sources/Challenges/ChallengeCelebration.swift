@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import Store
 
 /// What a completion is celebrated with: a push due then, with the challenge to join next.
@@ -7,14 +8,14 @@ extension ChallengeCatalog {
     public func celebration(of instance: ChallengeInstance, for user: String, at: Double) -> Reminder {
         let challenge = instance.challenge
         var payload: JSONObject = [
-            "challenge_id": .string(instance.id), "title": .string(challenge.title),
-            "text": .string("You did it: \(challenge.title)!"),
+            "challenge_id": .string(instance.id), "title": ChallengeTexts.title(challenge),
+            "text": ChallengeTexts.celebration(instance),
         ]
         payload["next_challenge"] =
             next(after: instance, at: at).map {
                 .object([
-                    "id": .string($0.id), "title": .string($0.challenge.title),
-                    "text": .string("Join the next one: \($0.challenge.title)"),
+                    "id": .string($0.id), "title": ChallengeTexts.title($0.challenge),
+                    "text": ChallengeTexts.joinNext($0),
                 ])
             } ?? .null
         return Reminder(

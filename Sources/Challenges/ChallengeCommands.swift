@@ -10,6 +10,7 @@ import Store
 private let challengeOptions = [
     OptionSpec(long: "user", valueName: "id", help: "Show this user's standing too."),
     OptionSpec(long: "now", valueName: "iso8601", help: "What time it is (default: the clock)."),
+    OptionSpec(long: "locale", valueName: "code", help: "The texts' locale (default: the user's profile's, else ru)."),
     CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
 ]
 
@@ -30,10 +31,13 @@ enum ChallengesCommand: Command {
         else {
             return .ruleErrors
         }
+        let user = arguments.values["user"]?.last
+        let locale = arguments.value("locale", spec: spec)
         return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existingOrEmpty) { store in
-            try ChallengeViews.list(
-                catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, user: arguments.values["user"]?.last,
-                now: now)
+            ChallengeViews.localized(
+                try ChallengeViews.list(
+                    catalog: ChallengeCatalog(ruleSet: ruleSet), store: store, user: user, now: now),
+                texts: try RequestTexts.command(locale: locale, user: user, store: store, catalog: ruleSet.texts))
         } text: { view in
             write(view, io: io)
         }
@@ -89,9 +93,12 @@ enum ChallengeShowCommand: Command {
             io.stderr.line(message + " (see 'journey challenges')")
             return .failure
         }
+        let user = arguments.values["user"]?.last
+        let locale = arguments.value("locale", spec: spec)
         return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existingOrEmpty) { store in
-            try ChallengeViews.show(
-                instance, store: store, user: arguments.values["user"]?.last, now: now, naming: .userIDs)
+            ChallengeViews.localized(
+                try ChallengeViews.show(instance, store: store, user: user, now: now, naming: .userIDs),
+                texts: try RequestTexts.command(locale: locale, user: user, store: store, catalog: ruleSet.texts))
         } text: { view in
             write(view, id: id, io: io)
         }

@@ -5,7 +5,8 @@ import RuleEngine
 import Store
 
 /// The community challenges' daily digest: once per challenge and UTC date, every participant
-/// gets a notification ("Our group has done 67% of the goal, 3 days left"), marked with the
+/// gets a notification («Наша группа выполнила 67% цели, осталось 3 дня», in their locale when
+/// it is read: ``ChallengeTexts/digest(_:value:now:)``), marked with the
 /// challenge's FCM topic (``ChallengeTopic``) so a sender may send it once to the topic; once the group has
 /// reached its goal, each participant is credited (``ChallengeCrediting``) exactly once.
 public enum ChallengeDigest {
@@ -32,14 +33,14 @@ public enum ChallengeDigest {
                 guard try store.markChallengeDigest(challenge: instance.id, date: date, at: now) else { continue }
                 report.challenges.append(instance.id)
                 let group = try store.challengeTotals(challenge: instance.id).first { $0.team.isEmpty }
-                let text = message(instance, value: group?.value ?? 0, now: now)
+                let text = ChallengeTexts.digest(instance, value: group?.value ?? 0, now: now)
                 let participants = try store.challengeRanking(challenge: instance.id, team: nil, limit: Int.max)
                 for participant in participants {
                     try store.scheduleReminder(
                         Reminder(
                             userID: participant.userID, dogID: nil, kind: "challenge_digest:\(instance.id)", dueAt: now,
                             payload: .object([
-                                "challenge_id": .string(instance.id), "date": .string(date), "text": .string(text),
+                                "challenge_id": .string(instance.id), "date": .string(date), "text": text,
                                 // The same message for every participant: a sender may send it once to the topic.
                                 "topic": .string(ChallengeTopic.name(of: instance.id)),
                             ])),
@@ -50,15 +51,5 @@ public enum ChallengeDigest {
             }
         }
         return report
-    }
-
-    /// "Our group has done 67% of the goal, 3 days left".
-    public static func message(_ instance: ChallengeInstance, value: Double, now: Double) -> String {
-        let percent = Int(ChallengeViews.percent(value, of: instance.challenge.target).rounded(.down))
-        if value >= instance.challenge.target { return "Our group reached the goal: \(instance.challenge.title)!" }
-        let days = Int(((instance.endsAt - now) / 86_400).rounded(.up))
-        let left = days <= 0 ? "the last hours" : days == 1 ? "1 day left" : "\(days) days left"
-        let done = percent == 0 && value > 0 ? "less than 1%" : "\(percent)%"
-        return "Our group has done \(done) of the goal, \(left)"
     }
 }

@@ -12,7 +12,7 @@ public struct ChallengeDocumentKind: DocumentKind {
 
     static let fields = [
         "challenge", "title", "description", "type", "metric", "completion", "target_value", "starts_at", "ends_at",
-        "grace", "xp_reward", "badge_id", "active", "schedule", "counts_from",
+        "grace", "xp_reward", "badge_id", "active", "schedule", "counts_from", "unit",
     ]
 
     public func decode(_ root: YAMLNode, in file: DocumentFile) -> DecodedDocument? {
@@ -81,6 +81,7 @@ public struct ChallengeDocumentKind: DocumentKind {
             .map { Double($0.components.seconds) } ?? Challenge.defaultGrace
         let xp = fields.number("xp_reward", within: 0...1e9)?.value
         let badge = fields.string("badge_id")?.value
+        let unit = fields.identifier("unit")?.value
         var rules: [RuleDefinition] = []
         let metricID = "challenge.\(id).metric"
         if let node = fields.values["metric"] {
@@ -127,7 +128,7 @@ public struct ChallengeDocumentKind: DocumentKind {
         let challenge = Challenge(
             id: id, title: title, description: fields.string("description")?.value, kind: kind, metricRuleID: metricID,
             completionRuleID: completionID, target: target, startsAt: startsAt, endsAt: endsAt, grace: grace,
-            xpReward: xp, badgeID: badge, active: fields.bool("active") ?? true, countsFrom: countsFrom,
+            xpReward: xp, badgeID: badge, unit: unit, active: fields.bool("active") ?? true, countsFrom: countsFrom,
             schedule: schedule,
             windows: schedule?.windows(of: id) ?? [], location: fields.start)
         return DecodedDocument(value: challenge, rules: rules)

@@ -15,10 +15,13 @@ enum ChallengeRoutes {
         -> HTTPResponse
     {
         do {
+            let user = request.query("user")
             return .json(
-                try ChallengeViews.list(
-                    catalog: ChallengeCatalog(ruleSet: service.ruleSet), store: service.store,
-                    user: request.query("user"), now: service.now()))
+                ChallengeViews.localized(
+                    try ChallengeViews.list(
+                        catalog: ChallengeCatalog(ruleSet: service.ruleSet), store: service.store, user: user,
+                        now: service.now()),
+                    texts: service.texts(for: request, user: user)))
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
@@ -32,9 +35,11 @@ enum ChallengeRoutes {
         let instance = try resolve(service, try p.require("challenge"))
         do {
             let user = request.query("user")
-            let view = try ChallengeViews.show(
-                instance, store: service.store, user: user, now: service.now(),
-                naming: try naming(service, request))
+            let view = ChallengeViews.localized(
+                try ChallengeViews.show(
+                    instance, store: service.store, user: user, now: service.now(),
+                    naming: try naming(service, request)),
+                texts: service.texts(for: request, user: user))
             // CH-03: polled for its "real-time feel", so tagged; the countdown moves on its own
             // (from `ends_at`), so it is left out of the tag.
             var tagged = view
@@ -59,7 +64,9 @@ enum ChallengeRoutes {
                 errors: [["field": "user", "message": "required"]])
         }
         return try APIError.answering {
-            try RewardViews.share(instance, user: user, store: service.store, now: service.now())
+            try RewardViews.share(
+                instance, user: user, store: service.store, now: service.now(),
+                texts: service.texts(for: request, user: user))
         }
     }
 
@@ -68,7 +75,9 @@ enum ChallengeRoutes {
         -> HTTPResponse
     {
         let user = try p.require("user")
-        return try APIError.answering { try RewardViews.rewards(user: user, store: service.store) }
+        return try APIError.answering {
+            try RewardViews.rewards(user: user, store: service.store, texts: service.texts(for: request, user: user))
+        }
     }
 
     /// `GET /v1/challenges/{challenge}/feed?limit=`: the activity feed, newest first; with an
@@ -81,10 +90,11 @@ enum ChallengeRoutes {
         do {
             let items = try service.store.challengeFeed(challenge: instance.id, limit: limit)
             let naming = try naming(service, request)
-            let feed: JSON = [
-                "challenge_id": .string(instance.id),
-                "feed": .array(items.map { ChallengeViews.feedLine($0, of: instance.id, naming: naming) }),
-            ]
+            let feed = ChallengeViews.localized(
+                [
+                    "challenge_id": .string(instance.id),
+                    "feed": .array(items.map { ChallengeViews.feedLine($0, of: instance, naming: naming) }),
+                ], texts: service.texts(for: request))
             return .json(feed, taggedBy: feed, for: request)
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
@@ -117,9 +127,12 @@ enum ChallengeRoutes {
                                 ]))
                     })
             }
-            return .json([
-                "challenge_id": .string(instance.id), "type": .string(instance.kind.rawValue), "ranking": ranking,
-            ])
+            return .json(
+                ChallengeViews.localized(
+                    [
+                        "challenge_id": .string(instance.id), "type": .string(instance.kind.rawValue),
+                        "ranking": ranking,
+                    ], texts: service.texts(for: request)))
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }

@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import JQ
 import RuleEngine
 import Store
@@ -44,6 +45,13 @@ public enum ChallengeViews {
         naming: ParticipantNaming
     ) throws -> JSON {
         guard case .object(var object) = instance.json else { return instance.json }
+        let challenge = instance.challenge
+        // What people read is keyed text, rendered in the reader's locale by the route
+        // (``localized(_:texts:)``): the title, the goal and every amount with its unit.
+        object["title"] = ChallengeTexts.title(challenge)
+        object["description"] = ChallengeTexts.description(challenge) ?? .null
+        object["unit"] = challenge.unit.map(JSON.string) ?? .null
+        object["target_text"] = ChallengeTexts.amount(challenge.target, of: challenge)
         let totals = try store.challengeTotals(challenge: instance.id)
         let group = totals.first { $0.team.isEmpty }
         let status: String =
@@ -60,7 +68,8 @@ public enum ChallengeViews {
         if instance.kind == .community {
             let value = group?.value ?? 0
             object["aggregate"] = .object([
-                "value": .number(value), "percent": .number(percent(value, of: instance.challenge.target)),
+                "value": .number(value), "value_text": ChallengeTexts.amount(value, of: challenge),
+                "percent": .number(percent(value, of: instance.challenge.target)),
                 "participants": .number(Double(group?.participants ?? 0)),
                 "completed_at": group?.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
             ])
@@ -70,7 +79,9 @@ public enum ChallengeViews {
             let sides = totals.filter { !$0.team.isEmpty }.sorted { ($1.value, $0.team) < ($0.value, $1.team) }
             ranking = sides.enumerated().map { index, side in
                 .object([
-                    "rank": .number(Double(index + 1)), "team": .string(side.team), "value": .number(side.value),
+                    "rank": .number(Double(index + 1)), "team": .string(side.team),
+                    "team_name": ChallengeTexts.team(side.team), "value": .number(side.value),
+                    "value_text": ChallengeTexts.amount(side.value, of: challenge),
                     "participants": .number(Double(side.participants)),
                 ])
             }
@@ -88,6 +99,7 @@ public enum ChallengeViews {
             if let me = try store.challengeParticipation(challenge: instance.id, user: user), me.joinedAt != nil {
                 var mine: JSONObject = [
                     "joined": true, "current_value": .number(me.value),
+                    "current_value_text": ChallengeTexts.amount(me.value, of: challenge),
                     "percent": .number(percent(me.value, of: instance.challenge.target)),
                     "joined_at": me.joinedAt.map { .string(Timestamp.format($0)) } ?? .null,
                     "completed_at": me.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
@@ -105,19 +117,33 @@ public enum ChallengeViews {
         if feed > 0 {
             object["feed"] = .array(
                 try store.challengeFeed(challenge: instance.id, limit: feed).map {
-                    feedLine($0, of: instance.id, naming: naming)
+                    feedLine($0, of: instance, naming: naming)
                 })
         }
         return .object(object)
     }
 
-    /// A line of the feed: who (as `naming` says), what, how much, when.
-    public static func feedLine(_ item: ChallengeFeedItem, of challenge: String, naming: ParticipantNaming) -> JSON {
-        .object(
-            naming.fields(challenge: challenge, user: item.userID).adding([
+    /// A line of the feed: who (as `naming` says), what, how much, when, and its `text`
+    /// («Анна: +5 км», «Вы: +5 км»; never an id).
+    public static func feedLine(_ item: ChallengeFeedItem, of instance: ChallengeInstance, naming: ParticipantNaming)
+        -> JSON
+    {
+        let who = naming.fields(challenge: instance.id, user: item.userID)
+        let text = ChallengeTexts.feedLine(
+            action: item.action, value: item.value, name: who["display_name"]?.stringValue,
+            isYou: who["is_you"] == true, of: instance.challenge)
+        return .object(
+            who.adding([
                 "action": .string(item.action), "value": item.value.map(JSON.number) ?? .null,
-                "occurred_at": .string(Timestamp.format(item.occurredAt)),
+                "occurred_at": .string(Timestamp.format(item.occurredAt)), "text": text,
             ]))
+    }
+
+    /// `view` with its texts rendered in `texts`' locale, which `locale` names.
+    public static func localized(_ view: JSON, texts: RequestTexts) -> JSON {
+        guard case .object(var object) = DeferredText.rendered(view, texts: texts) else { return view }
+        object["locale"] = .string(texts.locale)
+        return .object(object)
     }
 
     /// Rank for competitive types: a head-to-head side's place (1 or 2); nil otherwise.

@@ -430,17 +430,14 @@ public struct ChallengesConsumer: EventConsumer {
         return effects
     }
 
-    /// The opponent's progress, told to the other side's members ("red is at 8 of 20 in Duel —
-    /// you're at 7"): one pending notification per member, the latest replacing the one not
+    /// The opponent's progress, told to the other side's members («Красные: 8 из 20 шагов в
+    /// «Дуэль шагов». У вас 7 шагов», written when the push is read, in its recipient's locale): one pending notification per member, the latest replacing the one not
     /// sent yet, so a busy opponent is not a stream of pushes.
     private func opponentProgress(
         _ instance: ChallengeInstance, side: String, value: Double, opponent: String, opponentValue: Double,
         event: Event, context: ConsumerContext
     ) throws -> [Effect] {
-        let title = instance.challenge.title
-        let target = JSON.format(number: instance.challenge.target)
-        let text =
-            "\(side) is at \(JSON.format(number: value)) of \(target) in \(title) — you're at \(JSON.format(number: opponentValue))"
+        let text = ChallengeTexts.opponentProgress(instance, side: side, value: value, mine: opponentValue)
         return try context.store.challengeRanking(challenge: instance.id, team: opponent, limit: 100).map { member in
             .reminderScheduled(
                 Reminder(
@@ -449,7 +446,7 @@ public struct ChallengesConsumer: EventConsumer {
                     payload: .object([
                         "challenge_id": .string(instance.id), "opponent": .string(side),
                         "opponent_value": .number(value), "value": .number(opponentValue),
-                        "target": .number(instance.challenge.target), "text": .string(text),
+                        "target": .number(instance.challenge.target), "text": text,
                     ])))
         }
     }
@@ -459,8 +456,10 @@ public struct ChallengesConsumer: EventConsumer {
         _ instance: ChallengeInstance, leader: String, other: String, event: Event, context: ConsumerContext
     ) throws -> [Effect] {
         var effects: [Effect] = []
-        let title = instance.challenge.title
-        for (side, text) in [(other, "\(leader) overtook you in \(title)"), (leader, "You took the lead in \(title)")] {
+        let texts = [
+            (other, ChallengeTexts.overtaken(instance, by: leader)), (leader, ChallengeTexts.tookTheLead(instance)),
+        ]
+        for (side, text) in texts {
             for member in try context.store.challengeRanking(challenge: instance.id, team: side, limit: 100) {
                 effects.append(
                     .reminderScheduled(
@@ -468,7 +467,7 @@ public struct ChallengesConsumer: EventConsumer {
                             userID: member.userID, dogID: nil, kind: "challenge_overtaken:\(instance.id)",
                             dueAt: event.occurredAt,
                             payload: .object([
-                                "challenge_id": .string(instance.id), "leader": .string(leader), "text": .string(text),
+                                "challenge_id": .string(instance.id), "leader": .string(leader), "text": text,
                             ]))))
             }
         }

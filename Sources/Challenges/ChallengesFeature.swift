@@ -53,6 +53,8 @@ public struct ChallengesFeature: Feature {
         ]
     }
 
+    public var texts: [TextUse] { ChallengeTexts.uses }
+
     public var commands: [any Command.Type] {
         [ChallengesCommand.self, ChallengeShowCommand.self, ChallengeDigestCommand.self]
     }

@@ -47,6 +47,31 @@ public struct RequestTexts: Sendable {
     }
 }
 
+extension RequestTexts {
+    /// The texts a command prints in: `locale` (its `--locale`) when given, else the locale of
+    /// `user`'s profile, else the default. Throws ``UnknownLocale`` for a locale the rules have
+    /// no texts for.
+    public static func command(locale: String?, user: String?, store: (any StoreReader)?, catalog: TextCatalog)
+        throws -> RequestTexts
+    {
+        if let locale {
+            guard catalog.supports(locale) else { throw UnknownLocale(locale: locale, supported: catalog.codes) }
+            return RequestTexts(locale: locale, source: "option", catalog: catalog)
+        }
+        let profile = try user.flatMap { user in try store?.userProfile(user) } ?? nil
+        return choose(profile: profile, acceptLanguage: nil, catalog: catalog)
+    }
+
+    /// A locale the rules have no texts for.
+    public struct UnknownLocale: Error, CustomStringConvertible {
+        public var locale: String
+        public var supported: [String]
+        public var description: String {
+            "no texts for locale `\(locale)`; the locales are \(supported.joined(separator: ", "))"
+        }
+    }
+}
+
 extension ServiceContext {
     /// The texts to answer `request` in for `user` (the signed-in user when nil): the locale of
     /// the user's profile, else the request's `Accept-Language`, else the default locale (`ru`).

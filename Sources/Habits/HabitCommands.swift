@@ -17,7 +17,8 @@ enum HabitStatsCommand: Command {
             """,
         options: [
             OptionSpec(long: "user", valueName: "id", help: "The user's id."),
-            CommonOptions.database, CommonOptions.rules, CommonOptions.plugins, CommonOptions.format,
+            HabitCommandTexts.option, CommonOptions.database, CommonOptions.rules, CommonOptions.plugins,
+            CommonOptions.format,
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
@@ -30,29 +31,32 @@ enum HabitStatsCommand: Command {
         else {
             return .ruleErrors
         }
+        let locale = arguments.value("locale", spec: spec)
+        let catalog = evaluator.ruleSet.texts
+        var chosen: RequestTexts?
         return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
-            try HabitStatistics.json(user: user, store: store, evaluator: evaluator)
+            let texts = try RequestTexts.command(locale: locale, user: user, store: store, catalog: catalog)
+            chosen = texts
+            return HabitStatistics.titled(
+                try HabitStatistics.json(user: user, store: store, evaluator: evaluator), texts: texts)
         } text: { stats in
-            write(stats, user: user, io: io)
+            write(stats, user: user, texts: chosen, io: io)
         }
     }
 
-    private static func write(_ stats: JSON, user: String, io: CommandIO) {
+    private static func write(_ stats: JSON, user: String, texts: RequestTexts?, io: CommandIO) {
         guard stats["has_data"] == true else {
             io.stdout.line("No statistics yet: \(user) has no check-ins.")
             return
         }
-        let labels = [
-            "best_period": "Best period", "perfect_days": "Perfect days", "trackers_completed": "Trackers completed",
-            "average": "Average",
-        ]
-        for (key, value) in stats.objectValue ?? [:] where key != "has_data" {
-            let label = labels[key] ?? key.replacingOccurrences(of: "_", with: " ").capitalized
+        let hidden: Set = ["has_data", "degraded", "title", "titles", "locale"]
+        for (key, value) in stats.objectValue ?? [:] where !hidden.contains(key) {
+            let label = stats["titles"]?[key]?.stringValue ?? key
             let number = value.numberValue ?? 0
             let text =
-                key == "best_period"
-                ? "\(Int(number)) day\(number == 1 ? "" : "s")"
-                : CommonOptions.number(number)
+                key == "best_period" && texts != nil
+                ? texts!(HabitDay.Keys.trackedDays, ["count": .number(number)])
+                : texts?.rules.format(number) ?? CommonOptions.number(number)
             io.stdout.line("\(label.padding(toLength: 20, withPad: " ", startingAt: 0)) \(text)")
         }
     }
@@ -71,7 +75,8 @@ enum HabitDayCommand: Command {
                 help: "Which trackers (today: the current date's, whatever --date says).", defaultValue: "all",
                 allowedValues: HabitDay.Filter.allCases.map(\.rawValue)),
             OptionSpec(long: "search", valueName: "text", help: "Only trackers whose name contains this."),
-            CommonOptions.database, CommonOptions.format,
+            HabitCommandTexts.option, CommonOptions.database, CommonOptions.rules, CommonOptions.plugins,
+            CommonOptions.format,
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
@@ -88,9 +93,16 @@ enum HabitDayCommand: Command {
         }
         let filter = HabitDay.Filter(rawValue: arguments.value("filter", spec: spec) ?? "all") ?? .all
         let date = HabitDay.date(for: filter, selected: selected, today: CivilDate(utc: Date().timeIntervalSince1970))
+        guard let loaded = CommonOptions.loadRules(arguments, spec: spec, io: io, engine: engine),
+            let ruleSet = loaded.ruleSet
+        else {
+            return .ruleErrors
+        }
+        let locale = arguments.value("locale", spec: spec)
         return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
             try HabitDay.json(
-                user: user, date: date, filter: filter, search: arguments.values["search"]?.last, store: store)
+                user: user, date: date, filter: filter, search: arguments.values["search"]?.last, store: store,
+                texts: try RequestTexts.command(locale: locale, user: user, store: store, catalog: ruleSet.texts))
         } text: { view in
             write(view, date: date, filter: filter, io: io)
         }
@@ -109,4 +121,10 @@ enum HabitDayCommand: Command {
             )
         }
     }
+}
+
+/// The `--locale` option of the habit commands.
+enum HabitCommandTexts {
+    static let option = OptionSpec(
+        long: "locale", valueName: "code", help: "The texts' locale (default: the user's profile's, else ru).")
 }

@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import JQ
 import Store
 
@@ -25,12 +26,16 @@ public enum HabitDay {
     }
 
     /// `{date, weekday, filter, filters_available, trackers: [{id, name, kind, category, emoji,
-    /// color, pinned, schedule, schedule_text, scheduled, done, tracked_days}], groups}`, pinned
-    /// trackers first; `tracked_days` counts the days the tracker was checked, up to and
-    /// including `date`; `filters_available` is false when no tracker is scheduled that day (the
-    /// app hides its Filter button). `date` is the one to show (see ``date(for:selected:today:)``).
+    /// color, pinned, schedule, schedule_text, scheduled, done, tracked_days,
+    /// tracked_days_text}], groups: [{pinned, category, title, trackers}], title, filters,
+    /// locale}`, pinned trackers first; `tracked_days` counts the days the tracker was checked,
+    /// up to and including `date`; `filters_available` is false when no tracker is scheduled
+    /// that day (the app hides its Filter button). `date` is the one to show (see
+    /// ``date(for:selected:today:)``). Texts are in `texts`' locale: «Трекеры», «Каждый день»,
+    /// «Закрепленные», «5 дней».
     public static func json(
-        user: String, date: CivilDate, filter: Filter = .all, search: String? = nil, store: any StoreReader
+        user: String, date: CivilDate, filter: Filter = .all, search: String? = nil, store: any StoreReader,
+        texts: RequestTexts
     ) throws -> JSON {
         let text = date.description
         let trackers = try store.habitTrackers(user: user)
@@ -71,8 +76,11 @@ public enum HabitDay {
                         "emoji": tracker.emoji.map(JSON.string) ?? .null,
                         "color": tracker.color.map(JSON.string) ?? .null, "pinned": .bool(tracker.pinned),
                         "schedule": .array((schedule?.days ?? []).map(JSON.string)),
-                        "schedule_text": .string(scheduleText(tracker, on: text)), "scheduled": .bool(scheduled),
-                        "done": .bool(isDone), "tracked_days": .number(Double(trackedDays[tracker.id] ?? 0)),
+                        "schedule_text": .string(scheduleText(tracker, on: text, texts: texts)),
+                        "scheduled": .bool(scheduled), "done": .bool(isDone),
+                        "tracked_days": .number(Double(trackedDays[tracker.id] ?? 0)),
+                        "tracked_days_text": .string(
+                            texts(Keys.trackedDays, ["count": .number(Double(trackedDays[tracker.id] ?? 0))])),
                     ])
                 ))
         }
@@ -98,6 +106,9 @@ public enum HabitDay {
         }
         return .object([
             "user_id": .string(user), "date": .string(text), "weekday": .string(date.weekday),
+            "title": .string(texts(Keys.title)), "locale": .string(texts.locale),
+            "filters": .array(
+                Filter.allCases.map { .object(["id": .string($0.rawValue), "title": .string(texts(Keys.filter($0)))]) }),
             "filter": .string(filter.rawValue), "filters_available": .bool(anyScheduled),
             "search": search.map(JSON.string) ?? .null,
             "trackers": .array(ordered.map(\.json)),
@@ -107,6 +118,8 @@ public enum HabitDay {
                         "pinned": .bool(section.key == "pinned"),
                         "category_id": section.category["category_id"] ?? .null,
                         "category_name": section.category["category_name"] ?? .null,
+                        "title": section.key == "pinned"
+                            ? .string(texts(Keys.pinned)) : section.category["category_name"] ?? .null,
                         "tracker_ids": .array(section.trackers.map { $0["id"] ?? .null }),
                     ]
                 }),
@@ -123,10 +136,42 @@ public enum HabitDay {
         return days
     }
 
-    /// "Every day", "Mon, Wed, Fri", or "Irregular".
-    public static func scheduleText(_ tracker: HabitTracker, on date: String) -> String {
-        guard tracker.kind == .habit, let days = tracker.schedule(on: date)?.days else { return "Irregular" }
-        if days.count == 7 { return "Every day" }
-        return days.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: ", ")
+    /// «Каждый день» / "Every day", the short weekday names from ICU («Пн, Ср, Пт» / "Mon, Wed,
+    /// Fri"), or «Нерегулярное событие» / "Irregular", in `texts`' locale.
+    public static func scheduleText(_ tracker: HabitTracker, on date: String, texts: RequestTexts) -> String {
+        guard tracker.kind == .habit, let days = tracker.schedule(on: date)?.days else {
+            return texts(Keys.irregular)
+        }
+        if days.count == 7 { return texts(Keys.everyDay) }
+        let rules = texts.rules
+        return days.compactMap { day in
+            CivilDate.weekdays.firstIndex(of: day).map { index in
+                let name = rules.weekdayName(index + 1, wide: false)
+                return name.prefix(1).uppercased() + name.dropFirst()
+            }
+        }.joined(separator: ", ")
+    }
+
+    /// The locale keys the day screen renders.
+    public enum Keys {
+        public static let title = "habits.trackers.title"
+        public static let pinned = "habits.group.pinned"
+        public static let everyDay = "habits.schedule.every_day"
+        public static let irregular = "habits.schedule.irregular"
+        public static let trackedDays = "habits.tracked_days"
+        /// The filter's title: «Все трекеры», «Трекеры на сегодня», «Завершенные», «Не завершенные».
+        public static func filter(_ filter: Filter) -> String { "habits.filter." + filter.rawValue }
+
+        /// Every key, with what renders it.
+        public static var uses: [TextUse] {
+            let day = "GET /v1/users/{user}/habits/day"
+            let trackers = "GET /v1/users/{user}/habits/trackers"
+            return [
+                TextUse(title, usedBy: day + " (title)"), TextUse(pinned, usedBy: day + " (groups[].title)"),
+                TextUse(everyDay, usedBy: "\(day), \(trackers) (schedule_text)"),
+                TextUse(irregular, usedBy: "\(day), \(trackers) (schedule_text)"),
+                TextUse(trackedDays, usedBy: day + " (tracked_days_text)"),
+            ] + Filter.allCases.map { TextUse(filter($0), usedBy: day + " (filters[].title)") }
+        }
     }
 }

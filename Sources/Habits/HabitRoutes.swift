@@ -16,6 +16,7 @@ enum HabitRoutes {
     {
         let user = try p.require("user")
         let zone = try UserTimeZone.resolve(user: user, requested: request.query("timezone"), store: service.store)
+        let texts = service.texts(for: request, user: user)
         do {
             let today = zone.date(service.now()).description
             let trackers = try service.store.habitTrackers(user: user)
@@ -35,12 +36,13 @@ enum HabitRoutes {
                             "emoji": tracker.emoji.map(JSON.string) ?? .null,
                             "color": tracker.color.map(JSON.string) ?? .null, "pinned": .bool(tracker.pinned),
                             "schedule": .array((tracker.schedules.last?.days ?? []).map(JSON.string)),
-                            "schedule_text": .string(HabitDay.scheduleText(tracker, on: today)),
+                            "schedule_text": .string(HabitDay.scheduleText(tracker, on: today, texts: texts)),
                             "created_on": .string(tracker.createdOn),
                             "tracked_days": .number(Double(trackedDays[tracker.id] ?? 0)),
                         ])
                     }),
                 "categories": .array(categories.map { .object(["id": .string($0.id), "name": .string($0.name)]) }),
+                "locale": .string(texts.locale),
             ])
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
@@ -78,7 +80,8 @@ enum HabitRoutes {
         do {
             return .json(
                 try HabitDay.json(
-                    user: user, date: date, filter: filter, search: request.query("q"), store: service.store))
+                    user: user, date: date, filter: filter, search: request.query("q"), store: service.store,
+                    texts: service.texts(for: request, user: user)))
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
@@ -91,7 +94,8 @@ enum HabitRoutes {
         let user = try p.require("user")
         do {
             // A failing statistic rule answers with its fallback or null (`degraded`), never 500.
-            return .json(try HabitStatistics.json(user: user, store: service.store, evaluator: service.evaluator))
+            let stats = try HabitStatistics.json(user: user, store: service.store, evaluator: service.evaluator)
+            return .json(HabitStatistics.titled(stats, texts: service.texts(for: request, user: user)))
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }

@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import JQ
 import RuleEngine
 import Store
@@ -124,5 +125,34 @@ public enum HabitStatistics {
         }
         if !degraded.isEmpty { object["degraded"] = .array(degraded.map(\.json)) }
         return .object(object)
+    }
+
+    /// `stats` with the screen's texts in `texts`' locale: `title` («Статистика») and `titles`,
+    /// each statistic's name («Лучший период») from its key `habits.stats.<statistic>` (a
+    /// statistic whose key no locale has is left out of `titles`).
+    public static func titled(_ stats: JSON, texts: RequestTexts) -> JSON {
+        guard case .object(var object) = stats else { return stats }
+        var titles: JSONObject = [:]
+        for name in object.keys where name != "has_data" && name != "degraded" {
+            let key = titleKeyPrefix + name
+            if texts.catalog.has(key) { titles[name] = .string(texts(key)) }
+        }
+        object["title"] = .string(texts(titleKey))
+        object["titles"] = .object(titles)
+        object["locale"] = .string(texts.locale)
+        return .object(object)
+    }
+
+    /// The statistics screen's title key («Статистика»).
+    public static let titleKey = "habits.stats.title"
+    /// A statistic's title is the key `habits.stats.<statistic>`.
+    public static let titleKeyPrefix = "habits.stats."
+    /// The keys of the bundled statistics, with what renders them.
+    public static var textUses: [TextUse] {
+        let route = "GET /v1/users/{user}/habits/stats"
+        return [TextUse(titleKey, usedBy: route + " (title)")]
+            + ["best_period", "perfect_days", "trackers_completed", "average"].map {
+                TextUse(titleKeyPrefix + $0, usedBy: route + " (titles)")
+            }
     }
 }

@@ -35,6 +35,8 @@ public struct HabitsFeature: Feature {
         ]
     }
 
+    public var texts: [TextUse] { HabitDay.Keys.uses + HabitStatistics.textUses }
+
     public var commands: [any Command.Type] { [HabitStatsCommand.self, HabitDayCommand.self] }
     public var commandGroups: [String: String] {
         ["habits": "Show a user's habit trackers: statistics, and the trackers of a day."]

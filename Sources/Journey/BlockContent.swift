@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import Store
 
 /// Everything the block flow draws (`GET /v1/dogs/{dog}/blocks/{block}`): the preview's three
@@ -6,10 +7,14 @@ import Store
 /// with its auto-complete offer, the personal line, the status and the steps done. The
 /// manifest's `theory` and `check.content` references point here.
 extension JourneyViews {
-    /// The caption every self_screen carries.
-    public static let observationCaption = "This is an observation, not a diagnosis."
-    /// The caption of a hands_on check in the health branch.
-    public static let vetCaption = "This check does not replace a vet."
+    /// The key of the caption every self_screen carries: «Это наблюдение, не диагноз».
+    public static let observationCaptionKey = "journey.check.observation_caption"
+    /// The key of the caption of a hands_on check in the health branch.
+    public static let vetCaptionKey = "journey.check.vet_caption"
+    /// The key of a self_screen's question when its check gives none: «Что больше похоже на Q сейчас?».
+    public static let lookLikeKey = "journey.check.look_like"
+    /// The key of the preview's start button: «Начать · 4 мин».
+    public static let startKey = "journey.preview.start"
 
     public func block(_ dogID: String, block blockID: String) throws -> JSON {
         let state = try state(dogID)
@@ -25,10 +30,10 @@ extension JourneyViews {
         view["personal_note"] = .string(map.personalLine(block))
         view["preview"] = [
             "lines": .array(previewLines(block, map: map).map(JSON.string)),
-            "start": .string("Start · \(block.minutes) min"),
+            "start": .string(texts(Self.startKey, ["minutes": .number(Double(block.minutes))])),
         ]
         view["theory"] = .array((block.content["theory"]?.arrayValue ?? []).map(map.render))
-        var fallback = ManifestDocument.fallback(map, block)
+        var fallback = ManifestDocument.fallback(map, block, texts: texts)
         if case .object(var object) = fallback, let check = block.fallbackCheck, let type = block.fallbackCheckType {
             object["content"] = checkContent(check, type: type, of: block, map: map)
             fallback = .object(object)
@@ -62,14 +67,16 @@ extension JourneyViews {
         for key in ["type", "record", "fallback"] { content[key] = nil }
         switch type {
         case "self_screen":
-            if content["question"] == nil { content["question"] = .string("What does \(map.dog.name) look like now?") }
+            if content["question"] == nil {
+                content["question"] = .string(texts(Self.lookLikeKey, ["name": .text(map.dog.name)]))
+            }
             content["options"] = .array(
                 (content["options"]?.arrayValue ?? []).map { option in
                     guard case .object(var option) = option else { return option }
                     option["alarming"] = .bool(option["alarming"] == true)
                     return .object(option)
                 })
-            content["caption"] = .string(Self.observationCaption)
+            content["caption"] = .string(texts(Self.observationCaptionKey))
         case "hands_on":
             content["outcomes"] = .array(
                 (content["outcomes"]?.arrayValue ?? []).map { outcome in
@@ -78,14 +85,24 @@ extension JourneyViews {
                     return .object(outcome)
                 })
             content["later"] = [
-                "id": "later", "label": .string("\(map.dog.name) isn't nearby — remind me later"),
+                "id": "later", "label": .string(texts(ManifestDocument.laterKey, ["name": .text(map.dog.name)])),
                 "remind_at": check["fallback"]?["remind_at"] ?? "19:00",
             ]
-            if block.branch == "health" { content["caption"] = .string(Self.vetCaption) }
+            if block.branch == "health" { content["caption"] = .string(texts(Self.vetCaptionKey)) }
         case "predict":
             if case .object(var reference)? = content["reference"] {
                 let ranges = reference["ranges"]
-                reference["range"] = ranges?[map.dog.breed ?? ""] ?? ranges?["default"] ?? .null
+                let range = ranges?[map.dog.breed ?? ""] ?? ranges?["default"] ?? .null
+                reference["range"] = range
+                // The text tells this dog's range, the one the reply names too (issue 42): its
+                // `{low}` and `{high}` are the range's ends.
+                if let text = reference["text"]?.stringValue, let low = range[0]?.numberValue,
+                    let high = range[1]?.numberValue
+                {
+                    reference["text"] = .string(
+                        text.replacingOccurrences(of: "{low}", with: texts.rules.format(low))
+                            .replacingOccurrences(of: "{high}", with: texts.rules.format(high)))
+                }
                 reference["ranges"] = nil
                 reference["revealed"] = "after_guess"
                 content["reference"] = .object(reference)

@@ -1,6 +1,7 @@
 import CheckPlugins
 import Core
 import Engine
+import FeatureKit
 import Foundation
 import JQ
 import RuleEngine
@@ -40,6 +41,13 @@ struct BlockFlow {
     }
 
     private var dog: DogProfile { state.map.dog }
+
+    /// The texts of the dog's owner (their profile's locale, else the default): what the
+    /// result of this event says to them.
+    private var ownerTexts: RequestTexts {
+        let profile = (try? store.userProfile(event.userID)) ?? nil
+        return RequestTexts.choose(profile: profile, acceptLanguage: nil, catalog: evaluator.ruleSet.texts)
+    }
 
     // MARK: Block events
 
@@ -118,7 +126,8 @@ struct BlockFlow {
         let outcome = try plugin.outcome(of: .object(answer), content: check, context: context, evaluator: evaluator)
         complete("started", of: block)
         // A hands_on check on a health topic: its result and its records say it does not replace a vet.
-        let vetCaption = checkType == "hands_on" && block.branch == "health" ? JourneyViews.vetCaption : nil
+        let vetCaption =
+            checkType == "hands_on" && block.branch == "health" ? ownerTexts(JourneyViews.vetCaptionKey) : nil
         for record in outcome.records {
             var payload = record.payload
             if let vetCaption, payload["note"] == nil { payload["note"] = .string(vetCaption) }
@@ -388,7 +397,7 @@ struct BlockFlow {
                 dogID: dog.id, blockID: blockID, nextBlock: next?.id, nextReason: next?.reason)
             completed.changes = BlockResult.changes(
                 of: block, map: state.map, records: try records(of: block),
-                courseStarted: block.actionType == "start_course")
+                courseStarted: block.actionType == "start_course", texts: ownerTexts)
             if let reminder {
                 var summary: JSONObject = [
                     "kind": .string(reminder.kind), "due_at": .string(Timestamp.format(reminder.dueAt)),

@@ -178,8 +178,7 @@ struct CatalogChecks {
     private func checkWording() {
         for wording in context.documents(of: WordingRules.self) {
             for text in catalog.texts {
-                for rule in wording.forbidden where rule.locale == "en" && WordingRules.contains(text.text, rule.phrase)
-                {
+                for rule in wording.forbidden where rule.locale == "en" && rule.isUsed(in: text.text) {
                     var message = "\"\(rule.phrase)\" is not used in our content: \(rule.reason)"
                     if let instead = rule.instead { message += "; instead: \(instead)" }
                     context.error("wording", message, at: text.location)

@@ -106,23 +106,25 @@ enum DogRoutes {
         _ service: any ServiceContext, _ request: HTTPRequest, dog: String, key: String,
         _ compute: (JourneyViews) throws -> JSON
     ) throws(APIError) -> HTTPResponse {
+        let texts = service.texts(for: request)
         if let explain = request.query("explain"), explain != "false" {
             guard explain == "true" else { throw APIError(400, "invalid_query", "explain must be true or false") }
             if let refusal = service.adminRefusal(request) { throw refusal }
-            return try answer(service, compute, explain: true)
+            return try answer(service, texts, compute, explain: true)
         }
-        return try service.dogView(dog: dog, key: key) { () throws(APIError) -> HTTPResponse in
-            try answer(service, compute, explain: false)
+        // Kept per locale: the same view is another text in another locale.
+        return try service.dogView(dog: dog, key: key + "\u{0}" + texts.locale) { () throws(APIError) -> HTTPResponse in
+            try answer(service, texts, compute, explain: false)
         }
     }
 
     /// The view with its decision (the revision and the rules with their variants it came
     /// from); with `explain`, each evaluation in detail too.
-    private static func answer(_ service: any ServiceContext, _ compute: (JourneyViews) throws -> JSON, explain: Bool)
-        throws(APIError) -> HTTPResponse
-    {
+    private static func answer(
+        _ service: any ServiceContext, _ texts: RequestTexts, _ compute: (JourneyViews) throws -> JSON, explain: Bool
+    ) throws(APIError) -> HTTPResponse {
         let views = JourneyViews(
-            store: service.store, evaluator: service.evaluator, now: service.now(), log: service.log)
+            store: service.store, evaluator: service.evaluator, now: service.now(), texts: texts, log: service.log)
         let log = DecisionLog(detailed: explain)
         service.evaluator.decisionLog = log
         defer { service.evaluator.decisionLog = nil }
@@ -255,7 +257,8 @@ enum DogRoutes {
         var extra: JSONObject = [:]
         if result.status != .rejected {
             let views = JourneyViews(
-                store: service.store, evaluator: service.evaluator, now: service.now(), log: service.log)
+                store: service.store, evaluator: service.evaluator, now: service.now(),
+                texts: service.texts(for: request), log: service.log)
             extra["block"] = (try? views.preview(dogID, block: blockID)) ?? .null
         }
         // The event's payload members that came from the body are named as the body has them.

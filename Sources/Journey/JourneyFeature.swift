@@ -65,6 +65,22 @@ public struct JourneyFeature: Feature {
         try JourneyPreviewDecisions.decisions(dog: dog, store: store, evaluators: evaluators, now: now)
     }
 
+    public var texts: [TextUse] {
+        let block = "GET /v1/dogs/{dog}/blocks/{block}"
+        let result = "block_completed (changed[].text)"
+        return [
+            TextUse(
+                ManifestDocument.laterKey,
+                usedBy: block + " (check.content.later.label), the manifest's check.fallback.text"),
+            TextUse(JourneyViews.observationCaptionKey, usedBy: block + " (self_screen caption)"),
+            TextUse(JourneyViews.vetCaptionKey, usedBy: block + " (health hands_on caption), check_answered"),
+            TextUse(JourneyViews.lookLikeKey, usedBy: block + " (self_screen question)"),
+            TextUse(JourneyViews.startKey, usedBy: block + " (preview.start)"),
+            TextUse(BlockResult.Keys.weight, usedBy: result), TextUse(BlockResult.Keys.prediction, usedBy: result),
+            TextUse(BlockResult.Keys.noted, usedBy: result), TextUse(BlockResult.Keys.courseStarted, usedBy: result),
+        ]
+    }
+
     public var commands: [any Command.Type] {
         [
             DogTodayCommand.self, DogJourneyCommand.self, DogPathCommand.self, DogPreviewCommand.self,

@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import Foundation
 import JQ
 import RuleEngine
@@ -28,13 +29,19 @@ public struct JourneyViews {
     /// Told, one line each, what a view worked around: a recommendation naming a block the
     /// dog's journey lacks (``RecommendationProblem``).
     public let log: (String) -> Void
+    /// The texts the views are written in (the request's locale; the default locale when
+    /// none is given).
+    public let texts: RequestTexts
 
     public init(
-        store: any StoreReader, evaluator: RuleEvaluator, now: Double, log: @escaping (String) -> Void = { _ in }
+        store: any StoreReader, evaluator: RuleEvaluator, now: Double, texts: RequestTexts? = nil,
+        log: @escaping (String) -> Void = { _ in }
     ) {
         self.store = store
         self.evaluator = evaluator
         self.now = now
+        self.texts =
+            texts ?? RequestTexts.choose(profile: nil, acceptLanguage: nil, catalog: evaluator.ruleSet.texts)
         self.log = log
     }
 

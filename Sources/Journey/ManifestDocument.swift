@@ -10,7 +10,7 @@ import Store
 /// It is read from the manifest stored at registration; one stored before these fields existed
 /// is converted on read (its dog, catalog and first recommendation fill them in).
 enum ManifestDocument {
-    static func json(_ state: JourneyState) -> JSON {
+    static func json(_ state: JourneyState, texts: RequestTexts) -> JSON {
         let map = state.map
         let stored = map.manifest.manifest
         let catalog = stored["catalog"] ?? .null
@@ -18,7 +18,7 @@ enum ManifestDocument {
         let branches: [JSON] = map.branches.map { branch in
             [
                 "id": .string(branch.id), "title": .string(branch.title), "order": .number(Double(branch.order)),
-                "blocks": .array(branch.blocks.map { block(map, $0, order: branch.order) }),
+                "blocks": .array(branch.blocks.map { block(map, $0, order: branch.order, texts: texts) }),
             ]
         }
         var statuses = JSONObject()
@@ -32,11 +32,15 @@ enum ManifestDocument {
     }
 
     /// Where the block route (``BlockContent``) serves a part of `block`'s content.
+    /// The one text of a hands_on check's "not near — remind me later" button, in the manifest
+    /// and on the block's check alike.
+    public static let laterKey = "journey.check.later"
+
     static func reference(_ dog: String, _ block: String, _ part: String) -> String {
         "/v1/dogs/\(RouteEvents.pathSegment(dog))/blocks/\(RouteEvents.pathSegment(block))#\(part)"
     }
 
-    private static func block(_ map: JourneyMap, _ block: JourneyMap.Block, order: Int) -> JSON {
+    private static func block(_ map: JourneyMap, _ block: JourneyMap.Block, order: Int, texts: RequestTexts) -> JSON {
         let (x, y) = block.coordinates(branchOrder: order)
         return [
             "id": .string(block.id), "title": .string(block.title), "topic": .string(block.topic),
@@ -45,7 +49,7 @@ enum ManifestDocument {
             "theory": .string(reference(map.dog.id, block.id, "theory")),
             "check": [
                 "type": .string(block.checkType), "content": .string(reference(map.dog.id, block.id, "check")),
-                "fallback": fallback(map, block),
+                "fallback": fallback(map, block, texts: texts),
             ],
             "action": action(map, block),
             "personal_note": .string(map.personalLine(block)),
@@ -66,13 +70,18 @@ enum ManifestDocument {
 
     /// What the check offers when the dog is not at hand: a fallback check of another type
     /// (`type` is its check type, `content` where the block route serves it); else a hands_on
-    /// check asks for a reminder (`remind_later`, at `remind_at` in the dog's time zone) and the
-    /// others give a tip to try instead.
-    static func fallback(_ map: JourneyMap, _ block: JourneyMap.Block) -> JSON {
+    /// check asks for a reminder (`remind_later`, at `remind_at` in the dog's time zone), its
+    /// button the one the block's check shows (``laterKey``: «Q не рядом — напомнить позже»),
+    /// and the others give a tip to try instead.
+    static func fallback(_ map: JourneyMap, _ block: JourneyMap.Block, texts: RequestTexts) -> JSON {
         let written = block.content["check"]?["fallback"]
-        guard let text = written?["text"]?.stringValue else { return .null }
+        let remindsLater = block.checkType == "hands_on" && block.fallbackCheckType == nil
+        let text =
+            remindsLater
+            ? texts(laterKey, ["name": .text(map.dog.name)]) : written?["text"]?.stringValue.map(map.render)
+        guard let text else { return .null }
         var fallback: JSONObject = [
-            "type": .string(block.checkType == "hands_on" ? "remind_later" : "tip"), "text": .string(map.render(text)),
+            "type": .string(block.checkType == "hands_on" ? "remind_later" : "tip"), "text": .string(text),
         ]
         if let type = block.fallbackCheckType {
             fallback["type"] = .string(type)
@@ -86,6 +95,6 @@ enum ManifestDocument {
 extension JourneyViews {
     /// The dog's journey map in the product document's shape, with the statuses of now.
     public func manifest(_ dogID: String) throws -> JSON {
-        ManifestDocument.json(try state(dogID))
+        ManifestDocument.json(try state(dogID), texts: texts)
     }
 }

@@ -14,6 +14,16 @@ public struct WordingRules: Sendable {
         public var instead: String?
         /// The locale whose texts it is checked in (`en`, `ru`).
         public var locale: String
+        /// Phrases that hold it and say what the rule wants: "not a diagnosis" (the product
+        /// document's own «Это наблюдение, не диагноз»).
+        public var except: [String] = []
+
+        /// Whether `text` uses the phrase outside its `except` phrases.
+        public func isUsed(in text: String) -> Bool {
+            var rest = text.lowercased()
+            for allowed in except { rest = rest.replacingOccurrences(of: allowed.lowercased(), with: " ") }
+            return WordingRules.contains(rest, phrase)
+        }
     }
 
     public struct Required: Sendable {
@@ -57,14 +67,14 @@ public struct WordingDocumentKind: DocumentKind {
         for item in fields.values["forbidden"]?.items ?? [] {
             guard
                 let rule = file.fields(
-                    item, what: "forbidden phrase", allowed: ["phrase", "reason", "instead", "locale"]),
+                    item, what: "forbidden phrase", allowed: ["phrase", "reason", "instead", "locale", "except"]),
                 let phrase = rule.string("phrase", required: true)?.value,
                 let reason = rule.string("reason", required: true)?.value
             else { continue }
             forbidden.append(
                 .init(
                     phrase: phrase, reason: reason, instead: rule.string("instead")?.value,
-                    locale: rule.string("locale")?.value ?? "en"))
+                    locale: rule.string("locale")?.value ?? "en", except: rule.strings("except")?.map(\.value) ?? []))
         }
         var required: [WordingRules.Required] = []
         for item in fields.values["required"]?.items ?? [] {
@@ -84,7 +94,7 @@ public struct WordingDocumentKind: DocumentKind {
         for locale in context.documents(of: LocaleDocument.self) {
             let list = rules.filter { $0.locale == locale.texts.locale }
             for (key, text) in locale.texts.texts.sorted(by: { $0.key < $1.key }) {
-                for rule in list where WordingRules.contains(text.message.source, rule.phrase) {
+                for rule in list where rule.isUsed(in: text.message.source) {
                     var message =
                         "the `\(locale.texts.locale)` text of `\(key)`: \"\(rule.phrase)\" is not used in our content: \(rule.reason)"
                     if let instead = rule.instead { message += "; instead: \(instead)" }

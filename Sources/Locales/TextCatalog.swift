@@ -77,6 +77,11 @@ public struct TextCatalog: Sendable {
         return key
     }
 
+    /// Whether any locale has a text for `key`.
+    public func has(_ key: String) -> Bool {
+        locales.contains { $0.texts[key] != nil }
+    }
+
     /// Every key of every locale, sorted.
     public var keys: [String] {
         Set(locales.flatMap(\.texts.keys)).sorted()

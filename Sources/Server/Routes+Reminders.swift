@@ -2,6 +2,7 @@ import Core
 import FeatureKit
 import HTTP
 import JQ
+import Locales
 import RuleEngine
 import Store
 
@@ -29,8 +30,12 @@ enum ReminderRoutes {
         do {
             let reminders = try service.store.dueReminders(before: before, limit: limit)
             let perUser = byTopic ? reminders.filter { $0.topic == nil } : reminders
-            body["reminders"] = .array(perUser.map(\.dueJSON))
-            if byTopic { body["topic_messages"] = .array(try topicMessages(reminders, store: service.store)) }
+            let localized = RecipientTexts(store: service.store, catalog: service.ruleSet.texts)
+            body["reminders"] = .array(perUser.map(localized.dueJSON))
+            if byTopic {
+                body["topic_messages"] = .array(
+                    try topicMessages(reminders, store: service.store, catalog: localized.catalog))
+            }
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
@@ -38,8 +43,10 @@ enum ReminderRoutes {
     }
 
     /// One entry per topic message among `reminders` (its topic, kind and due time), with the
-    /// ids of all its pending rows, however many (mark them sent in batches of 1000).
-    static func topicMessages(_ reminders: [Reminder], store: any Store) throws -> [JSON] {
+    /// ids of all its pending rows, however many (mark them sent in batches of 1000). One
+    /// message goes to every subscriber: its payload is in the default locale, and `texts`
+    /// has its `text` in every locale (for the sender's per-language topics or FCM's own).
+    static func topicMessages(_ reminders: [Reminder], store: any Store, catalog: TextCatalog) throws -> [JSON] {
         var seen = Set<String>()
         var messages: [JSON] = []
         for reminder in reminders {
@@ -51,11 +58,23 @@ enum ReminderRoutes {
                 [.text(reminder.kind), .real(reminder.dueAt)]
             ) { (id: $0.integer(0), payload: $0.text(1) ?? "") }
             .filter { (try? JSONParser().parse($0.payload))?["topic"]?.stringValue == topic }.map(\.id)
-            messages.append([
+            var message: JSONObject = [
                 "topic": .string(topic), "kind": .string(reminder.kind),
                 "due_at": .string(Timestamp.format(reminder.dueAt)), "payload": reminder.payload,
                 "ids": .array(ids.map { .number(Double($0)) }),
-            ])
+            ]
+            if DeferredText.contains(reminder.payload) {
+                let byLocale = catalog.codes.map { code in
+                    (
+                        code,
+                        DeferredText.rendered(
+                            reminder.payload, texts: RequestTexts(locale: code, source: "topic", catalog: catalog))
+                    )
+                }
+                message["payload"] = byLocale.first?.1 ?? reminder.payload
+                message["texts"] = .object(JSONObject(byLocale.map { ($0.0, $0.1["text"] ?? .null) }))
+            }
+            messages.append(.object(message))
         }
         return messages
     }
@@ -125,5 +144,38 @@ extension Reminder {
             "kind": .string(kind), "due_at": .string(Timestamp.format(dueAt)), "payload": payload,
             "topic": topic.map(JSON.string) ?? .null,
         ]
+    }
+}
+
+/// The texts of each recipient of a page of reminders: their profile's locale, else the
+/// default (a push has no request to take `Accept-Language` from); each profile read once.
+final class RecipientTexts {
+    let store: any Store
+    let catalog: TextCatalog
+    private var chosen: [String: RequestTexts] = [:]
+
+    init(store: any Store, catalog: TextCatalog) {
+        self.store = store
+        self.catalog = catalog
+    }
+
+    func texts(for user: String) -> RequestTexts {
+        if let known = chosen[user] { return known }
+        let profile = (try? store.userProfile(user)) ?? nil
+        let texts = RequestTexts.choose(profile: profile, acceptLanguage: nil, catalog: catalog)
+        chosen[user] = texts
+        return texts
+    }
+
+    /// `reminder` as the sender reads it: its deferred texts (``DeferredText``) rendered in its
+    /// recipient's locale, which `locale` names.
+    func dueJSON(_ reminder: Reminder) -> JSON {
+        guard DeferredText.contains(reminder.payload), case .object(var object) = reminder.dueJSON else {
+            return reminder.dueJSON
+        }
+        let texts = texts(for: reminder.userID)
+        object["payload"] = DeferredText.rendered(reminder.payload, texts: texts)
+        object["locale"] = .string(texts.locale)
+        return .object(object)
     }
 }

@@ -42,7 +42,8 @@ struct ChallengeTests {
         let completing = harness.send("u1", "walk_completed", ["km": 5], at: "2026-08-03T08:00:00Z", id: "w2")
         #expect(completing.effects.contains { $0["type"] == "challenge_completed" })
         let celebration = completing.effects.first { $0["type"] == "reminder_scheduled" }
-        #expect(celebration?["payload"]?["text"] == "You did it: August sprint!")
+        #expect(harness.rendered(celebration?["payload"]?["text"]) == "You did it: August sprint!")
+        #expect(harness.rendered(celebration?["payload"]?["text"], "ru") == "Получилось: «August sprint»!")
         for _ in 0..<3 {
             let again = harness.send("u1", "walk_completed", ["km": 5], at: "2026-08-03T08:00:00Z", id: "w2")
             #expect(again.status == .duplicate)
@@ -182,7 +183,7 @@ struct ChallengeTests {
         func notices(_ result: IngestResult, _ kind: String) -> [String] {
             result.effects.filter {
                 $0["type"] == "reminder_scheduled" && $0["kind"]?.stringValue?.hasPrefix(kind) == true
-            }.compactMap { $0["payload"]?["text"]?.stringValue }
+            }.compactMap { harness.rendered($0["payload"]?["text"])?.stringValue }
         }
         var progress: [String] = []
         func overtakes(_ result: IngestResult) -> [String] {
@@ -193,17 +194,18 @@ struct ChallengeTests {
             overtakes(harness.send("ann", "steps_logged", ["steps": 5], at: "2026-08-02T08:00:00Z")).isEmpty,
             "the first step of all is not overtaking")
         // CH-03: the other side hears of the opponent's progress.
-        #expect(progress == ["red is at 5 of 100 in Duel — you're at 0"])
+        // Issue 42: a side's name, never its id; numbers in the locale's digits.
+        #expect(progress == ["Red: 5 of 100 in Duel. You: 0"])
         let benAhead = overtakes(harness.send("ben", "steps_logged", ["steps": 7], at: "2026-08-02T09:00:00Z"))
         #expect(
             benAhead.sorted() == [
-                "You took the lead in Duel", "blue overtook you in Duel", "blue overtook you in Duel",
+                "Blue overtook you in Duel", "Blue overtook you in Duel", "You took the lead in Duel",
             ])
         #expect(progress.isEmpty, "overtaking says it instead")
         #expect(
             overtakes(harness.send("ada", "steps_logged", ["steps": 2], at: "2026-08-02T10:00:00Z")).isEmpty,
             "level is not ahead")
-        #expect(progress == ["red is at 7 of 100 in Duel — you're at 7"])
+        #expect(progress == ["Red: 7 of 100 in Duel. You: 7"])
         // One pending notice per member: the latest replaced the one not sent yet.
         #expect(
             try harness.count(
@@ -211,11 +213,11 @@ struct ChallengeTests {
             ) == 1)
         #expect(
             try harness.count(
-                "SELECT count(*) FROM reminders WHERE user_id = 'ben' AND kind = 'challenge_opponent_progress:duel' AND payload LIKE '%at 7 of 100%'"
+                "SELECT count(*) FROM reminders WHERE user_id = 'ben' AND kind = 'challenge_opponent_progress:duel' AND payload LIKE '%\"opponent_value\":7,%'"
             ) == 1)
         let redAhead = overtakes(harness.send("ada", "steps_logged", ["steps": 1], at: "2026-08-02T11:00:00Z"))
         #expect(
-            redAhead.sorted() == ["You took the lead in Duel", "You took the lead in Duel", "red overtook you in Duel"])
+            redAhead.sorted() == ["Red overtook you in Duel", "You took the lead in Duel", "You took the lead in Duel"])
         let view = try ChallengeViews.show(
             ChallengeCatalog(ruleSet: harness.evaluator.ruleSet).resolve("duel")!, store: harness.store, user: "ben",
             now: Timestamp.parse("2026-08-03T00:00:00Z")!, naming: .userIDs)
@@ -313,7 +315,9 @@ struct ChallengeTests {
         let text = try harness.store.connection.prepare(
             "SELECT payload FROM reminders WHERE user_id = 'u2' AND kind = 'challenge_digest:pack'"
         ).first { $0.text(0) ?? "" }
-        #expect(try JSONParser().parse(text ?? "")["text"] == "Our group has done 67% of the goal, 3 days left")
+        let digest = try JSONParser().parse(text ?? "")["text"]
+        #expect(harness.rendered(digest) == "Our group has done 67% of the goal, 3 days left")
+        #expect(harness.rendered(digest, "ru") == "Наша группа выполнила 67% цели, осталось 3 дня")
         // The group reaches its goal; the next day's digest credits each participant once.
         let done = harness.send("u2", "walk_completed", ["km": 400], at: "2026-08-29T12:00:00Z")
         #expect(done.effects.contains { $0["type"] == "challenge_group_completed" })
@@ -347,7 +351,7 @@ struct ChallengeTests {
             "SELECT payload, due_at FROM reminders WHERE user_id = 'u2' AND kind = 'challenge_completed:pack'", []
         ) { (try JSONParser().parse($0.text(0) ?? ""), $0.real(1)) }
         #expect(celebration?.1 == reached)
-        #expect(celebration?.0["text"] == "You did it: Pack walk!")
+        #expect(harness.rendered(celebration?.0["text"]) == "You did it: Pack walk!")
         #expect(celebration?.0["next_challenge"]?["id"] != nil)
         #expect(try ChallengeDigest.run(catalog: catalog, store: harness.store, now: now + 86_400).completions == 0)
     }

@@ -1,5 +1,6 @@
 import Core
 import Engine
+import FeatureKit
 import Features
 import Foundation
 import JQ
@@ -19,7 +20,13 @@ final class ChallengeHarness {
     private let clock = TestClock()
     private var counter = 0
 
+    /// `files` with the bundled locale files beside them (what the pushes and views say).
     init(_ files: [String: String]) throws {
+        var files = files
+        for locale in ["ru", "en"] where files["locales/\(locale).yaml"] == nil {
+            files["locales/\(locale).yaml"] = try String(
+                contentsOfFile: Repository.rules + "/locales/\(locale).yaml", encoding: .utf8)
+        }
         folder = try TemporaryDirectory(files)
         path = folder.file("journey.sqlite")
         store = try SQLiteStore(path: path, schema: Features.all.schema)
@@ -45,6 +52,14 @@ final class ChallengeHarness {
             "occurred_at": .string(at), "payload": .object(payload),
         ])
         return ingestor.ingest([event])[0]
+    }
+
+    /// `json` with its deferred texts rendered in `locale` (as a reader in that locale reads it).
+    func rendered(_ json: JSON?, _ locale: String = "en") -> JSON? {
+        json.map {
+            DeferredText.rendered(
+                $0, texts: RequestTexts(locale: locale, source: "test", catalog: evaluator.ruleSet.texts))
+        }
     }
 
     func value(_ challenge: String, _ user: String) throws -> Double? {

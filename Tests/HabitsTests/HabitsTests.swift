@@ -45,7 +45,8 @@ struct HabitsTests {
         if let day = testCase["day"] {
             let view = try HabitDay.json(
                 user: "u1", date: CivilDate(day["date"]!.stringValue!)!,
-                filter: HabitDay.Filter(rawValue: day["filter"]!.stringValue!)!, store: harness.store)
+                filter: HabitDay.Filter(rawValue: day["filter"]!.stringValue!)!, store: harness.store,
+                texts: harness.texts("ru"))
             let ids = view["trackers"]?.arrayValue?.map { $0["id"] ?? .null } ?? []
             #expect(JSON.array(ids) == day["ids"], "\(name): day \(view.compactText)")
         }

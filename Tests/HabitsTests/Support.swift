@@ -1,5 +1,6 @@
 import Core
 import Engine
+import FeatureKit
 import Features
 import Foundation
 import JQ
@@ -32,6 +33,11 @@ final class HabitsHarness {
         evaluator = try #require(Bundled.load.ruleSet.map { RuleEvaluator(ruleSet: $0) }, "\(Bundled.load.problems)")
         ingestor = Features.all.makeIngestor(
             store: store, evaluator: evaluator, policy: IngestPolicy(clock: clock.reading), cores: 1)
+    }
+
+    /// The bundled texts in `locale`, as a request would choose them.
+    func texts(_ locale: String) -> RequestTexts {
+        RequestTexts(locale: locale, source: "profile", catalog: evaluator.ruleSet.texts)
     }
 
     /// Ingests one event of `user`, `at` an RFC 3339 time with its offset.

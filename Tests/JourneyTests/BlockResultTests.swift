@@ -45,8 +45,29 @@ import Testing
         let changed = done["changed"]?.arrayValue ?? []
         #expect(changed.first?["what"] == "record_added", "\(done.compactText)")
         let observation = changed.first { $0["kind"] == "observation" }
-        #expect(observation?["text"]?.stringValue?.hasSuffix(" noted in Miso's profile") == true, "\(changed)")
+        #expect(observation?["text"]?.stringValue?.hasSuffix(": записано в профиль Miso") == true, "\(changed)")
         #expect(done["return_reminder"] == .null)
+    }
+
+    /// Issue 42 (seed-audit-3 defect 3): a guess kept, then the pair, is one change, and the
+    /// course started is named by its block, never by its id ("course impulse-101 started").
+    @Test func whatChangedListsEachThingOnceAndNoId() throws {
+        let journey = try JourneyHarness(now: "2026-11-20T08:00:00Z")
+        journey.send("dog_registered", JourneyBehaviourTests.registration)
+        try Self.prepare(journey, "bond-building-games")
+        journey.send("observation_recorded", ["field": "play", "value": "tug"])
+        journey.send("block_started", ["block_id": "impulse-control-basics"])
+        journey.send("theory_viewed", ["block_id": "impulse-control-basics"])
+        journey.send("check_answered", ["block_id": "impulse-control-basics", "answer": ["guess": 12]])
+        journey.send("check_answered", ["block_id": "impulse-control-basics", "answer": ["measured": 9]])
+        let done = try Self.completion(journey.send("course_started", ["course_id": "impulse-101"]))
+        let texts = (done["changed"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }
+        #expect(
+            texts == [
+                "Выдержка, секунды: прогноз и замер сохранены в профиле Miso",
+                "Курс Miso начат: «Impulse control basics»",
+            ], "\(done.compactText)")
+        #expect(!texts.joined().contains("impulse-101"))
     }
 
     /// Weight baseline: the check's marker and the saved weight are what changed; the next
@@ -57,7 +78,7 @@ import Testing
         try Self.prepare(journey, "weight-baseline")
         let done = try Self.completion(journey.send("weight_saved", ["kg": 7.4]))
         let texts = (done["changed"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }
-        #expect(texts == ["Baseline weight noted in Miso's profile", "Weight added to Miso's history"], "\(texts)")
+        #expect(texts == ["Базовый вес: записано в профиль Miso", "Вес добавлен в историю Miso"], "\(texts)")
         #expect(done["next_block"] == "vaccination-record")
         #expect(done["next_reason"] == "unlocked")
         #expect(done["return_reminder"]?["kind"] == "weigh_again")

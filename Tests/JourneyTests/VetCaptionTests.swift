@@ -22,12 +22,12 @@ import Testing
         journey.send("dog_registered", JourneyBehaviourTests.registration)
         let result = try Self.answer(journey, "weight-baseline", "weighed")
         let answered = try #require(result.effects.first { $0["type"] == "check_answered" })
-        #expect(answered["caption"] == .string(JourneyViews.vetCaption))
+        #expect(answered["caption"] == .string("Эта проверка не заменяет ветеринара."))
         #expect(answered["interpretation"]?.stringValue?.isEmpty == false)
         let record = try #require(result.effects.first { $0["type"] == "record_added" })
-        #expect(record["payload"]?["note"] == .string(JourneyViews.vetCaption))
+        #expect(record["payload"]?["note"] == .string("Эта проверка не заменяет ветеринара."))
         let stored = try journey.store.records(dog: "miso", block: "weight-baseline", source: "journey")
-        #expect(stored.first?.payload["note"] == .string(JourneyViews.vetCaption))
+        #expect(stored.first?.payload["note"] == .string("Эта проверка не заменяет ветеринара."))
     }
 
     @Test func notOutsideHealthNorForLater() throws {

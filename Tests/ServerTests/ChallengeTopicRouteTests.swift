@@ -52,7 +52,9 @@ import Testing
         let messages = grouped["topic_messages"]?.arrayValue ?? []
         #expect(messages.count == 1, "\(grouped)")
         #expect(messages.first?["topic"] == topic && messages.first?["kind"] == "challenge_digest:community-walks")
-        #expect(messages.first?["payload"]?["text"]?.stringValue?.hasPrefix("Our group has done") == true)
+        // One message to every subscriber: in the default locale, with its text in each locale.
+        #expect(messages.first?["payload"]?["text"]?.stringValue?.hasPrefix("Наша группа выполнила") == true)
+        #expect(messages.first?["texts"]?["en"]?.stringValue?.hasPrefix("Our group has done") == true, "\(grouped)")
         let ids = messages.first?["ids"]?.arrayValue ?? []
         #expect(Set(ids) == Set(digests.compactMap { $0["id"] }))
 

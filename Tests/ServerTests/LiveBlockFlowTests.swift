@@ -30,7 +30,7 @@ import Testing
         let (blockStatus, block) = try client.json("GET", String(reference))
         #expect(blockStatus == 200, "\(block)")
         #expect((3...5).contains(block["theory"]?.arrayValue?.count ?? 0))
-        #expect(block["check"]?["content"]?["later"]?["label"] == "Pip isn't nearby — remind me later")
+        #expect(block["check"]?["content"]?["later"]?["label"] == "Pip не рядом — напомнить позже")
         #expect(block["check"]?["content"]?["outcomes"]?.arrayValue?.count == 3)
 
         // Today's why is the recommended block's personal line.
@@ -61,7 +61,7 @@ import Testing
             "POST", "/v1/dogs/pip/blocks/weight-baseline/action", ["type": "weight_saved", "payload": ["kg": 7.2]])
         let done = try #require(saved["effects"]?.arrayValue?.first { $0["type"] == "block_completed" }, "\(saved)")
         let texts = (done["changed"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }
-        #expect(texts.contains("Weight added to Pip's history"), "\(texts)")
+        #expect(texts.contains("Вес добавлен в историю Pip"), "\(texts)")
         #expect(done["next_block"] == "vaccination-record" && done["next_reason"] == "unlocked")
         #expect(done["return_reminder"]?["leads_to"] == "growth-check")
         let (_, review) = try client.json("GET", "/v1/dogs/pip/blocks/growth-check")

@@ -31,11 +31,48 @@ import Testing
         }
     }
 
-    @Test func everyScreenOfAChallenge() throws {
+    /// What a reader in one locale reads (issue 41; issue 42: names and numbers per locale).
+    struct Reader: Sendable, CustomTestStringConvertible {
+        var locale: String
+        var title: String
+        var target: String
+        var share: String
+        var celebration: String
+        var joinNext: String
+        var badge: String
+        var ownFeedLine: String
+        var opponentProgress: String
+        var overtaken: String
+        var blue: String
+        var testDescription: String { locale }
+    }
+
+    static let readers = [
+        Reader(
+            locale: "ru", title: "Пройти 50 км с собакой", target: "50 км",
+            share: "20 из 50 км в «Пройти 50 км с собакой» · 40%", celebration: "Получилось: «Пройти 50 км с собакой»!",
+            joinNext: "Присоединиться к следующему челленджу: «", badge: "50 км с собакой", ownFeedLine: "Вы: +20 км",
+            opponentProgress: "Красные: 5\u{00A0}000 из 150\u{00A0}000 шагов в «Дуэль шагов». У вас 0 шагов",
+            overtaken: "Синие обгоняют вас в «Дуэль шагов»", blue: "Синие"),
+        Reader(
+            locale: "en", title: "Walk 50 km with your dog", target: "50 km",
+            share: "20 of 50 km in Walk 50 km with your dog · 40%",
+            celebration: "You did it: Walk 50 km with your dog!",
+            joinNext: "Join the next one: ", badge: "50 km with your dog", ownFeedLine: "You: +20 km",
+            opponentProgress: "Red: 5,000 of 150,000 steps in Steps duel. You: 0 steps",
+            overtaken: "Blue overtook you in Steps duel", blue: "Blue"),
+    ]
+
+    @Test(arguments: readers)
+    func everyScreenOfAChallenge(_ reader: Reader) throws {
         let service = try Self.service()
         defer { service.stop() }
         let ann = App(service: service, token: AuthFixture.token("ann"))
         let ben = App(service: service, token: AuthFixture.token("ben"))
+        for (app, user) in [(ann, "ann"), (ben, "ben")] {
+            let (status, body) = try app.json("PUT", "/v1/users/\(user)/profile", ["locale": .string(reader.locale)])
+            #expect(status == 200, "\(body)")
+        }
         let now = Timestamp.format(Date().timeIntervalSince1970.rounded(.down) - 60)
         func event(_ id: String, _ user: String, _ type: String, _ payload: JSON) -> JSON {
             [
@@ -60,45 +97,57 @@ import Testing
         let (_, screen) = try ann.json("GET", "/v1/challenges/walk-50k?user=ann")
         #expect(screen["me"]?["current_value"] == 20, "\(screen)")
         #expect(screen["participants"] == 1 && screen["topic"] == "challenge-walk-50k")
+        #expect(screen["title"] == .string(reader.title) && screen["target_text"] == .string(reader.target))
+        #expect(screen["unit"] == "km" && screen["locale"] == .string(reader.locale), "\(screen)")
         let (_, feed) = try ann.json("GET", "/v1/challenges/walk-50k/feed?limit=5")
         #expect(feed["feed"]?.arrayValue?.contains { $0["action"] == "progress" && $0["value"] == 20 } == true)
+        #expect(feed["feed"]?.arrayValue?.contains { $0["text"] == .string(reader.ownFeedLine) } == true, "\(feed)")
         let (_, share) = try ann.json("GET", "/v1/challenges/walk-50k/share?user=ann")
-        #expect(share["title"] == "Walk 50 km with your dog" && share["value"] == 20 && share["percent"] == 40)
+        #expect(share["title"] == .string(reader.title) && share["value"] == 20 && share["percent"] == 40)
         #expect(share["rank"] == 1 && share["deadline"] == "2099-12-31T23:59:59Z")
+        #expect(share["text"]?.stringValue?.hasPrefix(reader.share) == true, "\(share)")
 
         // Completion: the celebration with the next challenge, XP and the badge.
         let (_, done) = try ann.json(
             "POST", "/v1/events", ["events": [event("ann-walk-2", "ann", "walk_completed", ["distance_km": 30])]])
         let effects = done["results"]?[0]?["effects"]?.arrayValue ?? []
         #expect(effects.contains { $0["type"] == "challenge_completed" }, "\(done)")
-        let celebration = effects.first {
-            $0["type"] == "reminder_scheduled" && $0["kind"] == "challenge_completed:walk-50k"
+        #expect(effects.contains { $0["type"] == "reminder_scheduled" && $0["kind"] == "challenge_completed:walk-50k" })
+        // The push is written when the sender reads it, in its recipient's locale.
+        let pusher = App(service: service, token: AuthFixture.pusherToken)
+        func due(_ user: String) throws -> [JSON] {
+            let (_, due) = try pusher.json("GET", "/v1/reminders/due?before=2100-01-01T00:00:00Z&limit=100")
+            return (due["reminders"]?.arrayValue ?? []).filter { $0["user_id"] == .string(user) }
         }
-        #expect(celebration?["payload"]?["text"] == "You did it: Walk 50 km with your dog!", "\(effects)")
+        let celebration = try due("ann").first { $0["kind"] == "challenge_completed:walk-50k" }
+        #expect(celebration?["payload"]?["text"] == .string(reader.celebration), "\(celebration ?? .null)")
+        #expect(celebration?["locale"] == .string(reader.locale))
         #expect(
-            celebration?["payload"]?["next_challenge"]?["text"]?.stringValue?.hasPrefix("Join the next one: ") == true)
+            celebration?["payload"]?["next_challenge"]?["text"]?.stringValue?.hasPrefix(reader.joinNext) == true)
         let (_, rewards) = try ann.json("GET", "/v1/users/ann/rewards")
         #expect(rewards["xp"] == 150, "\(rewards)")
         #expect(
             rewards["badges"]?[0]?["badge_id"] == "walker-50k" && rewards["badges"]?[0]?["challenge_id"] == "walk-50k")
+        // Issue 42: a badge has its title and image, not a bare id.
+        #expect(rewards["badges"]?[0]?["title"] == .string(reader.badge), "\(rewards)")
+        #expect(rewards["badges"]?[0]?["image"] == "badges/walker-50k.png")
 
         // Head-to-head: two sides; the other side hears of the opponent's progress, then of overtaking.
         #expect(try ann.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ann", "team": "red"]).0 == 201)
         #expect(try ben.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ben", "team": "blue"]).0 == 201)
         _ = try ann.json("POST", "/v1/events", ["events": [event("ann-steps", "ann", "steps_logged", ["steps": 5000])]])
-        let pusher = App(service: service, token: AuthFixture.pusherToken)
         func notices(_ user: String) throws -> [String] {
-            let (_, due) = try pusher.json("GET", "/v1/reminders/due?before=2100-01-01T00:00:00Z&limit=100")
-            return (due["reminders"]?.arrayValue ?? []).filter { $0["user_id"] == .string(user) }
-                .compactMap { $0["payload"]?["text"]?.stringValue }
+            try due(user).compactMap { $0["payload"]?["text"]?.stringValue }
         }
+        // Issue 42: the side's name, never its id; numbers in the locale's digits, with the unit.
         let benHears = try notices("ben")
-        #expect(benHears.contains("red is at 5000 of 150000 in Steps duel — you're at 0"), "\(benHears)")
+        #expect(benHears.contains(reader.opponentProgress), "\(benHears)")
         _ = try ben.json("POST", "/v1/events", ["events": [event("ben-steps", "ben", "steps_logged", ["steps": 6000])]])
         let annHears = try notices("ann")
-        #expect(annHears.contains { $0.hasPrefix("blue overtook you") }, "\(annHears)")
+        #expect(annHears.contains(reader.overtaken), "\(annHears)")
         let (_, ranking) = try ben.json("GET", "/v1/challenges/steps-duel/ranking")
         #expect(ranking["ranking"]?[0]?["team"] == "blue", "\(ranking)")
+        #expect(ranking["ranking"]?[0]?["team_name"] == .string(reader.blue), "\(ranking)")
 
         // Another user's events are not ben's to send.
         #expect(

@@ -9,11 +9,37 @@ import Testing
 /// overview, a branch's path, the preview, the manifest and the block content it refers to, the
 /// three checks ("find it on yours", "check it now" with its fallback, "predict, then check"),
 /// the action and its result, the dog's records, the overview map, and another user's 404.
+///
+/// It runs for a Russian owner and an English one (by their profile), asserting the document's
+/// Russian texts: «Это наблюдение, не диагноз», «Q не рядом — напомнить позже».
 @Suite struct LiveDogJourneyDocumentTests {
-    @Test func everyScreenOfTheDogJourney() throws {
+    struct Reader: Sendable, CustomTestStringConvertible {
+        var locale: String
+        var observation: String
+        var vetCaption: String
+        var later: String
+        var weightAdded: String
+        var testDescription: String { locale }
+    }
+
+    static let readers = [
+        Reader(
+            locale: "ru", observation: "Это наблюдение, не диагноз.",
+            vetCaption: "Эта проверка не заменяет ветеринара.",
+            later: "Q не рядом — напомнить позже", weightAdded: "Вес добавлен в историю Q"),
+        Reader(
+            locale: "en", observation: "This is an observation, not a diagnosis.",
+            vetCaption: "This check does not replace a vet.", later: "Q isn't nearby — remind me later",
+            weightAdded: "Weight added to Q's history"),
+    ]
+
+    @Test(arguments: readers)
+    func everyScreenOfTheDogJourney(_ reader: Reader) throws {
         let service = try LiveService.withTokens()
         defer { service.stop() }
         let owner = App(service: service, token: AuthFixture.token("quinn"))
+        let (set, profile) = try owner.json("PUT", "/v1/users/quinn/profile", ["locale": .string(reader.locale)])
+        #expect(set == 200, "\(profile)")
         let registration: JSON = [
             "dog_id": "q-9", "user_id": "quinn", "name": "Q", "age_range": "4-8m", "breed": "border_collie",
             "timezone": "UTC", "metrics": ["impulse_control": 22, "bond": 55, "body_condition": 60, "recall": 40],
@@ -78,7 +104,7 @@ import Testing
 
         // "Find it on yours": self_screen with its reference cards and caption.
         let (_, bond) = try owner.json("GET", "/v1/dogs/q-9/blocks/bond-building-games")
-        #expect(bond["check"]?["content"]?["caption"] == "This is an observation, not a diagnosis.")
+        #expect(bond["check"]?["content"]?["caption"] == .string(reader.observation))
         let option = try #require(bond["check"]?["content"]?["options"]?[0]?["id"])
         _ = try step("bond-building-games", "start")
         _ = try step("bond-building-games", "theory")
@@ -93,6 +119,12 @@ import Testing
         // "Predict, then check": the guess alone reveals the reference; the measurement completes the pair.
         let (_, impulse) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics")
         #expect(impulse["check"]?["content"]?["reference"]?["revealed"] == "after_guess")
+        // Issue 42: the reference's text tells the range the reply names (a border collie's 8–15).
+        #expect(impulse["check"]?["content"]?["reference"]?["range"] == [8, 15])
+        #expect(
+            impulse["check"]?["content"]?["reference"]?["text"]?.stringValue?.contains("between 8 and 15 seconds")
+                == true,
+            "\(impulse)")
         _ = try step("impulse-control-basics", "start")
         _ = try step("impulse-control-basics", "theory")
         // A guess sent as text is refused naming the body's field and what it must be.
@@ -110,9 +142,16 @@ import Testing
         _ = try step("weight-baseline", "start")
         _ = try step("weight-baseline", "theory")
         let weighed = try step("weight-baseline", "check", ["answer": ["outcome": "weighed"]])
-        #expect(weighed.compactText.contains("This check does not replace a vet."), "DJ-31: \(weighed)")
+        #expect(weighed.compactText.contains(reader.vetCaption), "DJ-31: \(weighed)")
+        // Issue 42: one button, one text — the block's "later" and the manifest's fallback.
+        let (_, weight) = try owner.json("GET", "/v1/dogs/q-9/blocks/weight-baseline")
+        #expect(weight["check"]?["content"]?["later"]?["label"] == .string(reader.later), "\(weight)")
+        #expect(blocks.first { $0["id"] == "weight-baseline" }?["check"]?["fallback"]?["text"] == .string(reader.later))
         let saved = try step("weight-baseline", "action", ["type": "weight_saved", "payload": ["kg": 9.5]])
         let weightDone = try #require(saved["effects"]?.arrayValue?.first { $0["type"] == "block_completed" })
+        #expect(
+            weightDone["changed"]?.arrayValue?.contains { $0["text"] == .string(reader.weightAdded) } == true,
+            "\(weightDone)")
         #expect(weightDone["return_reminder"]?["leads_to"] == "growth-check")
         let (_, bcs) = try owner.json("GET", "/v1/dogs/q-9/blocks/body-condition-score")
         #expect(bcs["check"]?["fallback"]?["type"] == "self_screen")

@@ -8,11 +8,49 @@ import Testing
 /// a running `journey serve`: categories, creating trackers (only with every section filled),
 /// the main screen's day with its filters, search, sections and tracked days, pinning, the
 /// statistics, and deleting a tracker and a category with their data.
+///
+/// It runs for a Russian user (by their profile) and an English one (by `Accept-Language`),
+/// and asserts the document's own Russian texts: «Трекеры», «Каждый день», «Закрепленные»,
+/// «Статистика», «Лучший период», «Идеальные дни», «Трекеров завершено», «Среднее значение».
 @Suite struct LiveHabitsDocumentTests {
-    @Test func everyScreenOfTheHabitTracker() throws {
+    struct Reader: Sendable, CustomTestStringConvertible {
+        var profile: String?
+        var acceptLanguage: String?
+        var trackers: String
+        var everyDay: String
+        var oneDay: String
+        var pinned: String
+        var statistics: String
+        var titles: JSON
+        var testDescription: String { profile ?? acceptLanguage ?? "" }
+    }
+
+    static let readers = [
+        Reader(
+            profile: "ru", acceptLanguage: "en-US,en;q=0.9", trackers: "Трекеры", everyDay: "Каждый день",
+            oneDay: "1 день", pinned: "Закрепленные", statistics: "Статистика",
+            titles: [
+                "best_period": "Лучший период", "perfect_days": "Идеальные дни",
+                "trackers_completed": "Трекеров завершено", "average": "Среднее значение",
+            ]),
+        Reader(
+            profile: nil, acceptLanguage: "en-GB,en;q=0.9", trackers: "Trackers", everyDay: "Every day",
+            oneDay: "1 day", pinned: "Pinned", statistics: "Statistics",
+            titles: [
+                "best_period": "Best period", "perfect_days": "Perfect days",
+                "trackers_completed": "Trackers completed", "average": "Average",
+            ]),
+    ]
+
+    @Test(arguments: readers)
+    func everyScreenOfTheHabitTracker(_ reader: Reader) throws {
         let service = try LiveService.withTokens()
         defer { service.stop() }
-        let app = App(service: service, token: AuthFixture.token("hana"))
+        let app = App(service: service, token: AuthFixture.token("hana"), acceptLanguage: reader.acceptLanguage)
+        if let locale = reader.profile {
+            let (status, profile) = try app.json("PUT", "/v1/users/hana/profile", ["locale": .string(locale)])
+            #expect(status == 200, "\(profile)")
+        }
         let now = Date().timeIntervalSince1970
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
@@ -69,6 +107,7 @@ import Testing
         let (_, trackers) = try app.json("GET", "/v1/users/hana/habits/trackers")
         #expect(trackers["trackers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["run", "vet", "yoga"])
         #expect(trackers["categories"]?.arrayValue?.count == 2)
+        #expect(trackers["trackers"]?[0]?["schedule_text"] == .string(reader.everyDay))
 
         // The main screen: checking a tracker, the day with its filters and sections.
         let (checked, _) = try app.json("POST", "/v1/users/hana/habits/checkins", ["tracker_id": "run"])
@@ -87,19 +126,26 @@ import Testing
         #expect(day["filters_available"] == true)
         #expect(day["trackers"]?[0]?["tracked_days"] == 1)
         #expect(day["trackers"]?[0]?["emoji"] == "🏃")
+        #expect(
+            day["title"] == .string(reader.trackers)
+                && day["trackers"]?[0]?["schedule_text"] == .string(reader.everyDay))
+        #expect(day["trackers"]?[0]?["tracked_days_text"] == .string(reader.oneDay))
 
         // Pinning puts the card in "Pinned" on top.
         #expect(try send([event("tracker_updated", ["tracker_id": "vet", "pinned": true])])["accepted"] == 1)
         let (_, pinned) = try app.json("GET", "/v1/users/hana/habits/day")
         #expect(
             pinned["groups"]?[0] == [
-                "pinned": true, "category_id": .null, "category_name": .null, "tracker_ids": ["vet"],
+                "pinned": true, "category_id": .null, "category_name": .null, "title": .string(reader.pinned),
+                "tracker_ids": ["vet"],
             ])
         #expect(pinned["groups"]?[1]?["category_name"] == "Sport")
+        #expect(pinned["groups"]?[1]?["title"] == "Sport")
 
         // Statistics.
         let (_, stats) = try app.json("GET", "/v1/users/hana/habits/stats")
         #expect(stats["has_data"] == true && stats["trackers_completed"] == 1, "\(stats)")
+        #expect(stats["title"] == .string(reader.statistics) && stats["titles"] == reader.titles, "\(stats)")
 
         // Deleting a tracker: its data goes. Deleting a category: its name goes, its trackers stay.
         #expect(try send([event("tracker_deleted", ["tracker_id": "run"])])["accepted"] == 1)
