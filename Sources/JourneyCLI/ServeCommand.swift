@@ -6,6 +6,7 @@ import HTTP
 import JQ
 import RuleEngine
 import Server
+import Store
 
 /// `journey serve`: the HTTP service.
 enum ServeCommand: Command {
@@ -44,7 +45,13 @@ enum ServeCommand: Command {
                 long: "workers", valueName: "n",
                 help: "Worker processes (0: serve in this process, without a supervisor).",
                 defaultValue: "the number of cores"),
-            CommonOptions.database, CommonOptions.rules, CommonOptions.plugins,
+            CommonOptions.database,
+            OptionSpec(
+                long: "read-url", valueName: "url",
+                help:
+                    "A PostgreSQL standby of the --db store that views (GET of a user's screens) read from once it has replayed what they must show: the revision served and the user's own writes; else, or when it is down, the primary answers."
+            ),
+            CommonOptions.rules, CommonOptions.plugins,
             OptionSpec(
                 long: "state-dir", valueName: "dir", help: "Rule snapshots and the last good revision.",
                 defaultValue: "<db>.state"),
@@ -214,7 +221,16 @@ enum ServeCommand: Command {
             configuration.workers = workers
         }
         configuration.databasePath = arguments.value("db", spec: spec) ?? configuration.databasePath
-        _ = try CommonOptions.storeLocation(arguments, spec: spec)
+        let store = try CommonOptions.storeLocation(arguments, spec: spec)
+        if let url = arguments.values["read-url"]?.last {
+            guard case .postgres = store.backend, case .postgres? = try? StoreLocation(url).backend else {
+                throw UsageError(
+                    message:
+                        "--read-url needs a PostgreSQL store (--db postgresql://…) and a postgresql:// URL of its standby",
+                    command: spec)
+            }
+            configuration.readURL = url
+        }
         configuration.rulesDirectory = arguments.value("rules", spec: spec) ?? "./Rules"
         configuration.pluginsDirectory = arguments.value("plugins", spec: spec) ?? "./Plugins"
         configuration.stateDirectory = arguments.values["state-dir"]?.last
@@ -275,6 +291,7 @@ enum ServeCommand: Command {
             "--activation-poll", DurationText.format(configuration.activationPoll),
             "--require-approvals", String(configuration.requiredApprovals),
         ]
+        if let url = configuration.readURL { flags += ["--read-url", StoreLocation.withoutPassword(url)] }
         if !configuration.watchFiles { flags.append("--no-watch") }
         flags += ["--rules-from", configuration.rulesSource.rawValue]
         if !configuration.runJobs { flags.append("--no-jobs") }

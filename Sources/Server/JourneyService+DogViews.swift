@@ -12,7 +12,9 @@ extension JourneyService {
         let now = configuration.clock()
         let ttl = configuration.viewCacheSeconds
         let revision = generation.ruleSet.revision
-        let cacheKey = dog + "|" + key
+        // The standby's versions and data are its own: its views are kept apart.
+        let connection = viewRead == nil ? database : viewConnection()
+        let cacheKey = dog + "|" + key + (readsFromStandby ? "|standby" : "")
         var version: Int64 = 0
         var changes: UInt64 = 0
         var external: Int64 = 0
@@ -20,17 +22,17 @@ extension JourneyService {
             do {
                 // The counter first: a commit it does not show yet moves the external version.
                 changes = control.changes(of: dog)
-                external = try externalVersion()
+                external = try externalVersion(of: connection)
                 if var entry = viewCache.entry(cacheKey, revision: revision, now: now, ttl: ttl) {
                     if entry.changes == changes, entry.external == external { return entry.response }
-                    version = try database.dataVersion(dog: dog)
+                    version = try connection.dataVersion(dog: dog)
                     if entry.version == version, entry.changes == changes {
                         entry.external = external
                         viewCache.store(cacheKey, entry)
                         return entry.response
                     }
                 } else {
-                    version = try database.dataVersion(dog: dog)
+                    version = try connection.dataVersion(dog: dog)
                 }
             } catch {
                 throw APIError(503, "store_unavailable", "the store did not answer: \(error)")

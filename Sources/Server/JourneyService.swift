@@ -54,6 +54,13 @@ public final class JourneyService {
     /// Batches deferred since the last group commit, in arrival order.
     var pendingIngests: [PendingIngest] = []
     private var externalVersionRead: (Int64, ContinuousClock.Instant)?
+    /// The standby views may read from (`--read-url`), nil without one.
+    let readReplica: ReadReplica?
+    /// The view being answered (with a standby).
+    var viewRead: ViewRead?
+    /// The primary's WAL position when this worker adopted the revision it serves (read on
+    /// the first view after it): a standby behind it may hold an older revision's data.
+    var revisionFloor: UInt64?
 
     /// The engine's routes and those of the configuration's features.
     let router: Router<JourneyService>
@@ -89,6 +96,11 @@ public final class JourneyService {
         self.workerName = "w\(workerIndex)"
         self.quarantineOutbox = quarantineOutbox
         self.generation = generation
+        self.readReplica = configuration.readURL.map { url in
+            ReadReplica(url: url, schema: configuration.features.schema) { [workerName = "w\(workerIndex)"] line in
+                logLine("journey serve: \(workerName): \(line)")
+            }
+        }
         adopt(generation)
     }
 
@@ -106,7 +118,9 @@ public final class JourneyService {
         principal = nil
         generation.evaluator.inputKey = nil
         slot.beginRequest(currentRequest, digest: Self.requestDigest(request))
-        let (route, response) = router.handle(request, in: self)
+        beginViewRead(request)
+        var (route, response) = router.handle(request, in: self)
+        if viewRead != nil { (route, response) = finishViewRead(request, (route, response)) }
         // A rule set aside while answering is recorded now, outside any transaction, before the
         // worker can take another request (or end).
         if quarantineOutbox.hasRecords { storeQuarantine() }
@@ -115,6 +129,7 @@ public final class JourneyService {
             pendingIngests[pendingIngests.count - 1].route = route
             return response
         }
+        if readReplica != nil { recordWriteFloors(request, route: route) }
         record(request, route: route, response: response, started: started, principal: principal)
         return response
     }
@@ -138,6 +153,7 @@ public final class JourneyService {
     /// (their cached views are then recomputed).
     public func ingest(_ events: [JSON]) -> [IngestResult] {
         let results = generation.ingestor.ingest(events)
+        if readReplica != nil { recordWriteFloors(events: events, results: results) }
         for (event, result) in zip(events, results) where result.status == .accepted {
             if let dog = event["dog_id"]?.stringValue { control.dogChanged(dog) }
         }
@@ -167,6 +183,7 @@ public final class JourneyService {
         slot.setServing(newer.ruleSet.revision)
         status.serving(newer.ruleSet, snapshot: newer.snapshot)
         viewCache.removeAll()
+        revisionFloor = nil
     }
 
     /// Reloads the live files and serves them when they pass (the admin reload). A running
@@ -422,7 +439,8 @@ final class ServiceStatus: @unchecked Sendable {
 }
 
 extension JourneyService: ServiceContext {
-    public var store: any Store { database }
+    /// The worker's store; for a view with `--read-url`, the standby when it may answer.
+    public var store: any Store { viewRead == nil ? database : viewConnection() }
     public var features: FeatureSet { configuration.features }
     public func adminName(of request: HTTPRequest) -> String {
         if case .service(let name, _)? = principal { return name }

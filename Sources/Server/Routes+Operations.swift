@@ -89,6 +89,17 @@ enum Operations {
                 "journey_event_commit_requests_total",
                 help: "POST /v1/events requests those transactions held (several share one: group commit).",
                 type: "counter", value: Double(commits.requests)))
+        for (source, label) in [
+            (ControlBlock.ViewSource.standby, "standby"), (.primaryBehind, "primary_standby_behind"),
+            (.primaryStandbyDown, "primary_standby_down"),
+        ] {
+            extra.append(
+                PrometheusSample(
+                    "journey_view_reads_total",
+                    help:
+                        "Views answered with --read-url, by the server read: the standby, or the primary (the standby had not replayed the view's floor, or failed).",
+                    type: "counter", labels: [("source", label)], value: Double(control.views(source))))
+        }
         for index in 0..<min(workers, ControlBlock.maxWorkers) {
             extra.append(
                 PrometheusSample(

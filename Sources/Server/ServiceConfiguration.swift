@@ -19,6 +19,9 @@ public struct ServiceConfiguration: Sendable {
     /// Worker processes; each serves requests on one thread.
     public var workers = max(ProcessInfo.processInfo.activeProcessorCount, 1)
     public var databasePath = "journey.sqlite"
+    /// A PostgreSQL standby of the store that views may read from (`--read-url`; nil: the
+    /// store answers everything). See ``ReadReplica``.
+    public var readURL: String?
     public var rulesDirectory = "Rules"
     public var pluginsDirectory: String? = "Plugins"
     /// Rule snapshots, the last good revision, poisoned revisions (default: next to the database).
