@@ -19,8 +19,10 @@ extension JourneyService {
         ) {
             let role = role ?? FeatureRoute.defaultRole(method)
             router.add(method, pattern, access: access, role: role) { service, request, parameters in
+                // The primary checks who owns a dog: a view's standby is chosen after, once the
+                // caller is known (their own writes are what it must have replayed).
                 switch service.routeGuard.admit(
-                    request, access: access, role: role, parameters: parameters, store: service.store)
+                    request, access: access, role: role, parameters: parameters, store: service.database)
                 {
                 case .failure(let refusal): return refusal.response
                 case .success(let principal):
