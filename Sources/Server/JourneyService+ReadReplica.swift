@@ -69,13 +69,15 @@ extension JourneyService {
     }
 
     /// After a view: counts who answered it. A view the standby failed (5xx) is answered again
-    /// by the primary, and the standby is left alone a while when it does not answer a ping.
+    /// by the primary, and the standby is left alone a while when it does not answer a ping (when
+    /// it does, its replay position is read again: the ping may have reached another server).
     func finishViewRead(_ request: HTTPRequest, _ answered: Answer) -> Answer {
         guard let view = viewRead else { return answered }
         var answered = answered
         if readsFromStandby, answered.response.status >= 500, let replica = readReplica {
             do {
                 try view.connection?.ping()
+                replica.forgetPosition()
             } catch {
                 replica.failed(error)
             }

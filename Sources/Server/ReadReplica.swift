@@ -60,6 +60,13 @@ final class ReadReplica {
     /// Whether the standby failed lately (and is left alone for now).
     var isDown: Bool { retryAt.map { ContinuousClock.now < $0 } ?? false }
 
+    /// Forgets the replay position read (the connection may have been opened again, to
+    /// another server of the URL): the next view reads it anew.
+    func forgetPosition() {
+        replayed = 0
+        externalVersionRead = nil
+    }
+
     /// Leaves the standby alone for ``retryDelay`` after `error` (the next try reconnects).
     func failed(_ error: any Error) {
         connection = nil
