@@ -210,6 +210,11 @@ def onboarding():
     assert Select(driver.find_element(By.ID, "flow-variant")).first_selected_option.get_attribute("value") == "pages"
     retype("flow-new-id", "meet_stats")
     retype("flow-new-target", "stats_tab")
+    options = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "flow-new-event")).options]
+    catalogue = [e["type"] for e in admin_get("/v1/app-events")["events"] if e["field"]]
+    assert options == catalogue + ["timer"] and "ui_text_changed" in options, (options, catalogue)
+    Select(driver.find_element(By.ID, "flow-new-event")).select_by_value("ui_text_changed")
+    wait_text("flow-new-event-about", "The text of a field changed")
     Select(driver.find_element(By.ID, "flow-new-event")).select_by_value("ui_tap")
     retype("flow-new-value", "stats_tab")
     Select(driver.find_element(By.ID, "flow-new-highlight")).select_by_value("circle")
@@ -245,6 +250,31 @@ def onboarding():
     flows = served("/v1/onboarding/flows", published)
     steps = [s["id"] for s in next(f for f in flows["flows"] if f["id"] == flow)["variants"][0]["steps"]]
     assert steps[-1] == "meet_stats", steps
+
+    step("a kept step's element, trigger and highlight, and starts_on, edited in place: the version stays")
+    wait.until(EC.presence_of_element_located((By.ID, "flow-step-4")))
+    driver.find_element(By.CSS_SELECTOR, "#flow-step-0-fields summary").click()
+    retype("flow-step-0-target", "intro_page_one")
+    Select(driver.find_element(By.ID, "flow-step-0-highlight")).select_by_value("circle")
+    Select(driver.find_element(By.ID, "flow-step-0-event")).select_by_value("ui_tap")
+    retype("flow-step-0-value", "intro_next")
+    retype("flow-starts-on", "app_opened, habit_checked")
+    shared = text_of("flow-step-3-shared-en")
+    assert "Also shown in variant single_page" in shared, shared
+    retype("flow-step-3-tooltip-en", "Your day's habits live here.")
+    wait_text("flow-kept", "keeps version 1.1")
+    kept = text_of("flow-kept")
+    assert "`welcome_page`" in kept and "who did it do not see it again" in kept and "starts on `app_opened`, `habit_checked`" in kept, kept
+    assert "also shown in variant `single_page`" in kept, kept
+    assert not driver.find_element(By.ID, "flow-version").is_displayed()
+    click("flow-save")
+    wait_text("flow-draft", "is ready")
+    assert "also shown in variant `single_page`" in text_of("flow-draft"), text_of("flow-draft")
+    click("flow-draft-diff")
+    wait_text("flow-draft-result", "completion_trigger: {tap: \"intro_next\"}")
+    diff = text_of("flow-draft-result")
+    assert "starts_on: [app_opened, habit_checked]" in diff and "highlight: circle" in diff and "target_element_id: \"intro_page_one\"" in diff, diff
+    shot("forms-08b-flow-kept-edit")
     fits("onboarding")
 
 

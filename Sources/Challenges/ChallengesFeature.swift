@@ -17,6 +17,14 @@ public struct ChallengesFeature: Feature {
     }
 
     public var name: String { "challenges" }
+
+    public var appEvents: [AppEvent] {
+        [
+            AppEvent(
+                ChallengesConsumer.joinEventType, says: "joins a challenge",
+                "The user joined a challenge; `challenge_id` names it.")
+        ]
+    }
     public var migrations: [Migration] { ChallengeSchema.migrations }
     public var ruleKinds: [RuleKind] { [.challengeMetric, .challengeCompletion] }
     public var documentKinds: [any DocumentKind] { [ChallengeDocumentKind()] }

@@ -16,6 +16,11 @@ public protocol Feature: Sendable {
     var ruleKinds: [RuleKind] { get }
     /// The documents beside rules it reads from `Rules/` and `Plugins/` (catalogs, flows, …).
     var documentKinds: [any DocumentKind] { get }
+    /// The documents it reads, knowing every feature's `appEvents` (to check the events a
+    /// document names); `documentKinds` by default.
+    func documentKinds(appEvents: [AppEvent]) -> [any DocumentKind]
+    /// The event types the app sends that it consumes, each described for a PM.
+    var appEvents: [AppEvent] { get }
     /// The effects its consumers (and, where it allows, rules) produce.
     var effectTypes: [EffectType] { get }
     /// Its part of the ingest path for `ruleSet`, in the order they run.
@@ -57,6 +62,8 @@ public protocol Feature: Sendable {
 extension Feature {
     public var ruleKinds: [RuleKind] { [] }
     public var documentKinds: [any DocumentKind] { [] }
+    public func documentKinds(appEvents: [AppEvent]) -> [any DocumentKind] { documentKinds }
+    public var appEvents: [AppEvent] { [] }
     public var effectTypes: [EffectType] { [] }
     public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] { [] }
     public func prepare(_ evaluator: RuleEvaluator, store: any Store) {}

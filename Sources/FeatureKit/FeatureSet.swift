@@ -14,6 +14,9 @@ public struct FeatureSet: Sendable {
     /// The engine's own rule kinds, then every feature's.
     public let ruleKinds: [RuleKind]
     public let documentKinds: [any DocumentKind]
+    /// Every event type the app sends that some feature consumes, with that feature's name
+    /// (the first feature to declare a type describes it).
+    public let appEvents: [(feature: String, event: AppEvent)]
     /// The engine's effect types, then every feature's.
     public let effectTypes: EffectTypes
     /// The HTTP status of each rejection code: the engine's own, then every feature's.
@@ -24,7 +27,16 @@ public struct FeatureSet: Sendable {
     public init(_ features: [any Feature]) {
         self.features = features
         ruleKinds = RuleKind.registry + features.flatMap(\.ruleKinds)
-        documentKinds = [LocaleDocumentKind(usedKeys: features.flatMap(\.texts))] + features.flatMap(\.documentKinds)
+        var events: [(feature: String, event: AppEvent)] = []
+        for feature in features {
+            for event in feature.appEvents where !events.contains(where: { $0.event.type == event.type }) {
+                events.append((feature.name, event))
+            }
+        }
+        appEvents = events
+        documentKinds =
+            [LocaleDocumentKind(usedKeys: features.flatMap(\.texts))]
+            + features.flatMap { $0.documentKinds(appEvents: events.map(\.event)) }
         effectTypes = EffectTypes(EffectTypes.engine.all + features.flatMap(\.effectTypes))
         rejectionStatuses = features.reduce(into: ["unknown_dog": 404, "conflict": 409, "storage_error": 503]) {
             statuses, feature in statuses.merge(feature.rejectionStatuses) { first, _ in first }

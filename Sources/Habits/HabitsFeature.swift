@@ -11,6 +11,21 @@ public struct HabitsFeature: Feature {
     public init() {}
 
     public var name: String { "habits" }
+
+    public var appEvents: [AppEvent] {
+        [
+            AppEvent("tracker_created", says: "creates a habit tracker", "The user created a habit tracker."),
+            AppEvent(
+                "tracker_updated", says: "changes a habit tracker",
+                "The user changed a tracker's name, schedule or look."),
+            AppEvent("tracker_deleted", says: "deletes a habit tracker", "The user deleted a habit tracker."),
+            AppEvent("category_created", says: "creates a category", "The user created a category of trackers."),
+            AppEvent("category_renamed", says: "renames a category", "The user renamed a category of trackers."),
+            AppEvent("category_deleted", says: "deletes a category", "The user deleted a category of trackers."),
+            AppEvent("habit_checked", says: "checks a habit", "The user marked a habit done for a day."),
+            AppEvent("habit_unchecked", says: "unchecks a habit", "The user took back a habit's check of a day."),
+        ]
+    }
     public var migrations: [Migration] { HabitSchema.migrations }
     public var ruleKinds: [RuleKind] { [.habitStat] }
     public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] { [HabitsConsumer()] }

@@ -18,6 +18,20 @@ public struct JourneyFeature: Feature {
     }
 
     public var name: String { "journey" }
+
+    public var appEvents: [AppEvent] {
+        [
+            AppEvent(
+                "dog_registered", says: "registers a dog", "The owner registered a dog: its name, age and metrics."),
+            AppEvent("journey_opened", says: "opens the Dog Journey", "The owner opened the Dog Journey screen."),
+            AppEvent("block_started", says: "starts a block", "The owner started a block of the Dog Journey."),
+            AppEvent("theory_viewed", says: "reads a theory card", "The owner read a card of a block's theory."),
+            AppEvent("check_answered", says: "answers a check", "The owner answered a block's check."),
+            AppEvent(
+                JourneyAnalytics.interpretationRead, says: "reads an interpretation",
+                "The owner read the AI interpretation of a check's answers."),
+        ]
+    }
     public var migrations: [Migration] { JourneySchema.migrations }
     public var ruleKinds: [RuleKind] { [.recommendation, .autoComplete, .personalNote, .manifest] }
     public var documentKinds: [any DocumentKind] {

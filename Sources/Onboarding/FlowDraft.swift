@@ -14,6 +14,12 @@ struct FlowDraft {
     var variant: String
     var steps: [String]
     var stepsChange: Bool
+    /// The kept steps whose element, highlight or trigger change (the version stays).
+    var editedSteps: [String] = []
+    /// The flow's new `starts_on`, when it changes (the version stays).
+    var startsOn: [String]?
+    /// Each reworded tooltip shared with other variants: "step (en): also shown in variant X".
+    var sharedTexts: [String] = []
     var versionChange: String
     var version: String
     var message: String?
@@ -31,6 +37,10 @@ struct FlowDraft {
         let change = (try? fields.optionalString("version_change")) ?? nil
         message = (try? fields.optionalString("message", maxLength: 2_000)) ?? nil
         let baseName = ((try? fields.optionalIdentifier("base")) ?? nil) ?? "active"
+        let startItems = fields.has("starts_on") ? (try? fields.array("starts_on")) : nil
+        if let startItems, startItems.isEmpty || startItems.count > 20 {
+            fields.fail("starts_on", .invalid, "names from 1 to 20 event types that start the flow")
+        }
         if let change, !["minor", "major", "none"].contains(change) {
             fields.fail(
                 "version_change", .invalid,
@@ -57,6 +67,27 @@ struct FlowDraft {
             throw APIError(fieldErrors: reader.errors)
         }
         self.variant = chosen
+        let events = service.features.appEvents.map(\.event)
+        if let startItems {
+            var names: [String] = []
+            var reader = FieldReader(["starts_on": .array(startItems)])
+            for (index, item) in startItems.enumerated() {
+                guard case .string(let name) = item, Identifier.isValid(name) else {
+                    reader.fail("starts_on", at: String(index), .invalid, "names an event type (app_opened, …)")
+                    continue
+                }
+                guard events.contains(where: { $0.type == name }) else {
+                    let meant = closestMatch(to: name, in: events.map(\.type)).map { "; did you mean `\($0)`?" } ?? ""
+                    reader.fail(
+                        "starts_on", at: String(index), .invalid,
+                        "names the event `\(name)`, which no feature declares the app sends\(meant)")
+                    continue
+                }
+                if !names.contains(name) { names.append(name) }
+            }
+            guard reader.errors.isEmpty else { throw APIError(fieldErrors: reader.errors) }
+            if names != (flow.startsOn ?? []) { startsOn = names }
+        }
         let catalog = base.ruleSet.texts
         var localeFiles: [String: String] = [:]
         for (path, text) in base.files.files {
@@ -121,10 +152,12 @@ struct FlowDraft {
                         "tooltip", .invalid,
                         "step `\(stepID)` has its tooltip written in place: edit it in the code editor")
                 }
+                let edit = KeptStepEdit(&step, existing: existing, events: events)
                 errors += step.problems()
-                newLines += file.lines(of: file.block(atLine: existing.location.line))
+                newLines += edit.apply(to: file.lines(of: file.block(atLine: existing.location.line)))
+                if !edit.fields.isEmpty { editedSteps.append(stepID) }
             } else {
-                let new = Self.newStep(&step, id: stepID, key: tooltipKey)
+                let new = Self.newStep(&step, id: stepID, key: tooltipKey, events: events)
                 errors += step.problems()
                 if let new { newLines += new.lines(indent: indent) }
             }
@@ -136,6 +169,15 @@ struct FlowDraft {
                 locales[path] = edit
                 stepLines[index] = tooltipKey
                 if existing != nil { textChanges.append("\(stepID) (\(code))") }
+                let sharing = flow.variants.filter { other in
+                    other.name != chosen && other.steps.contains { $0.tooltip.key == tooltipKey }
+                }
+                if existing != nil, !sharing.isEmpty {
+                    let names = sharing.map { "`\($0.name)`" }.joined(separator: ", ")
+                    sharedTexts.append(
+                        "The tooltip of `\(stepID)` (\(code)) is also shown in variant \(names): its new text shows there too."
+                    )
+                }
             }
         }
         steps = ids
@@ -152,7 +194,7 @@ struct FlowDraft {
         guard errors.isEmpty else { throw APIError(fieldErrors: errors) }
         version = versionChange == "minor" ? minor : versionChange == "major" ? major : flow.version
         guard keeping else { return }
-        if stepsChange, let first = variant.steps.first, let last = variant.steps.last {
+        if stepsChange || !editedSteps.isEmpty, let first = variant.steps.first, let last = variant.steps.last {
             let range =
                 file.block(atLine: first.location.line)
                 .lowerBound..<file.block(atLine: last.location.line)
@@ -160,11 +202,15 @@ struct FlowDraft {
             file.replace(range, with: newLines)
         }
         if version != flow.version { file.setVersion(version) }
-        if stepsChange || version != flow.version { edited[flowPath] = file.text }
+        if let startsOn { file.setStartsOn(startsOn) }
+        if stepsChange || !editedSteps.isEmpty || startsOn != nil || version != flow.version {
+            edited[flowPath] = file.text
+        }
         for (path, edit) in locales { edited[path] = edit.text }
         if edited.isEmpty {
             throw APIError(
-                422, "invalid_request", "the request changes nothing: the steps and their texts are as they are",
+                422, "invalid_request",
+                "the request changes nothing: the steps, their fields and texts, and `starts_on` are as they are",
                 errors: [
                     [
                         "pointer": "/steps", "path": "/steps", "field": "steps", "code": "invalid",
@@ -178,7 +224,9 @@ struct FlowDraft {
         if !added.isEmpty { parts.append("adds " + added.joined(separator: ", ")) }
         if !removed.isEmpty { parts.append("removes " + removed.joined(separator: ", ")) }
         if stepsChange, added.isEmpty, removed.isEmpty { parts.append("reorders its steps") }
+        if !editedSteps.isEmpty { parts.append("changes " + editedSteps.joined(separator: ", ")) }
         if !textChanges.isEmpty { parts.append("rewords " + textChanges.joined(separator: ", ")) }
+        if let startsOn { parts.append("starts on " + startsOn.joined(separator: ", ")) }
         summary = "flow \(flow.id) \(version) (\(variant.name)): " + parts.joined(separator: "; ")
     }
 
@@ -194,8 +242,9 @@ struct FlowDraft {
             throw APIError(503, "store_unavailable", "the store could not be read: \(error)")
         }
         let (minor, major) = FlowEditRoutes.nextVersions(flow.version)
-        return FlowImpact(flow: flow, variant: variant, steps: steps, histories: histories)
-            .json(flow: flow, variant: variant, minor: minor, major: major)
+        var impact = FlowImpact(flow: flow, variant: variant, steps: steps, histories: histories)
+        impact.count(edited: editedSteps, startsOn: startsOn, histories: histories)
+        return impact.json(flow: flow, variant: variant, minor: minor, major: major)
     }
 
     /// `/steps/N/tooltip/LOCALE` of a diagnostic on a tooltip's line of a locale file, or
@@ -214,7 +263,9 @@ struct FlowDraft {
     }
 
     /// A new step from its fields, or nil (its problems kept in `step`).
-    private static func newStep(_ step: inout FieldReader, id: String, key: String) -> NewFlowStep? {
+    private static func newStep(_ step: inout FieldReader, id: String, key: String, events: [AppEvent])
+        -> NewFlowStep?
+    {
         let target = try? step.string("target_element_id", maxLength: 200)
         let shapeName = (try? step.optionalString("highlight")) ?? nil
         let positionName = (try? step.optionalString("position")) ?? nil
@@ -223,24 +274,29 @@ struct FlowDraft {
         if shape == nil { step.fail("highlight", .invalid, "is circle or rectangle, got `\(shapeName ?? "")`") }
         let position = OnboardingStep.TooltipPosition(rawValue: positionName ?? "auto")
         if position == nil { step.fail("position", .invalid, "is above, below or auto, got `\(positionName ?? "")`") }
-        var trigger: String?
-        if let object = try? step.object("trigger") {
-            var reader = FieldReader(object, at: step.path(of: "trigger"))
-            trigger = Self.trigger(&reader)
-            for problem in reader.problems() {
-                step.fail(
-                    "trigger", at: String(problem.path.split(separator: "/").last ?? ""), problem.code, problem.problem)
-            }
-        }
+        let trigger = Self.trigger(in: &step, events: events)
         guard let target, let shape, let position, let trigger else { return nil }
         return NewFlowStep(
             id: id, target: target, shape: shape, position: position, tooltipKey: key, trigger: trigger,
             canSkip: canSkip)
     }
 
+    /// The YAML of `step`'s `trigger` (its problems kept in `step`).
+    static func trigger(in step: inout FieldReader, events: [AppEvent]) -> String? {
+        guard let object = try? step.object("trigger") else { return nil }
+        var reader = FieldReader(object, at: step.path(of: "trigger"))
+        let trigger = Self.trigger(&reader, events: events)
+        for problem in reader.problems() {
+            step.fail(
+                "trigger", at: String(problem.path.split(separator: "/").last ?? ""), problem.code, problem.problem)
+        }
+        return trigger
+    }
+
     /// `{event: ui_tap, element_id}`, `{event: ui_swipe, direction}`, `{event: ui_*,
-    /// element_id}` or `{timer: seconds}` as the YAML of a completion trigger.
-    private static func trigger(_ reader: inout FieldReader) -> String? {
+    /// element_id}` or `{timer: seconds}` as the YAML of a completion trigger; the event is one
+    /// of `events` (the catalogue) that a step can wait for (it has a `field`).
+    private static func trigger(_ reader: inout FieldReader, events: [AppEvent]) -> String? {
         if reader.has("timer") {
             guard let seconds = try? reader.number("timer") else { return nil }
             guard seconds >= 1, seconds <= 3_600 else {
@@ -250,8 +306,13 @@ struct FlowDraft {
             return "{timer: \(JSON.number(seconds).compactText)}"
         }
         guard let event = try? reader.string("event", maxLength: 64) else { return nil }
-        guard event.hasPrefix("ui_"), Identifier.isValid(event) else {
-            reader.fail("event", .invalid, "names an event the app sends (ui_tap, ui_swipe, …), got `\(event)`")
+        let waitable = events.filter { $0.field != nil }
+        guard events.contains(where: { $0.type == event && $0.field != nil }) else {
+            let meant = closestMatch(to: event, in: waitable.map(\.type)).map { "; did you mean `\($0)`?" } ?? ""
+            reader.fail(
+                "event", .invalid,
+                "names an event the app sends (GET /v1/app-events lists them: ui_tap, ui_swipe, …), got `\(event)`\(meant)"
+            )
             return nil
         }
         if event == "ui_swipe" {

@@ -21,42 +21,25 @@ enum FlowEditRoutes {
         FeatureRoute("POST", "/v1/onboarding/flows/{flow}/check", admin: true, role: .editor, check),
     ]
 
-    /// The events the app sends that a step can wait for (`field`: the payload field the
-    /// trigger names), and `timer` (no event: a number of seconds).
-    static let appEvents: [(type: String, says: String, field: String)] = [
-        ("ui_tap", "taps an element", "element_id"), ("ui_swipe", "swipes the screen", "direction"),
-        ("ui_element_visible", "sees an element appear", "element_id"),
-        ("ui_text_changed", "types into a field", "element_id"), ("timer", "waits a number of seconds", "seconds"),
-    ]
-
     /// Every flow, the locales, and the events a step can wait for.
     static func list(_ service: any ServiceContext, _: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let ruleSet = service.ruleSet
         let flows = OnboardingFlows(ruleSet: ruleSet)
-        var events = appEvents.map { (type: $0.type, says: $0.says, field: $0.field) }
-        for flow in flows.flows {
-            for step in flow.variants.flatMap(\.steps) {
-                if case .event(let trigger) = step.trigger, !events.contains(where: { $0.type == trigger.type }) {
-                    events.append((trigger.type, "sends \(trigger.type)", "element_id"))
-                }
-            }
+        var events: [JSON] = service.features.appEvents.filter { $0.event.field != nil }.map {
+            $0.event.json(feature: $0.feature)
         }
+        events.append(
+            AppEvent(
+                "timer", says: "waits a number of seconds",
+                "No event: the step is done once this many seconds have passed since it was shown.", field: "seconds"
+            ).json(feature: "onboarding"))
         var items: [JSON] = []
         for flow in flows.flows { items.append(try json(flow, ruleSet: ruleSet, store: service.store)) }
         return .json([
             "revision": .string(ruleSet.revision), "locales": .array(ruleSet.texts.codes.map(JSON.string)),
-            "events": .array(
-                events.map { event in
-                    var object: JSONObject = [
-                        "type": .string(event.type), "says": .string(event.says), "field": .string(event.field),
-                    ]
-                    if event.type == "ui_swipe" {
-                        object["choices"] = .array(OnboardingDocumentKind.swipeDirections.map(JSON.string))
-                    }
-                    return .object(object)
-                }),
+            "events": .array(events),
             "flows": .array(items),
         ])
     }
@@ -92,9 +75,13 @@ enum FlowEditRoutes {
         case "minor": consequences.append(impact["minor"]?["says"] ?? .null)
         case "major": consequences.append(impact["major"]?["says"] ?? .null)
         default:
-            consequences.append(
-                .string("The steps stay as they are (version \(draft.flow.version)): only texts change."))
+            if draft.editedSteps.isEmpty, draft.startsOn == nil {
+                consequences.append(
+                    .string("The steps stay as they are (version \(draft.flow.version)): only texts change."))
+            }
         }
+        if let kept = impact["kept"]?["says"]?.stringValue, !kept.isEmpty { consequences.append(.string(kept)) }
+        consequences += draft.sharedTexts.map(JSON.string)
         return try draft.base.keep(
             draft.edited, message: draft.message ?? draft.summary, request: request, service: service,
             extra: [
@@ -114,7 +101,9 @@ enum FlowEditRoutes {
         return .json([
             "flow": .string(draft.flow.id), "variant": .string(draft.variant),
             "version": .string(draft.flow.version), "steps_change": .bool(draft.stepsChange),
-            "impact": try draft.impact(service),
+            "edited_steps": .array(draft.editedSteps.map(JSON.string)),
+            "starts_on_change": .bool(draft.startsOn != nil), "impact": try draft.impact(service),
+            "shared_texts": .array(draft.sharedTexts.map(JSON.string)),
         ])
     }
 
@@ -157,6 +146,11 @@ enum FlowEditRoutes {
                             "highlight": .object(highlight), "position": .string(step.tooltipPosition.rawValue),
                             "tooltip": [
                                 "key": step.tooltip.key.map(JSON.string) ?? .null, "texts": texts(step.tooltip),
+                                "shared_with": .array(
+                                    flow.variants.filter { other in
+                                        other.name != variant.name && step.tooltip.key != nil
+                                            && other.steps.contains { $0.tooltip.key == step.tooltip.key }
+                                    }.map { .string($0.name) }),
                             ],
                             "completion_trigger": step.trigger.json, "can_skip": .bool(step.canSkip),
                         ]

@@ -20,6 +20,18 @@ struct FlowFileEdit {
         }
     }
 
+    /// Sets the top-level `starts_on:` (after `version:` when the flow had none).
+    mutating func setStartsOn(_ events: [String]) {
+        let line = "starts_on: [" + events.joined(separator: ", ") + "]"
+        if let index = lines.firstIndex(where: { $0.hasPrefix("starts_on:") }) {
+            var end = index + 1
+            while end < lines.count, lines[end].hasPrefix(" ") || lines[end].hasPrefix("-") { end += 1 }
+            lines.replaceSubrange(index..<end, with: [line])
+        } else if let version = lines.firstIndex(where: { $0.hasPrefix("version:") }) {
+            lines.insert(line, at: version + 1)
+        }
+    }
+
     private func indent(_ line: String) -> Int { line.prefix { $0 == " " }.count }
 
     private func isBlankOrComment(_ line: String) -> Bool {

@@ -9,7 +9,22 @@ import YAML
 public struct OnboardingDocumentKind: DocumentKind {
     public let key = "flow"
 
-    public init() {}
+    /// The event types features declare (nil: any type; a flow naming another is refused).
+    let appEvents: Set<String>?
+
+    /// - Parameter appEvents: the event types the app sends that features declare, which
+    ///   triggers and `starts_on` may name (nil: any).
+    public init(appEvents: Set<String>? = nil) { self.appEvents = appEvents }
+
+    /// Refuses `type` (at `node`) when no feature declares it.
+    private func checkDeclared(_ type: String, what: String, at node: YAMLNode, file: DocumentFile) {
+        guard let appEvents, !appEvents.contains(type) else { return }
+        let meant = closestMatch(to: type, in: appEvents.sorted()).map { "; did you mean `\($0)`?" } ?? ""
+        file.error(
+            "unknown_event",
+            "\(what) names the event `\(type)`, which no feature declares the app sends (GET /v1/app-events lists them)\(meant)",
+            at: file.location(node))
+    }
 
     static let flowFields = [
         "flow", "title", "title_key", "version", "experiment", "after", "starts_on", "steps", "variants",
@@ -84,7 +99,10 @@ public struct OnboardingDocumentKind: DocumentKind {
             return nil
         }
         var startsOn: [String]?
-        if let list = fields.strings("starts_on") { startsOn = list.map(\.value) }
+        if let list = fields.strings("starts_on") {
+            startsOn = list.map(\.value)
+            for (type, node) in list { checkDeclared(type, what: "`starts_on`", at: node, file: file) }
+        }
         guard ok else { return nil }
         let flow = OnboardingFlow(
             id: id, title: Self.text(fields, written: "title", key: "title_key", file: file), version: version,
@@ -272,7 +290,11 @@ public struct OnboardingDocumentKind: DocumentKind {
             guard let (seconds, _) = fields.number("timer", within: 0.001...86_400) else { return nil }
             return .timer(seconds)
         case "event":
-            return EventTriggerDecoding.decode(fields, file: file).map { .event($0) }
+            guard let trigger = EventTriggerDecoding.decode(fields, file: file) else { return nil }
+            if let node = fields.values["event"] {
+                checkDeclared(trigger.type, what: "the completion trigger", at: node, file: file)
+            }
+            return .event(trigger)
         default:
             guard let expression = file.expression(fields, "expr") else { return nil }
             return .expression(expression)

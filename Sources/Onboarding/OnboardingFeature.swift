@@ -15,6 +15,12 @@ public struct OnboardingFeature: Feature {
     public var ruleKinds: [RuleKind] { [.onboardingTrigger] }
     public var documentKinds: [any DocumentKind] { [OnboardingDocumentKind()] }
 
+    public func documentKinds(appEvents: [AppEvent]) -> [any DocumentKind] {
+        [OnboardingDocumentKind(appEvents: Set(appEvents.map(\.type)))]
+    }
+
+    public var appEvents: [AppEvent] { OnboardingEvents.declared }
+
     public func consumers(for ruleSet: RuleSet) -> [any EventConsumer] {
         [OnboardingConsumer(flows: OnboardingFlows(ruleSet: ruleSet))]
     }

@@ -60,14 +60,7 @@ public struct DraftRevision {
         _ edited: [String: String], message: String, request: HTTPRequest, service: any ServiceContext,
         extra: JSONObject = [:], pointer: (Diagnostic) -> String? = { _ in nil }
     ) throws(APIError) -> HTTPResponse {
-        var all = files.files
-        for (path, text) in edited { all[path] = text }
-        let draft: RevisionFiles
-        do {
-            draft = try RevisionFiles(all)
-        } catch {
-            throw APIError(422, error.code, "the files cannot be a revision: \(error.description)")
-        }
+        let draft = try merged(edited)
         let publisher = RevisionPublisher(store: service.store, engine: service.features, now: service.now)
         let outcome: RevisionPublisher.Outcome
         do {
@@ -79,13 +72,7 @@ public struct DraftRevision {
             throw APIError(503, "store_unavailable", "the store could not be written: \(error)")
         }
         guard outcome.report.passed else {
-            let diagnostics: [JSON] = outcome.report.diagnostics.map { diagnostic in
-                guard let pointer = pointer(diagnostic), case .object(var object) = diagnostic.json else {
-                    return diagnostic.json
-                }
-                object["pointer"] = .string(pointer)
-                return .object(object)
-            }
+            let diagnostics = Self.pointed(outcome.report.diagnostics, pointer)
             let tests: [JSON] = outcome.report.failedTests.map {
                 [
                     "code": "test_failed", "message": .string("\($0.fullName): \($0.message ?? "")"),
@@ -101,5 +88,48 @@ public struct DraftRevision {
         ]
         for (key, value) in extra { body[key] = value }
         return .json(.object(body), status: outcome.kept ? 201 : 200)
+    }
+
+    /// The base's files with `edited` (path → text) over them.
+    /// - Throws: `422` when they cannot be a revision.
+    public func merged(_ edited: [String: String]) throws(APIError) -> RevisionFiles {
+        var all = files.files
+        for (path, text) in edited { all[path] = text }
+        do {
+            return try RevisionFiles(all)
+        } catch {
+            throw APIError(422, error.code, "the files cannot be a revision: \(error.description)")
+        }
+    }
+
+    /// What the gates say of `files`, a draft over the revision `base`, without keeping it:
+    /// the gates' report (the rule tests only with `tests`) with each diagnostic's `pointer`
+    /// (from `pointer`) and `base`; the draft routes' `check` answer.
+    public static func check(
+        _ files: RevisionFiles, base: String, service: any ServiceContext, tests: Bool,
+        pointer: (Diagnostic) -> String?
+    ) throws(APIError) -> JSONObject {
+        let parent: RevisionFiles?
+        do {
+            parent = try service.store.activeRevision().map { try service.store.ruleRevisionFiles($0.revision) }
+        } catch {
+            throw APIError(503, "store_unavailable", "the store could not be read: \(error)")
+        }
+        let report = RevisionGates(engine: service.features).run(files, parent: parent, tests: tests)
+        guard case .object(var object) = report.json else { return [:] }
+        object["diagnostics"] = .array(pointed(report.diagnostics, pointer))
+        object["base"] = .string(base)
+        return object
+    }
+
+    /// Each diagnostic as JSON, with the `pointer` to the request's field that `pointer` names.
+    static func pointed(_ diagnostics: [Diagnostic], _ pointer: (Diagnostic) -> String?) -> [JSON] {
+        diagnostics.map { diagnostic in
+            guard let place = pointer(diagnostic), case .object(var object) = diagnostic.json else {
+                return diagnostic.json
+            }
+            object["pointer"] = .string(place)
+            return .object(object)
+        }
     }
 }

@@ -87,15 +87,13 @@ struct ParameterDraft {
 
     /// Each diagnostic as JSON, with `pointer` (`/values/NAME`) when it is about a value of the
     /// values file.
-    func errors(_ diagnostics: [Diagnostic]) -> [JSON] {
-        let file = ParameterValuesFile(files.files[Self.valuesPath])
-        return diagnostics.map { diagnostic in
-            guard diagnostic.location.file == Self.valuesPath, case .object(var object) = diagnostic.json,
-                let name = file.name(atLine: diagnostic.location.line)
-            else { return diagnostic.json }
-            object["pointer"] = .string(Self.pointer(name))
-            return .object(object)
-        }
+    func errors(_ diagnostics: [Diagnostic]) -> [JSON] { DraftRevision.pointed(diagnostics, pointer) }
+
+    /// `/values/NAME` of a diagnostic on a value's line of the values file.
+    func pointer(_ diagnostic: Diagnostic) -> String? {
+        guard diagnostic.location.file == Self.valuesPath else { return nil }
+        return ParameterValuesFile(files.files[Self.valuesPath]).name(atLine: diagnostic.location.line).map(
+            Self.pointer)
     }
 
     /// `changes` as JSON: `[{name, from, to}]`, null for a default.

@@ -78,16 +78,8 @@ enum ParameterRoutes {
         -> HTTPResponse
     {
         let (draft, _, runTests) = try read(request, service: service, withTests: true)
-        let parent: RevisionFiles?
-        do {
-            parent = try service.store.activeRevision().map { try service.store.ruleRevisionFiles($0.revision) }
-        } catch {
-            throw APIError(503, "store_unavailable", "the store could not be read: \(error)")
-        }
-        let report = RevisionGates(engine: service.features).run(draft.files, parent: parent, tests: runTests)
-        guard case .object(var object) = report.json else { return .json(report.json) }
-        object["diagnostics"] = .array(draft.errors(report.diagnostics))
-        object["base"] = .string(draft.base)
+        var object = try DraftRevision.check(
+            draft.files, base: draft.base, service: service, tests: runTests, pointer: draft.pointer)
         object["changes"] = draft.changesJSON
         return .json(.object(object))
     }

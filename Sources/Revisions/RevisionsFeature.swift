@@ -11,6 +11,7 @@ public struct RevisionsFeature: Feature {
 
     public var routes: [FeatureRoute] {
         RevisionRoutes.routes + ParameterRoutes.routes + GovernanceRoutes.routes + TextRoutes.routes
+            + AppEventRoutes.routes
     }
 
     /// The gates of a revision sent to the service, run away from the worker.

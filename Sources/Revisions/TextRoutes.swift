@@ -131,31 +131,9 @@ enum TextRoutes {
         -> HTTPResponse
     {
         let (draft, _) = try read(request, service: service, syntaxRefused: false)
-        let parent: RevisionFiles?
-        do {
-            parent = try service.store.activeRevision().map { try service.store.ruleRevisionFiles($0.revision) }
-        } catch {
-            throw APIError(503, "store_unavailable", "the store could not be read: \(error)")
-        }
-        let files: RevisionFiles
-        do {
-            var all = draft.base.files.files
-            for (path, text) in draft.edited { all[path] = text }
-            files = try RevisionFiles(all)
-        } catch {
-            throw APIError(422, error.code, "the files cannot be a revision: \(error.description)")
-        }
-        let report = RevisionGates(engine: service.features).run(files, parent: parent, tests: false)
-        guard case .object(var object) = report.json else { return .json(report.json) }
-        object["diagnostics"] = .array(
-            report.diagnostics.map { diagnostic in
-                guard let pointer = draft.pointer(diagnostic), case .object(var entry) = diagnostic.json else {
-                    return diagnostic.json
-                }
-                entry["pointer"] = .string(pointer)
-                return .object(entry)
-            })
-        object["base"] = .string(draft.base.id)
+        let object = try DraftRevision.check(
+            try draft.base.merged(draft.edited), base: draft.base.id, service: service, tests: false,
+            pointer: draft.pointer)
         return .json(.object(object))
     }
 

@@ -63,10 +63,28 @@ import Testing
             status: 422, code: "invalid_request", fields: ["/steps/1/id": "invalid"]),
         .init(
             body: [
-                "variant": "pages", "steps": [["id": "welcome_page", "target_element_id": "x"]],
-                "version_change": "minor",
+                "variant": "pages", "steps": [["id": "welcome_page", "colour": "x"]], "version_change": "minor",
             ],
-            status: 422, code: "invalid_request", fields: ["/steps/0/target_element_id": "unknown"]),
+            status: 422, code: "invalid_request", fields: ["/steps/0/colour": "unknown"]),
+        // A kept step's element, highlight and trigger are checked as a new step's are.
+        .init(
+            body: [
+                "variant": "pages", "steps": .array([["id": "welcome_page", "highlight": "star"]] + pages.dropFirst()),
+            ],
+            status: 422, code: "invalid_request", fields: ["/steps/0/highlight": "invalid"]),
+        .init(
+            body: [
+                "variant": "pages",
+                "steps": .array(
+                    [["id": "welcome_page", "trigger": ["event": "ui_tapp", "element_id": "x"]]] + pages.dropFirst()),
+            ],
+            status: 422, code: "invalid_request", fields: ["/steps/0/trigger/event": "invalid"]),
+        .init(
+            body: ["variant": "pages", "steps": .array(pages), "starts_on": ["app_opend"]], status: 422,
+            code: "invalid_request", fields: ["/starts_on/0": "invalid"]),
+        .init(
+            body: ["variant": "pages", "steps": .array(pages), "starts_on": []], status: 422, code: "invalid_request",
+            fields: ["/starts_on": "invalid"]),
         .init(
             body: adding("tooltip", nil), status: 422, code: "invalid_request", fields: ["/steps/4/tooltip": "missing"]),
         .init(
@@ -81,7 +99,7 @@ import Testing
         .init(
             body: adding("trigger", nil), status: 422, code: "invalid_request", fields: ["/steps/4/trigger": "missing"]),
         .init(
-            body: adding("trigger", ["event": "app_opened", "element_id": "x"]), status: 422, code: "invalid_request",
+            body: adding("trigger", ["event": "app_opend", "element_id": "x"]), status: 422, code: "invalid_request",
             fields: ["/steps/4/trigger/event": "invalid"]),
         .init(
             body: adding("trigger", ["event": "ui_swipe", "direction": "sideways"]), status: 422,
@@ -142,7 +160,9 @@ import Testing
         #expect(answer.status == 200)
         #expect(answer.json["locales"] == ["ru", "en"])
         let events = answer.json["events"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? []
-        #expect(["ui_tap", "ui_swipe", "ui_element_visible", "ui_text_changed", "timer"].allSatisfy(events.contains))
+        #expect(
+            ["ui_tap", "ui_swipe", "ui_element_visible", "ui_text_changed", "timer"].allSatisfy(
+                events.contains) && !events.contains("habit_checked"), "the events a step can wait for")
         let flow = try #require(answer.json["flows"]?.arrayValue?.first { $0["id"] == "first_launch" })
         #expect(flow["version"] == "1.0" && flow["next_versions"] == ["minor": "1.1", "major": "2.0"])
         #expect(flow["started_users"] == 3 && flow["file"] == "Rules/onboarding/first_launch.yaml")
@@ -151,6 +171,8 @@ import Testing
         let welcome = pages?["steps"]?[0]
         #expect(welcome?["tooltip"]?["texts"]?["en"] == "Swipe left to see how.")
         #expect(welcome?["completion_trigger"]?["swipe"] == "left")
+        #expect(welcome?["tooltip"]?["shared_with"] == [])
+        #expect(pages?["steps"]?[3]?["tooltip"]?["shared_with"] == ["single_page"], "main_screen's key is shared")
     }
 
     /// The check counts both choices; the minor one is kept as a draft with its consequence,
@@ -243,6 +265,85 @@ import Testing
             admin: true)
         #expect(reworded.status == 201 && reworded.json["version"] == "1.0", "\(reworded.text.prefix(400))")
         #expect(reworded.json["version_change"] == "none")
+    }
+}
+
+extension FlowRouteTests {
+    /// A kept step's element, highlight and trigger, and `starts_on`, change in place and keep
+    /// the version; the counts say who meets the change; a shared tooltip says where else it shows.
+    @Test func keptStepFieldsAndStartsOnKeepTheVersion() throws {
+        let harness = try Self.harness()
+        let body: JSON = [
+            "variant": "pages", "starts_on": ["app_opened", "habit_checked"],
+            "steps": [
+                [
+                    "id": "welcome_page", "target_element_id": "intro_page_one", "highlight": "circle",
+                    "trigger": ["event": "ui_tap", "element_id": "intro_next"],
+                ],
+                ["id": "streaks_page", "trigger": ["event": "ui_swipe", "direction": "left"]],
+                ["id": "reminders_page"], ["id": "main_screen", "tooltip": ["en": "Your day's habits live here."]],
+            ],
+        ]
+        let checked = harness.send("POST", Self.path + "/check", json: body, admin: true)
+        #expect(checked.status == 200 && checked.json["steps_change"] == false, "\(checked.text.prefix(400))")
+        #expect(checked.json["edited_steps"] == ["welcome_page"], "the unchanged swipe is no edit")
+        #expect(checked.json["starts_on_change"] == true)
+        let kept = checked.json["impact"]?["kept"]
+        #expect(kept?["version"] == "1.0" && kept?["meet_changed"] == 0 && kept?["passed_changed"] == 2)
+        #expect(kept?["says"]?.stringValue?.contains("2 users who did it do not see it again") == true)
+        #expect(
+            checked.json["shared_texts"]?[0]?.stringValue?.contains("also shown in variant `single_page`") == true,
+            "\(checked.json["shared_texts"] ?? .null)")
+
+        let answer = harness.send("PUT", Self.path, json: body, admin: true)
+        #expect(answer.status == 201 && answer.json["version"] == "1.0", "\(answer.text.prefix(600))")
+        #expect(answer.json["version_change"] == "none")
+        let consequences = answer.json["consequences"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(
+            consequences.contains { $0.hasPrefix("Changing how `welcome_page` looks or completes keeps version 1.0") })
+        #expect(consequences.contains { $0.contains("also shown in variant `single_page`") })
+        #expect(
+            answer.json["revision"]?["message"]
+                == "flow first_launch 1.0 (pages): changes welcome_page; rewords main_screen (en); starts on app_opened, habit_checked"
+        )
+        let revision = try #require(answer.json["revision"]?["revision"]?.stringValue)
+        let files = harness.send("GET", "/v1/rules/revisions/\(revision)", admin: true).json["files"]
+        let flow = files?["Rules/onboarding/first_launch.yaml"]?.stringValue ?? ""
+        #expect(flow.contains("starts_on: [app_opened, habit_checked]\n") && flow.contains("version: \"1.0\"\n"))
+        #expect(
+            flow.contains(
+                """
+                    - id: welcome_page
+                      target_element_id: "intro_page_one"
+                """)
+                && flow.contains(
+                    "      highlight: circle\n      tooltip:\n        key: onboarding.first_launch.welcome_page.tooltip"
+                ),
+            "\(flow)")
+        #expect(flow.contains("      completion_trigger: {tap: \"intro_next\"}\n"), "\(flow)")
+        #expect(flow.components(separatedBy: "completion_trigger: {swipe: left}").count == 2, "the other swipe kept")
+    }
+
+    /// The catalogue of app events: each declared by its feature with a description; types
+    /// only rules name are listed with those rules.
+    @Test func theCatalogueOfAppEvents() throws {
+        let answer = try Self.shared.use { $0.send("GET", "/v1/app-events", admin: true) }
+        #expect(answer.status == 200, "\(answer.text.prefix(300))")
+        let events = answer.json["events"]?.arrayValue ?? []
+        let byType = Dictionary(events.map { ($0["type"]?.stringValue ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        let cases: [(type: String, feature: JSON, field: JSON)] = [
+            ("ui_tap", "onboarding", "element_id"), ("ui_swipe", "onboarding", "direction"),
+            ("app_opened", "onboarding", .null), ("habit_checked", "habits", .null),
+            ("challenge_joined", "challenges", .null), ("check_answered", "journey", .null),
+            ("weight_saved", .null, .null),
+        ]
+        for (type, feature, field) in cases {
+            let event = byType[type]
+            #expect(event?["feature"] == feature && event?["field"] == field, "\(type): \(event ?? .null)")
+            #expect(event?["description"]?.stringValue?.isEmpty == false, "\(type)")
+        }
+        #expect(byType["weight_saved"]?["rules"]?.arrayValue?.contains("events.records") == true)
+        #expect(try Self.shared.use { $0.send("GET", "/v1/app-events") }.status == 401, "admin only")
     }
 }
 

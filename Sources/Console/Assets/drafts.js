@@ -95,4 +95,28 @@
       result
     );
   };
+
+  /**
+   * The Save button of a form page (parameters, texts, a flow): `options.nothing` (a warning)
+   * when `options.edited()` is false; else `PUT options.path` with `options.body()`, the draft
+   * shown by `JC.draftPanel` under `options.prefix` (then `options.shown(answer)`), and a
+   * refusal's problems handed to `options.problems` beside the refusal.
+   */
+  JC.saveDraft = async function (event, options) {
+    const target = options.prefix + "-draft";
+    if (!options.edited()) {
+      JC.show(target, JC.message("warning", options.nothing));
+      return;
+    }
+    await JC.busy(event.target, target, "save the draft", async () => {
+      try {
+        const answer = (await JC.api("PUT", options.path, options.body())).data;
+        JC.draftPanel(target, answer, { prefix: options.prefix, message: answer.revision.message, published: (revision) => options.published(revision, answer) });
+        if (options.shown) options.shown(answer);
+      } catch (error) {
+        options.problems(JC.problems(error));
+        JC.show(target, JC.refusal("save the draft", error));
+      }
+    });
+  };
 })();

@@ -20,23 +20,112 @@
     return "custom";
   }
 
-  /** The step as the PUT body gives it: {id} (kept), with its changed texts, or a new step. */
+  /** A step's trigger as the event picker shows it: {type, value}. */
+  function triggerChoice(step) {
+    const t = step.completion_trigger || {};
+    if (t.tap) return { type: "ui_tap", value: t.tap };
+    if (t.swipe) return { type: "ui_swipe", value: t.swipe };
+    if (t.visible) return { type: "ui_element_visible", value: t.visible };
+    if (t.timer !== undefined) return { type: "timer", value: String(t.timer) };
+    if (t.event) return { type: t.event.type, value: (t.event.where && t.event.where.element_id) || "" };
+    return { type: "", value: "" };
+  }
+
+  /** The trigger of the PUT body for an event of the picker and its value. */
+  function triggerBody(type, value) {
+    const event = state.data.events.find((e) => e.type === type);
+    if (!event) return null;
+    if (type === "timer") return { timer: Number(value) };
+    return event.field ? { event: type, [event.field]: value } : { event: type };
+  }
+
+  /** The step as the PUT body gives it: {id} (kept) with its changed texts and fields, or a new step. */
   function bodyStep(step) {
     if (step.isNew) return step.body;
+    const out = { id: step.id };
     const changed = {};
     for (const [code, text] of Object.entries(step.edits || {})) if (text !== step.tooltip.texts[code]) changed[code] = text;
-    return Object.keys(changed).length ? { id: step.id, tooltip: changed } : { id: step.id };
+    if (Object.keys(changed).length) out.tooltip = changed;
+    const f = step.fields || {};
+    if (f.target !== undefined && f.target !== step.target_element_id) out.target_element_id = f.target;
+    if (f.highlight !== undefined && f.highlight !== step.highlight.shape) out.highlight = f.highlight;
+    const was = triggerChoice(step);
+    if (f.type !== undefined && (f.type !== was.type || f.value !== was.value)) out.trigger = triggerBody(f.type, f.value);
+    return out;
   }
+
+  const startsOn = () => $("flow-starts-on").value.split(",").map((e) => e.trim()).filter((e) => e);
+  const changedFlow = () => JSON.stringify(startsOn()) !== JSON.stringify(state.flow.starts_on || []);
 
   function body() {
     const version = document.querySelector("input[name=flow-version]:checked");
     const request = { variant: state.variant.name, steps: state.steps.map(bodyStep) };
+    if (changedFlow()) request.starts_on = startsOn();
     if (version) request.version_change = version.value;
     return request;
   }
 
   const changedSteps = () => JSON.stringify(state.steps.map((s) => s.id)) !== JSON.stringify(state.variant.steps.map((s) => s.id));
   const changedTexts = () => state.steps.some((s) => !s.isNew && Object.keys(bodyStep(s)).length > 1);
+
+  /** The picker of what completes a step: the events the app sends (described), and its value. */
+  function eventPicker(prefix, chosen, onChange) {
+    const select = JC.el("select", { id: prefix + "-event" }, state.data.events.map((e) => JC.el("option", { value: e.type, selected: e.type === chosen.type, title: e.description || "" }, e.says + (e.type === "timer" ? "" : " (" + e.type + ")"))));
+    const field = JC.el("div", { class: "field", id: prefix + "-value-field" });
+    const about = JC.el("p", { class: "help", id: prefix + "-event-about" });
+    const draw = (value) => {
+      const event = state.data.events.find((e) => e.type === select.value);
+      if (!event) return;
+      about.textContent = event.description || "";
+      if (!event.field) {
+        JC.show(field);
+        return;
+      }
+      const label = event.field === "seconds" ? "Seconds" : event.field === "direction" ? "Direction" : "Element id";
+      const input = event.choices
+        ? JC.el("select", { id: prefix + "-value" }, event.choices.map((c) => JC.el("option", { value: c, selected: c === value }, c)))
+        : JC.el("input", { id: prefix + "-value", type: event.field === "seconds" ? "number" : "text", min: "1", max: "3600", value: value || "" });
+      input.addEventListener(input.tagName === "SELECT" ? "change" : "input", () => onChange(select.value, input.value));
+      JC.show(field, JC.el("label", { for: input.id }, label), input);
+      if (event.choices && !value) onChange(select.value, input.value);
+    };
+    select.addEventListener("change", () => {
+      draw("");
+      const input = document.getElementById(prefix + "-value");
+      onChange(select.value, input ? input.value : "");
+    });
+    draw(chosen.value);
+    return [JC.el("div", { class: "field" }, JC.el("label", { for: select.id }, "Done when the user"), select), about, field];
+  }
+
+  /** A kept step's element, highlight and trigger, editable in place. */
+  function stepFields(step, id) {
+    const f = (step.fields = step.fields || {});
+    const target = JC.el("input", { id: id + "-target", type: "text", maxlength: "200", value: f.target !== undefined ? f.target : step.target_element_id });
+    target.addEventListener("input", () => {
+      f.target = target.value.trim();
+      changed();
+    });
+    const shape = f.highlight || step.highlight.shape;
+    const highlight = JC.el("select", { id: id + "-highlight" }, ["rectangle", "circle"].map((s) => JC.el("option", { value: s, selected: s === shape }, s)));
+    highlight.addEventListener("change", () => {
+      f.highlight = highlight.value;
+      changed();
+    });
+    const chosen = f.type !== undefined ? { type: f.type, value: f.value } : triggerChoice(step);
+    return JC.el(
+      "details",
+      { id: id + "-fields", open: f.target !== undefined || f.highlight !== undefined || f.type !== undefined },
+      JC.el("summary", {}, "Element, trigger, highlight"),
+      JC.el("div", { class: "field" }, JC.el("label", { for: target.id }, "Element it highlights"), target),
+      JC.el("div", { class: "field" }, JC.el("label", { for: highlight.id }, "Highlight"), highlight),
+      eventPicker(id, chosen, (type, value) => {
+        f.type = type;
+        f.value = value;
+        changed();
+      })
+    );
+  }
 
   function move(index, by) {
     const to = index + by;
@@ -76,8 +165,11 @@
           step.edits[code] = input.value;
           changed();
         });
-        return JC.el("div", { class: "field" }, JC.el("label", { for: input.id }, "Tooltip (" + code + ")"), input);
+        const shared = (step.tooltip && step.tooltip.shared_with) || [];
+        const note = shared.length ? JC.el("p", { class: "help shared", id: id + "-shared-" + code }, "Also shown in variant " + shared.join(", ") + ": rewording it changes it there too.") : null;
+        return JC.el("div", { class: "field" }, JC.el("label", { for: input.id }, "Tooltip (" + code + ")"), input, note);
       }),
+      step.isNew || step.completion_trigger.expr ? null : stepFields(step, id),
       JC.el("p", { class: "field-problem", id: id + "-problem", "aria-live": "polite" })
     );
   }
@@ -86,27 +178,16 @@
     JC.show("flow-steps", state.steps.map(stepCard));
   }
 
-  /** The form of a new step: the event it waits for comes from the events the app sends. */
+  /** The form of a new step: the event it waits for comes from the catalogue of app events. */
   function drawNewStep() {
-    const events = state.data.events;
-    const select = $("flow-new-event");
-    JC.show(select, events.map((e) => JC.el("option", { value: e.type }, e.says + (e.type === "timer" ? "" : " (" + e.type + ")"))));
+    state.newTrigger = { type: state.data.events[0].type, value: "" };
+    JC.show("flow-new-trigger", eventPicker("flow-new", state.newTrigger, (type, value) => (state.newTrigger = { type, value })));
     JC.show("flow-new-tooltips", state.data.locales.map((code) => JC.el("div", { class: "field" }, JC.el("label", { for: "flow-new-tooltip-" + code }, "Tooltip (" + code + ")"), JC.el("input", { id: "flow-new-tooltip-" + code, type: "text", maxlength: "500" }))));
-    eventChosen();
-  }
-
-  function eventChosen() {
-    const event = state.data.events.find((e) => e.type === $("flow-new-event").value);
-    const label = event.field === "seconds" ? "Seconds" : event.field === "direction" ? "Direction" : "Element id";
-    const input = event.choices
-      ? JC.el("select", { id: "flow-new-value" }, event.choices.map((c) => JC.el("option", { value: c }, c)))
-      : JC.el("input", { id: "flow-new-value", type: event.field === "seconds" ? "number" : "text", min: "1", max: "3600" });
-    JC.show("flow-new-value-field", JC.el("label", { for: "flow-new-value" }, label), input);
   }
 
   function addStep() {
     const event = state.data.events.find((e) => e.type === $("flow-new-event").value);
-    const value = $("flow-new-value").value.trim();
+    const value = $("flow-new-value") ? $("flow-new-value").value.trim() : "";
     const tooltip = {};
     for (const code of state.data.locales) tooltip[code] = $("flow-new-tooltip-" + code).value.trim();
     const body = {
@@ -116,10 +197,10 @@
       position: $("flow-new-position").value,
       can_skip: $("flow-new-skip").checked,
       tooltip,
-      trigger: event.type === "timer" ? { timer: Number(value) } : { event: event.type, [event.field]: value },
+      trigger: triggerBody(event.type, value),
     };
     state.steps.push({ id: body.id, isNew: true, body, says: "done when the user " + event.says + (value ? " (" + value + ")" : "") });
-    for (const id of ["flow-new-id", "flow-new-target", "flow-new-value"]) $(id).value = "";
+    for (const id of ["flow-new-id", "flow-new-target", "flow-new-value"]) if ($(id)) $(id).value = "";
     for (const code of state.data.locales) $("flow-new-tooltip-" + code).value = "";
     drawSteps();
     changed();
@@ -128,11 +209,15 @@
   function changed() {
     JC.show("flow-draft");
     const steps = changedSteps();
+    const any = steps || changedTexts() || changedFlow();
     $("flow-version").hidden = !steps;
-    JC.show("flow-state", steps || changedTexts() ? "Checking soon…" : "No changes yet.");
+    JC.show("flow-state", any ? "Checking soon…" : "No changes yet.");
     clearTimeout(state.timer);
-    if (steps || changedTexts()) state.timer = setTimeout(check, 400);
-    else showProblems([]);
+    if (any) state.timer = setTimeout(check, 400);
+    else {
+      showProblems([]);
+      JC.show("flow-kept");
+    }
   }
 
   /** Marks each step a problem names (/steps/N/…) and lists the rest. */
@@ -154,6 +239,7 @@
     $("flow-version-major-label").textContent = "Everyone starts again (version " + impact.major.version + ")";
     JC.show("flow-impact-minor", impact.minor.says);
     JC.show("flow-impact-major", impact.major.says);
+    JC.show("flow-kept", impact.kept && impact.kept.says ? impact.kept.says : "");
   }
 
   async function check() {
@@ -163,6 +249,7 @@
       if (sequence !== state.sequence) return;
       showProblems([]);
       showImpact(report.impact);
+      if (report.shared_texts.length) $("flow-kept").append(JC.el("span", { class: "shared" }, " " + report.shared_texts.join(" ")));
       JC.show("flow-state", report.steps_change ? "No problems: choose what users who started it see, then save." : "No problems (texts only: the version stays " + report.version + ").");
     } catch (error) {
       if (sequence !== state.sequence) return;
@@ -171,34 +258,32 @@
     }
   }
 
-  async function save(event) {
-    if (!changedSteps() && !changedTexts()) {
-      JC.show("flow-draft", JC.message("warning", "Nothing to save: the steps and their texts are as published."));
-      return;
-    }
-    await JC.busy(event.target, "flow-draft", "save the draft", async () => {
-      try {
-        const answer = (await JC.api("PUT", "/v1/onboarding/flows/" + state.flow.id, body())).data;
-        const impact = answer.impact;
-        const counts = answer.version_change === "none" ? null : JC.table(
-          ["Users who started " + answer.flow, "Count"],
-          answer.version_change === "minor"
-            ? [["finished, will see only the new steps", { text: String(impact.minor.see_new_steps), class: "number" }], ["finished, nothing new", { text: String(impact.minor.see_nothing_new), class: "number" }], ["in the middle, carry on", { text: String(impact.minor.carry_on), class: "number" }], ["in other variants, no change", { text: String(impact.minor.unaffected), class: "number" }]]
-            : [["start again from the first step", { text: String(impact.major.start_again), class: "number" }]]
-        );
-        JC.draftPanel("flow-draft", answer, {
-          prefix: "flow",
-          message: answer.revision.message,
-          published: async (revision) => {
-            await JC.pages.onboarding.load(revision);
-            JC.show("flow-state", "Published: version " + answer.version + " is served now.");
-          },
-        });
-        if (counts) $("flow-draft").insertBefore(JC.el("div", { id: "flow-counts" }, counts), $("flow-draft").children[2] || null);
-      } catch (error) {
-        showProblems(JC.problems(error));
-        JC.show("flow-draft", JC.refusal("save the draft", error));
-      }
+  /** The counts of the version choice a saved draft made, above its buttons. */
+  function showCounts(answer) {
+    if (answer.version_change === "none") return;
+    const impact = answer.impact;
+    const number = (n) => ({ text: String(n), class: "number" });
+    const rows =
+      answer.version_change === "minor"
+        ? [["finished, will see only the new steps", number(impact.minor.see_new_steps)], ["finished, nothing new", number(impact.minor.see_nothing_new)], ["in the middle, carry on", number(impact.minor.carry_on)], ["in other variants, no change", number(impact.minor.unaffected)]]
+        : [["start again from the first step", number(impact.major.start_again)]];
+    const counts = JC.table(["Users who started " + answer.flow, "Count"], rows);
+    $("flow-draft").insertBefore(JC.el("div", { id: "flow-counts" }, counts), $("flow-draft").children[2] || null);
+  }
+
+  function save(event) {
+    return JC.saveDraft(event, {
+      prefix: "flow",
+      path: "/v1/onboarding/flows/" + state.flow.id,
+      edited: () => changedSteps() || changedTexts() || changedFlow(),
+      nothing: "Nothing to save: the steps and their texts are as published.",
+      body,
+      problems: showProblems,
+      shown: showCounts,
+      published: async (revision, answer) => {
+        await JC.pages.onboarding.load(revision);
+        JC.show("flow-state", "Published: version " + answer.version + " is served now.");
+      },
     });
   }
 
@@ -210,7 +295,8 @@
 
   function chooseVariant() {
     state.variant = state.flow.variants.find((v) => v.name === $("flow-variant").value) || state.flow.variants[0];
-    state.steps = state.variant.steps.map((s) => ({ ...s, edits: null }));
+    state.steps = state.variant.steps.map((s) => ({ ...s, edits: null, fields: null }));
+    $("flow-starts-on").value = (state.flow.starts_on || []).join(", ");
     for (const radio of document.querySelectorAll("input[name=flow-version]")) radio.checked = false;
     JC.show("flow-about", "Version " + state.flow.version + (state.flow.experiment ? "; variants chosen by the experiment " + state.flow.experiment : "") + (state.flow.starts_on ? "; starts on " + state.flow.starts_on.join(", ") : "") + (state.flow.after ? "; after " + state.flow.after : "") + ". " + state.flow.started_users + " users started it.");
     drawSteps();
@@ -229,8 +315,8 @@
 
   $("flow-select").addEventListener("change", chooseFlow);
   $("flow-variant").addEventListener("change", chooseVariant);
-  $("flow-new-event").addEventListener("change", eventChosen);
   $("flow-new-add").addEventListener("click", addStep);
   $("flow-save").addEventListener("click", save);
+  $("flow-starts-on").addEventListener("input", changed);
   for (const radio of document.querySelectorAll("input[name=flow-version]")) radio.addEventListener("change", () => JC.show("flow-draft"));
 })();

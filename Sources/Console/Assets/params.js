@@ -157,27 +157,19 @@
     });
   }
 
-  async function save(event) {
-    if (Object.keys(state.edits).length === 0) {
-      JC.show("params-draft", JC.message("warning", "Nothing to save: no value differs from the active revision."));
-      return;
-    }
-    await JC.busy(event.target, "params-draft", "save the draft", async () => {
-      try {
-        const answer = (await JC.api("PUT", "/v1/rules/params", { values: state.edits })).data;
-        JC.draftPanel("params-draft", answer, {
-          prefix: "params",
-          message: answer.revision.message,
-          published: async (revision) => {
-            state.edits = {};
-            await JC.pages.params.load(revision);
-            JC.show("params-state", "Published: these are the values served now.");
-          },
-        });
-      } catch (error) {
-        showProblems(JC.problems(error));
-        JC.show("params-draft", JC.refusal("save the draft", error));
-      }
+  function save(event) {
+    return JC.saveDraft(event, {
+      prefix: "params",
+      path: "/v1/rules/params",
+      edited: () => Object.keys(state.edits).length > 0,
+      nothing: "Nothing to save: no value differs from the active revision.",
+      body: () => ({ values: state.edits }),
+      problems: showProblems,
+      published: async (revision) => {
+        state.edits = {};
+        await JC.pages.params.load(revision);
+        JC.show("params-state", "Published: these are the values served now.");
+      },
     });
   }
 

@@ -132,27 +132,19 @@
     }
   }
 
-  async function save(event) {
-    if (Object.keys(state.edits).length === 0) {
-      JC.show("texts-draft", JC.message("warning", "Nothing to save: no text differs from the published one."));
-      return;
-    }
-    await JC.busy(event.target, "texts-draft", "save the draft", async () => {
-      try {
-        const answer = (await JC.api("PUT", "/v1/texts", { texts: state.edits })).data;
-        JC.draftPanel("texts-draft", answer, {
-          prefix: "texts",
-          message: answer.revision.message,
-          published: async (revision) => {
-            state.edits = {};
-            await JC.pages.texts.load(revision);
-            JC.show("texts-state", "Published: these are the texts served now.");
-          },
-        });
-      } catch (error) {
-        showProblems(JC.problems(error));
-        JC.show("texts-draft", JC.refusal("save the draft", error));
-      }
+  function save(event) {
+    return JC.saveDraft(event, {
+      prefix: "texts",
+      path: "/v1/texts",
+      edited: () => Object.keys(state.edits).length > 0,
+      nothing: "Nothing to save: no text differs from the published one.",
+      body: () => ({ texts: state.edits }),
+      problems: showProblems,
+      published: async (revision) => {
+        state.edits = {};
+        await JC.pages.texts.load(revision);
+        JC.show("texts-state", "Published: these are the texts served now.");
+      },
     });
   }
 
