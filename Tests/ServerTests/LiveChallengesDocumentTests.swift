@@ -146,7 +146,7 @@ import Testing
         let annHears = try notices("ann")
         #expect(annHears.contains(reader.overtaken), "\(annHears)")
         let (_, ranking) = try ben.json("GET", "/v1/challenges/steps-duel/ranking")
-        #expect(ranking["ranking"]?[0]?["team"] == "blue", "\(ranking)")
+        #expect(ranking["ranking"]?[0]?["team_id"] == "blue", "\(ranking)")
         #expect(ranking["ranking"]?[0]?["team_name"] == .string(reader.blue), "\(ranking)")
 
         // Another user's events are not ben's to send.
