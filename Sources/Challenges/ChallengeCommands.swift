@@ -125,13 +125,13 @@ enum ChallengeShowCommand: Command {
             }
         }
         for line in view["ranking"]?.arrayValue ?? [] {
-            let who = line["team"]?.stringValue ?? line["user_id"]?.stringValue ?? ""
+            let who = line["team_id"]?.stringValue ?? line["user_id"]?.stringValue ?? ""
             io.stdout.line("  #\(number(line["rank"])) \(who): \(number(line["value"]))")
         }
         for item in view["feed"]?.arrayValue ?? [] {
             let value = item["value"]?.numberValue.map { " +\(number(.number($0)))" } ?? ""
             io.stdout.line(
-                "  · \(item["occurred_at"]?.stringValue ?? "") \(item["user_id"]?.stringValue ?? "") \(item["action"]?.stringValue ?? "")\(value)"
+                "  · \(item["occurred_at"]?.stringValue ?? "") \(item["user_id"]?.stringValue ?? "") \(item["verb"]?.stringValue ?? "")\(value)"
             )
         }
     }

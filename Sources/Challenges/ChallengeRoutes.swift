@@ -138,7 +138,7 @@ enum ChallengeRoutes {
         }
     }
 
-    /// `POST /v1/challenges/{challenge}/join` with `{user_id, team?, event_id?, occurred_at?}`:
+    /// `POST /v1/challenges/{challenge}/join` with `{user_id, team_id?, event_id?, occurred_at?}`:
     /// a `challenge_joined` event through the one ingest path; the answer names the challenge's
     /// FCM topic to subscribe to (`push`).
     static func join(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
@@ -147,7 +147,8 @@ enum ChallengeRoutes {
         let challenge = try p.require("challenge")
         var fields = try RequestBody.fields(request)
         let user = (try? fields.identifier("user_id")) ?? ""
-        let team = try? fields.optionalString("team", maxLength: 64)
+        let team = try? fields.optionalString("team_id", maxLength: 64)
+        fields.renamed("team", to: "team_id")
         let eventID = try? fields.optionalIdentifier("event_id")
         let occurredAt = try? fields.optionalString("occurred_at")
         try fields.check()
@@ -164,7 +165,7 @@ enum ChallengeRoutes {
         // CH-12: the app subscribes to the challenge's topic now, and unsubscribes after its end.
         return service.respond(
             result, created: joined, extra: ["push": ChallengeTopic.subscription(of: challenge)],
-            fieldsFrom: [("/payload/team", "/team")], otherwise: "challenge")
+            fieldsFrom: [("/payload/team", "/team_id")], otherwise: "challenge")
     }
 
     /// Participants by handle, the reader's lines marked: the reader is the token's user, or

@@ -32,7 +32,7 @@ public enum ChallengeViews {
             object["feed"] = nil
             items.append(.object(object))
         }
-        return .object(["now": .string(Timestamp.format(now)), "challenges": .array(items)])
+        return .object(["as_of": .string(Timestamp.format(now)), "challenges": .array(items)])
     }
 
     /// One challenge: definition, status, deadline, totals (`aggregate` for community ones,
@@ -79,7 +79,7 @@ public enum ChallengeViews {
             let sides = totals.filter { !$0.team.isEmpty }.sorted { ($1.value, $0.team) < ($0.value, $1.team) }
             ranking = sides.enumerated().map { index, side in
                 .object([
-                    "rank": .number(Double(index + 1)), "team": .string(side.team),
+                    "rank": .number(Double(index + 1)), "team_id": .string(side.team),
                     "team_name": ChallengeTexts.team(side.team), "value": .number(side.value),
                     "value_text": ChallengeTexts.amount(side.value, of: challenge),
                     "participants": .number(Double(side.participants)),
@@ -104,7 +104,7 @@ public enum ChallengeViews {
                     "joined_at": me.joinedAt.map { .string(Timestamp.format($0)) } ?? .null,
                     "completed_at": me.completedAt.map { .string(Timestamp.format($0)) } ?? .null,
                 ]
-                mine["team"] = me.team.map(JSON.string) ?? .null
+                mine["team_id"] = me.team.map(JSON.string) ?? .null
                 let place = try rank(of: me, in: instance, totals: totals) ?? store.challengePlace(of: me)
                 mine["rank"] = .number(Double(place))
                 object["me"] = .object(mine)
@@ -134,7 +134,7 @@ public enum ChallengeViews {
             isYou: who["is_you"] == true, of: instance.challenge)
         return .object(
             who.adding([
-                "action": .string(item.action), "value": item.value.map(JSON.number) ?? .null,
+                "verb": .string(item.action), "value": item.value.map(JSON.number) ?? .null,
                 "occurred_at": .string(Timestamp.format(item.occurredAt)), "text": text,
             ]))
     }

@@ -72,6 +72,14 @@ public struct FieldReader {
         return error
     }
 
+    /// Refuses `old`, a field's former name, telling the sender to send `new` instead (`invalid`,
+    /// at `old`): a renamed field is never read silently nor dropped as merely unknown.
+    public mutating func renamed(_ old: String, to new: String) {
+        guard has(old) else { return }
+        if !read.contains(old) { read.append(old) }
+        fail(old, .invalid, "was renamed: send `\(new)` instead")
+    }
+
     // MARK: Typed reads
 
     /// A non-empty string of at most `maxLength` characters (default ``maximumLength``).

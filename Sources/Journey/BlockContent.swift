@@ -29,12 +29,13 @@ extension JourneyViews {
         view["finish_first"] = finishFirst(blockID, state: state)
         view["personal_note"] = .string(map.personalLine(block))
         view["preview"] = [
-            "lines": .array(previewLines(block, map: map).map(JSON.string)),
+            "text_lines": .array(previewLines(block, map: map).map(JSON.string)),
             "start": .string(texts(Self.startKey, ["minutes": .number(Double(block.minutes))])),
         ]
         view["theory"] = .array((block.content["theory"]?.arrayValue ?? []).map(map.render))
         var fallback = ManifestDocument.fallback(map, block, texts: texts)
         if case .object(var object) = fallback, let check = block.fallbackCheck, let type = block.fallbackCheckType {
+            object["content_ref"] = nil
             object["content"] = checkContent(check, type: type, of: block, map: map)
             fallback = .object(object)
         }
@@ -90,6 +91,12 @@ extension JourneyViews {
             ]
             if block.branch == "health" { content["caption"] = .string(texts(Self.vetCaptionKey)) }
         case "predict":
+            // The slider's increment is `increment` in the app's contract (`step` is a block's step).
+            if case .object(var slider)? = content["slider"], let increment = slider["step"] {
+                slider["step"] = nil
+                slider["increment"] = increment
+                content["slider"] = .object(slider)
+            }
             if case .object(var reference)? = content["reference"] {
                 let ranges = reference["ranges"]
                 let range = ranges?[map.dog.breed ?? ""] ?? ranges?["default"] ?? .null

@@ -128,7 +128,7 @@ enum DogPreviewCommand: DogViewCommand {
 
     static func text(_ view: JSON) -> String {
         var text = "\(view["title"]?.stringValue ?? "") — \(view["status"]?.stringValue ?? "")\n"
-        for line in view["lines"]?.arrayValue ?? [] { text += "  \(line.stringValue ?? "")\n" }
+        for line in view["text_lines"]?.arrayValue ?? [] { text += "  \(line.stringValue ?? "")\n" }
         let finishFirst = view["finish_first"]?.arrayValue ?? []
         if !finishFirst.isEmpty {
             text +=
@@ -169,7 +169,8 @@ func progressBars(_ branches: [JSON]) -> String {
         let total = Int(branch["total"]?.numberValue ?? 0)
         let bar = String(repeating: "█", count: completed) + String(repeating: "░", count: max(total - completed, 0))
         let label = (branch["title"]?.stringValue ?? "").padding(toLength: 18, withPad: " ", startingAt: 0)
-        text += "\(label) \(bar)  \(completed) of \(total)\(branch["recommended"] == true ? "  · Recommended" : "")\n"
+        text +=
+            "\(label) \(bar)  \(completed) of \(total)\(branch["is_recommended"] == true ? "  · Recommended" : "")\n"
     }
     return text
 }

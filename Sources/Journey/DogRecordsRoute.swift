@@ -1,11 +1,13 @@
 import Core
 import FeatureKit
 import HTTP
+import RuleEngine
 import Store
 
 /// `GET /v1/dogs/{dog}/records[?kind=weight&limit=100]`: the dog's dated profile records
 /// (weights, observations, predictions, vaccines…), newest first — the profile's depth and
-/// "weight added to history" for the app.
+/// "weight added to history" for the app. A `kind` the served revision cannot write
+/// (``RecordKinds``) is refused (422), so a typo is not an empty history.
 enum DogRecordsRoute {
     static func records(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
@@ -14,6 +16,16 @@ enum DogRecordsRoute {
         let kind = request.query("kind")
         if let kind, !Identifier.isValid(kind) {
             throw APIError(400, "invalid_query", "kind must be a record kind such as weight (letters, digits, _ - .)")
+        }
+        if let kind {
+            let known = RecordKinds.of(service.ruleSet)
+            guard known.contains(kind) else {
+                let message =
+                    "kind `\(kind)` is not a record kind this revision writes (known: \(known.sorted().joined(separator: ", ")))"
+                throw APIError(
+                    422, "invalid_query", message,
+                    errors: [APIError.parameterEntry("kind", .invalid, message, in: "query")])
+            }
         }
         var limit = 100
         if let text = request.query("limit") {

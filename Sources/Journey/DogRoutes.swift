@@ -225,7 +225,8 @@ enum DogRoutes {
         case .check:
             type = "check_answered"
             if let answer = try? fields.object("answer") { payload["answer"] = .object(answer) }
-            if let fallback = try? fields.optionalBool("fallback") { payload["fallback"] = .bool(fallback) }
+            if let fallback = try? fields.optionalBool("answers_fallback") { payload["fallback"] = .bool(fallback) }
+            fields.renamed("fallback", to: "answers_fallback")
         case .accept:
             type = "auto_complete_accepted"
         case .action:
@@ -266,7 +267,10 @@ enum DogRoutes {
             result, extra: extra,
             fieldsFrom: step == .action
                 ? [("/payload", "/payload")]
-                : [("/payload/answer", "/answer"), ("/payload/fallback", "/fallback"), ("/payload/card", "/card")],
+                : [
+                    ("/payload/answer", "/answer"), ("/payload/fallback", "/answers_fallback"),
+                    ("/payload/card", "/card"),
+                ],
             otherwise: "block")
     }
 }

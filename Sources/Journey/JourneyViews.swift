@@ -101,7 +101,7 @@ public struct JourneyViews {
         let recommendedBranch = state.recommended.flatMap { state.map.block($0)?.branch }
         let branches: [JSON] = state.map.branches.map { branch in
             var object = branchProgress(branch, state: state).objectValue!
-            object["recommended"] = .bool(branch.id == recommendedBranch)
+            object["is_recommended"] = .bool(branch.id == recommendedBranch)
             return .object(object)
         }
         return [
@@ -161,7 +161,7 @@ public struct JourneyViews {
         }
         let map = state.map
         var view = blockCard(block, state: state)
-        view["lines"] = .array(previewLines(block, map: map).map(JSON.string))
+        view["text_lines"] = .array(previewLines(block, map: map).map(JSON.string))
         view["start"] = .string("Start · \(block.minutes) min")
         view["check_type"] = .string(block.checkType)
         view["finish_first"] = finishFirst(blockID, state: state)
@@ -222,7 +222,7 @@ public struct JourneyViews {
             "block_id": .string(block.id), "title": .string(block.title), "branch_id": .string(block.branch),
             "status": .string(state.status(of: block.id).rawValue), "in_progress": .bool(state.isInProgress(block.id)),
             "minutes": .number(Double(block.minutes)),
-            "steps": .array(["theory", "check", "action"].filter(done.contains).map(JSON.string)),
+            "steps_done": .array(["theory", "check", "action"].filter(done.contains).map(JSON.string)),
         ]
     }
 

@@ -46,9 +46,9 @@ enum ManifestDocument {
             "id": .string(block.id), "title": .string(block.title), "topic": .string(block.topic),
             "needs": .array(block.needs.map(JSON.string)), "minutes": .number(Double(block.minutes)),
             "position": .number(Double(block.position)), "x": .number(x), "y": .number(y),
-            "theory": .string(reference(map.dog.id, block.id, "theory")),
+            "theory_ref": .string(reference(map.dog.id, block.id, "theory")),
             "check": [
-                "type": .string(block.checkType), "content": .string(reference(map.dog.id, block.id, "check")),
+                "type": .string(block.checkType), "content_ref": .string(reference(map.dog.id, block.id, "check")),
                 "fallback": fallback(map, block, texts: texts),
             ],
             "action": action(map, block),
@@ -69,7 +69,7 @@ enum ManifestDocument {
     }
 
     /// What the check offers when the dog is not at hand: a fallback check of another type
-    /// (`type` is its check type, `content` where the block route serves it); else a hands_on
+    /// (`type` is its check type, `content_ref` where the block route serves it); else a hands_on
     /// check asks for a reminder (`remind_later`, at `remind_at` in the dog's time zone), its
     /// button the one the block's check shows (``laterKey``: «Q не рядом — напомнить позже»),
     /// and the others give a tip to try instead.
@@ -85,7 +85,7 @@ enum ManifestDocument {
         ]
         if let type = block.fallbackCheckType {
             fallback["type"] = .string(type)
-            fallback["content"] = .string(reference(map.dog.id, block.id, "fallback"))
+            fallback["content_ref"] = .string(reference(map.dog.id, block.id, "fallback"))
         }
         if let time = written?["remind_at"]?.stringValue { fallback["remind_at"] = .string(time) }
         return .object(fallback)

@@ -62,7 +62,7 @@ enum OnboardingShowCommand: Command {
             let position =
                 "\(current["position"]?.numberValue.map { Int($0) } ?? 0)/\(current["of"]?.numberValue.map { Int($0) } ?? 0)"
             io.stdout.line(
-                "now: \(current["flow"]?.stringValue ?? "") (\(current["variant"]?.stringValue ?? "")), step \(position) `\(step["id"]?.stringValue ?? "")`"
+                "now: \(current["flow_id"]?.stringValue ?? "") (\(current["variant"]?.stringValue ?? "")), step \(position) `\(step["id"]?.stringValue ?? "")`"
             )
             io.stdout.line("  target:   \(step["target_element_id"]?.stringValue ?? "")")
             io.stdout.line("  tooltip:  \(step["tooltip"]?["text"]?.stringValue ?? "")")
@@ -75,7 +75,7 @@ enum OnboardingShowCommand: Command {
             let done = flow["completed_step_ids"]?.arrayValue?.count ?? 0
             let skipped = flow["skipped_step_ids"]?.arrayValue?.count ?? 0
             io.stdout.line(
-                "\(flow["flow"]?.stringValue ?? ""): \(flow["status"]?.stringValue ?? "")"
+                "\(flow["flow_id"]?.stringValue ?? ""): \(flow["status"]?.stringValue ?? "")"
                     + (flow["variant"]?.stringValue.map { " (\($0)), \(done) done, \(skipped) skipped" } ?? ""))
         }
         return .success

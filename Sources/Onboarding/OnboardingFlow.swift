@@ -128,7 +128,7 @@ public struct OnboardingStep: Sendable {
         var highlight: JSONObject = ["shape": .string(shape.rawValue)]
         if shape == .rectangle { highlight["corner_radius"] = .number(cornerRadius) }
         var tooltip: JSONObject = [
-            "text": .string(self.tooltip.rendered(texts)), "position": .string(tooltipPosition.rawValue),
+            "text": .string(self.tooltip.rendered(texts)), "placement": .string(tooltipPosition.rawValue),
         ]
         if let key = self.tooltip.key { tooltip["key"] = .string(key) }
         var object: JSONObject = [

@@ -18,7 +18,7 @@ public enum OnboardingFlowsView {
         var list: [JSON] = []
         for flow in flows.flows {
             var object: JSONObject = [
-                "flow": .string(flow.id), "key": .string(flow.key),
+                "flow_id": .string(flow.id), "key": .string(flow.key),
                 "title": flow.title.map { .string($0.rendered(texts)) } ?? .null,
                 "version": .string(flow.version), "after": flow.after.map(JSON.string) ?? .null,
                 "starts_on": flow.startsOn.map { .array($0.map(JSON.string)) } ?? .null,

@@ -30,7 +30,7 @@ enum OnboardingRoutes {
         }
     }
 
-    /// `POST /v1/users/{user}/onboarding/skip` with `{step_id, flow?, event_id?, occurred_at?}`:
+    /// `POST /v1/users/{user}/onboarding/skip` with `{step_id, flow_id?, event_id?, occurred_at?}`:
     /// an `onboarding_step_skipped` event through the one ingest path. The flow defaults to
     /// the one whose step is shown now; a step with `can_skip: false` is refused (409).
     static func skip(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
@@ -40,7 +40,8 @@ enum OnboardingRoutes {
         let texts = service.texts(for: request, user: user)
         var fields = try RequestBody.fields(request)
         let step = (try? fields.string("step_id")) ?? ""
-        let requestedFlow = try? fields.optionalString("flow")
+        let requestedFlow = try? fields.optionalString("flow_id")
+        fields.renamed("flow", to: "flow_id")
         let eventID = try? fields.optionalIdentifier("event_id")
         let occurredAt = try? fields.optionalString("occurred_at")
         try fields.check()
@@ -49,7 +50,7 @@ enum OnboardingRoutes {
             flow = requestedFlow
         } else {
             guard case .object(let current)? = try view(service, user: user, texts: texts)["current"],
-                let shown = current["flow"]?.stringValue
+                let shown = current["flow_id"]?.stringValue
             else {
                 let message = "user \(user) has no onboarding step to skip"
                 throw APIError(
@@ -66,7 +67,8 @@ enum OnboardingRoutes {
         let result = service.ingest([.object(event)])[0]
         var extra: JSONObject = [:]
         if result.status != .rejected { extra["onboarding"] = try view(service, user: user, texts: texts) }
-        return service.respond(result, extra: extra, fieldsFrom: [("/payload", "")], otherwise: "user")
+        return service.respond(
+            result, extra: extra, fieldsFrom: [("/payload/flow", "/flow_id"), ("/payload", "")], otherwise: "user")
     }
 
     private static func view(_ service: any ServiceContext, user: String, texts: RequestTexts) throws(APIError)

@@ -22,7 +22,7 @@ public enum OnboardingView {
         var list: [JSON] = []
         var finished = Set<String>()
         for flow in flows.flows {
-            var object: JSONObject = ["flow": .string(flow.id), "key": .string(flow.key)]
+            var object: JSONObject = ["flow_id": .string(flow.id), "key": .string(flow.key)]
             object["title"] = flow.title.map { .string($0.rendered(texts)) } ?? .null
             object["version"] = .string(flow.version)
             guard let progress = try store.onboardingProgress(user: user, flow: flow.key) else {
@@ -59,7 +59,7 @@ public enum OnboardingView {
                 if current == .null {
                     let index = steps.firstIndex { $0.id == step.id } ?? 0
                     current = .object([
-                        "flow": .string(flow.id), "variant": .string(progress.variant),
+                        "flow_id": .string(flow.id), "variant": .string(progress.variant),
                         "version": .string(flow.version), "step": step.json(texts),
                         "position": .number(Double(index + 1)), "of": .number(Double(steps.count)),
                         "steps_left": .number(Double(steps.count - index - 1)),

@@ -221,7 +221,7 @@ struct ChallengeTests {
         let view = try ChallengeViews.show(
             ChallengeCatalog(ruleSet: harness.evaluator.ruleSet).resolve("duel")!, store: harness.store, user: "ben",
             now: Timestamp.parse("2026-08-03T00:00:00Z")!, naming: .userIDs)
-        #expect(view["ranking"]?[0]?["team"] == "red")
+        #expect(view["ranking"]?[0]?["team_id"] == "red")
         #expect(view["ranking"]?[0]?["value"] == 8)
         #expect(view["me"]?["rank"] == 2)
         #expect(view["me"]?["current_value"] == 7)

@@ -108,7 +108,7 @@ import Testing
         let store = Store()
         let overview = try JV.parse(store.dog("journey", "q-123", "--format", "json").stdout).json()
         #expect(overview["label"] == "1 of 21")
-        #expect(overview["branches"]?.arrayValue?.first { $0["recommended"] == true }?["id"] == "health")
+        #expect(overview["branches"]?.arrayValue?.first { $0["is_recommended"] == true }?["id"] == "health")
         let path = try JV.parse(store.dog("path", "q-123", "health", "--format", "json").stdout).json()
         #expect(path["nodes"]?[0]?["status"] == "completed")
         #expect(path["nodes"]?[1]?["status"] == "recommended")

@@ -319,7 +319,7 @@ import Testing
             .stdout
         ).json()
         #expect(duel["rank"] == 1)
-        #expect(duel["ranking"]?[0]?["team"] == "owner-1")
+        #expect(duel["ranking"]?[0]?["team_id"] == "owner-1")
         let unknown = journey(["challenge", "show", "walk-5k", "--db", database.path] + Self.common)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no challenge `walk-5k`; did you mean `walk-50k`?"))

@@ -25,8 +25,8 @@ import Testing
         #expect(blocks.count == 21)
         for block in blocks {
             let id = try #require(block["id"]?.stringValue)
-            #expect(block["theory"]?.stringValue == "/v1/dogs/miso/blocks/\(id)#theory")
-            #expect(block["check"]?["content"]?.stringValue == "/v1/dogs/miso/blocks/\(id)#check")
+            #expect(block["theory_ref"]?.stringValue == "/v1/dogs/miso/blocks/\(id)#theory")
+            #expect(block["check"]?["content_ref"]?.stringValue == "/v1/dogs/miso/blocks/\(id)#check")
             // The reference resolves: the block route serves the cards and the check's content.
             let content = try journey.views.block("miso", block: id)
             let cards = content["theory"]?.arrayValue ?? []
@@ -102,9 +102,9 @@ import Testing
         let generic = map.block(block).flatMap { map.text($0, "preview", "why") }
         let expected = note ?? generic
         let preview = try journey.views.preview("miso", block: block)
-        #expect(preview["lines"]?.arrayValue?.count == 3)
-        #expect(preview["lines"]?[1]?.stringValue == expected, "\(what)")
-        #expect(try journey.views.block("miso", block: block)["preview"]?["lines"] == preview["lines"])
+        #expect(preview["text_lines"]?.arrayValue?.count == 3)
+        #expect(preview["text_lines"]?[1]?.stringValue == expected, "\(what)")
+        #expect(try journey.views.block("miso", block: block)["preview"]?["text_lines"] == preview["text_lines"])
     }
 
     @Test func todaysWhyIsTheRecommendedBlocksPersonalLine() throws {

@@ -55,8 +55,8 @@ import Testing
 
             // Preview: exactly three lines and "Start · N min"; a locked block names what to finish.
             let preview = try journey.views.preview("miso", block: id)
-            #expect(preview["lines"]?.arrayValue?.count == 3)
-            #expect(preview["lines"]?.arrayValue?.allSatisfy { !($0.stringValue ?? "").isEmpty } == true)
+            #expect(preview["text_lines"]?.arrayValue?.count == 3)
+            #expect(preview["text_lines"]?.arrayValue?.allSatisfy { !($0.stringValue ?? "").isEmpty } == true)
             #expect(preview["start"] == .string("Start · \(block.minutes) min"))
             if let locked = blocks.first(where: {
                 !completed.contains($0.id) && !$0.needs.allSatisfy(completed.contains)

@@ -23,7 +23,7 @@ import Testing
     @Test(arguments: polls)
     func aPollAnswers304UntilTheScreenChanges(_ poll: Poll) throws {
         let harness = try ServiceHarness(seed: false)
-        _ = harness.send("POST", "/v1/challenges/steps-duel/join", json: ["user_id": "ann", "team": "red"])
+        _ = harness.send("POST", "/v1/challenges/steps-duel/join", json: ["user_id": "ann", "team_id": "red"])
         let first = harness.send("GET", poll.path)
         let tag = try #require(first.header("ETag"), "\(first.headers)")
         #expect(first.status == 200 && tag.hasPrefix("W/\""))
@@ -33,10 +33,10 @@ import Testing
         }
         #expect(harness.send("GET", poll.path, headers: ["If-None-Match": "W/\"0000000000000000\""]).status == 200)
         // Ben joins the other side: the screen and the feed change, and so does the tag.
-        _ = harness.send("POST", "/v1/challenges/steps-duel/join", json: ["user_id": "ben", "team": "blue"])
+        _ = harness.send("POST", "/v1/challenges/steps-duel/join", json: ["user_id": "ben", "team_id": "blue"])
         let changed = harness.send("GET", poll.path, headers: ["If-None-Match": tag])
         #expect(changed.status == 200 && changed.header("ETag") != tag, "\(changed.text)")
-        let joins = changed.text.components(separatedBy: "\"action\":\"joined\"").count - 1
+        let joins = changed.text.components(separatedBy: "\"verb\":\"joined\"").count - 1
         #expect(changed.text.contains("\"blue\"") || joins == 2, "\(changed.text)")
     }
 
@@ -46,7 +46,7 @@ import Testing
         let service = try LiveChallengesDocumentTests.service()
         defer { service.stop() }
         let ann = App(service: service, token: AuthFixture.token("ann"))
-        #expect(try ann.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ann", "team": "red"]).0 == 201)
+        #expect(try ann.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ann", "team_id": "red"]).0 == 201)
         let headers = ["Authorization": "Bearer \(AuthFixture.token("ann"))"]
         let first = try service.client().send("GET", "/v1/challenges/steps-duel?user=ann", headers: headers, body: nil)
         let tag = try #require(first.headers["etag"], "\(first.headers)")

@@ -26,7 +26,7 @@ import Testing
         let first = try #require(manifest["branches"]?[0]?["blocks"]?[0])
         #expect(first["id"] == "weight-baseline")
         #expect(first["personal_note"] == "Body condition 20 — Pip's weakest metric")
-        let reference = try #require(first["theory"]?.stringValue?.split(separator: "#").first)
+        let reference = try #require(first["theory_ref"]?.stringValue?.split(separator: "#").first)
         let (blockStatus, block) = try client.json("GET", String(reference))
         #expect(blockStatus == 200, "\(block)")
         #expect((3...5).contains(block["theory"]?.arrayValue?.count ?? 0))

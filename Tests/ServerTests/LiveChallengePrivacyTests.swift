@@ -68,7 +68,7 @@ import Testing
                     #expect(line["display_name"] == .null, "no profiles yet: \(line)")
                     // Whose line it is, from the walk's value (ann walked 10 km, ben 11).
                     let mine = line["is_you"] == true
-                    let user = line["action"] == "joined" ? nil : line["value"] == 10 ? Self.ann : Self.ben
+                    let user = line["verb"] == "joined" ? nil : line["value"] == 10 ? Self.ann : Self.ben
                     if let user {
                         #expect(mine == (user == viewer), "\(viewer): \(line)")
                         handles[challenge, default: [:]][user, default: []].insert(handle)

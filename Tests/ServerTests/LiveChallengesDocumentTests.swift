@@ -100,7 +100,7 @@ import Testing
         #expect(screen["title"] == .string(reader.title) && screen["target_text"] == .string(reader.target))
         #expect(screen["unit"] == "km" && screen["locale"] == .string(reader.locale), "\(screen)")
         let (_, feed) = try ann.json("GET", "/v1/challenges/walk-50k/feed?limit=5")
-        #expect(feed["feed"]?.arrayValue?.contains { $0["action"] == "progress" && $0["value"] == 20 } == true)
+        #expect(feed["feed"]?.arrayValue?.contains { $0["verb"] == "progress" && $0["value"] == 20 } == true)
         #expect(feed["feed"]?.arrayValue?.contains { $0["text"] == .string(reader.ownFeedLine) } == true, "\(feed)")
         let (_, share) = try ann.json("GET", "/v1/challenges/walk-50k/share?user=ann")
         #expect(share["title"] == .string(reader.title) && share["value"] == 20 && share["percent"] == 40)
@@ -133,8 +133,8 @@ import Testing
         #expect(rewards["badges"]?[0]?["image"] == "badges/walker-50k.png")
 
         // Head-to-head: two sides; the other side hears of the opponent's progress, then of overtaking.
-        #expect(try ann.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ann", "team": "red"]).0 == 201)
-        #expect(try ben.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ben", "team": "blue"]).0 == 201)
+        #expect(try ann.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ann", "team_id": "red"]).0 == 201)
+        #expect(try ben.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ben", "team_id": "blue"]).0 == 201)
         _ = try ann.json("POST", "/v1/events", ["events": [event("ann-steps", "ann", "steps_logged", ["steps": 5000])]])
         func notices(_ user: String) throws -> [String] {
             try due(user).compactMap { $0["payload"]?["text"]?.stringValue }
@@ -146,7 +146,7 @@ import Testing
         let annHears = try notices("ann")
         #expect(annHears.contains(reader.overtaken), "\(annHears)")
         let (_, ranking) = try ben.json("GET", "/v1/challenges/steps-duel/ranking")
-        #expect(ranking["ranking"]?[0]?["team"] == "blue", "\(ranking)")
+        #expect(ranking["ranking"]?[0]?["team_id"] == "blue", "\(ranking)")
         #expect(ranking["ranking"]?[0]?["team_name"] == .string(reader.blue), "\(ranking)")
 
         // Another user's events are not ben's to send.

@@ -89,8 +89,8 @@ import Testing
         let (_, path) = try owner.json("GET", "/v1/dogs/q-9/branches/mind")
         #expect(path["nodes"]?.arrayValue?.count ?? 0 >= 5 && path["now_block_id"] != nil, "\(path)")
         let (_, locked) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics/preview")
-        #expect(locked["lines"]?.arrayValue?.count == 3)
-        #expect(locked["lines"]?[1] == "Impulse control 22 — Q's weakest metric")
+        #expect(locked["text_lines"]?.arrayValue?.count == 3)
+        #expect(locked["text_lines"]?[1] == "Impulse control 22 — Q's weakest metric")
         #expect(locked["finish_first"]?[0] == ["block_id": "bond-building-games", "title": "Bond-building games"])
         // One shape wherever it appears: the block route's finish_first is the preview's.
         let (_, lockedBlock) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics")
@@ -157,7 +157,7 @@ import Testing
         #expect(bcs["check"]?["fallback"]?["type"] == "self_screen")
         let silhouette = try #require(bcs["check"]?["fallback"]?["content"]?["options"]?[0]?["id"])
         _ = try step("body-condition-score", "start")
-        _ = try step("body-condition-score", "check", ["answer": ["option": silhouette], "fallback": true])
+        _ = try step("body-condition-score", "check", ["answer": ["option": silhouette], "answers_fallback": true])
 
         // The profile's dated records, and the map's caption.
         let (_, records) = try owner.json("GET", "/v1/dogs/q-9/records")

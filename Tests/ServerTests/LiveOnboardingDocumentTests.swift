@@ -83,7 +83,7 @@ import Testing
         // Before the app opens: the coordinator's configuration, nothing started.
         let (status, before) = try app.json("GET", "/v1/users/\(user)/onboarding/flows")
         #expect(status == 200, "\(before)")
-        #expect(before["flows"]?.arrayValue?.map { $0["flow"] ?? .null } == ["first_launch", "first_tracker"])
+        #expect(before["flows"]?.arrayValue?.map { $0["flow_id"] ?? .null } == ["first_launch", "first_tracker"])
         #expect(before["flows"]?[0]?["title"] == .string(reader.title))
         try send("app_opened")
         var buttons: [String] = []
@@ -95,7 +95,7 @@ import Testing
             let (_, view) = try app.json("GET", "/v1/users/\(user)/onboarding")
             guard let current = view["current"], current != .null, let step = current["step"] else { break }
             let id = try #require(step["id"]?.stringValue)
-            seen.append("\(current["flow"]?.stringValue ?? "")/\(id)")
+            seen.append("\(current["flow_id"]?.stringValue ?? "")/\(id)")
             // The overlay the app draws.
             for key in ["target_element_id", "highlight", "tooltip", "completion_trigger", "can_skip"] {
                 #expect(step[key] != nil, "\(id): \(key)")
@@ -106,7 +106,7 @@ import Testing
             let left = Int(current["of"]?.numberValue ?? 0) - Int(current["position"]?.numberValue ?? 0)
             #expect(current["steps_left_text"]?.stringValue == reader.stepsLeft[left], "\(id): \(left) left")
             let trigger = step["completion_trigger"] ?? .null
-            if skipped == nil, step["can_skip"] == true, current["flow"] == "first_tracker" {
+            if skipped == nil, step["can_skip"] == true, current["flow_id"] == "first_tracker" {
                 clock += 10
                 let (skippedStatus, body) = try app.json(
                     "POST", "/v1/users/\(user)/onboarding/skip",

@@ -3,7 +3,7 @@ import Foundation
 import HTTP
 import Testing
 
-/// No silent 200: each write route the app calls either does what it says or refuses with a
+/// No silent 200: each write route (and a read's query that names nothing) the app calls either does what it says or refuses with a
 /// `code`, a `message` and, in `errors`, the cause: a body field as a JSON pointer (`path`), or
 /// the path parameter whose state refused it (`{field: "block", in: "path"}`). On a running
 /// `journey serve` seeded with examples/events.jsonl (Q, `q-123` of owner-1: weight-baseline
@@ -17,8 +17,12 @@ import Testing
         var body: JSON = [:]
         var status: Int
         var code: String
-        /// The body's field (`/card`), or the path parameter (`block`).
+        /// The body's field (`/card`), or the path (or query) parameter (`block`).
         var cause: String
+        /// Where a parameter `cause` is: `path` or `query`.
+        var place = "path"
+        /// What the message must say besides (the new name of a renamed field, the known kinds).
+        var says: String? = nil
         var testDescription: String { name }
     }
 
@@ -90,8 +94,25 @@ import Testing
             body: ["step_id": "welcome_page"], status: 409, code: "not_in_progress", cause: "user"),
         Refusal(
             name: "skipping a step of a flow not in progress", path: "/v1/users/nobody-ob/onboarding/skip",
-            body: ["flow": "first_tracker", "step_id": "tap_add"], status: 409, code: "not_in_progress",
-            cause: "/flow"),
+            body: ["flow_id": "first_tracker", "step_id": "tap_add"], status: 409, code: "not_in_progress",
+            cause: "/flow_id"),
+        // Renamed fields (issue 42: one name per concept): the old name is refused, naming the new.
+        Refusal(
+            name: "a skip naming its flow the old way", path: "/v1/users/nobody-ob/onboarding/skip",
+            body: ["flow": "first_tracker", "step_id": "tap_add"], status: 422, code: "invalid_request",
+            cause: "/flow", says: "`flow_id`"),
+        Refusal(
+            name: "joining a side the old way", path: "/v1/challenges/walk-50k/join",
+            body: ["user_id": "owner-1", "team": "red"], status: 422, code: "invalid_request", cause: "/team",
+            says: "`team_id`"),
+        Refusal(
+            name: "a fallback answer flagged the old way", path: "\(q)/vaccination-record/check",
+            body: ["answer": ["option": "complete"], "fallback": true], status: 422, code: "invalid_request",
+            cause: "/fallback", says: "`answers_fallback`"),
+        // Reads
+        Refusal(
+            name: "records of a kind no rule writes", method: "GET", path: "/v1/dogs/q-123/records?kind=wieght",
+            status: 422, code: "invalid_query", cause: "kind", place: "query", says: "weight"),
         // The profile
         Refusal(
             name: "a time zone that is not one", method: "PUT", path: "/v1/users/owner-1/profile",
@@ -133,7 +154,7 @@ import Testing
     @Test(arguments: refusals)
     func refusedNamingTheCause(_ refusal: Refusal) throws {
         let (status, answer) = try Self.shared.use { client in
-            try client.json(refusal.method, refusal.path, refusal.body)
+            try client.json(refusal.method, refusal.path, refusal.method == "GET" ? nil : refusal.body)
         }
         let place = "\(refusal.method) \(refusal.path) \(refusal.body.compactText): \(status) \(answer.compactText)"
         #expect(status == refusal.status, "\(place)")
@@ -143,7 +164,10 @@ import Testing
         if refusal.cause.hasPrefix("/") {
             #expect(first["path"] == .string(refusal.cause) && first["in"] == nil, "\(place)")
         } else {
-            #expect(first["field"] == .string(refusal.cause) && first["in"] == "path", "\(place)")
+            #expect(first["field"] == .string(refusal.cause) && first["in"] == .string(refusal.place), "\(place)")
+        }
+        if let says = refusal.says {
+            #expect(answer["message"]?.stringValue?.contains(says) == true, "the message says \(says): \(place)")
         }
     }
 }
