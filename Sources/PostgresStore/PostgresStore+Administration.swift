@@ -3,6 +3,7 @@ import Store
 /// Looking after a PostgreSQL store: its schema, its size, its health and its change signal.
 extension PostgresStore: StoreAdministration, ChangeSignal {
     public func execute(_ script: String) throws {
+        reads.forget()
         try database.connection.execute(script)
     }
 
