@@ -11,6 +11,10 @@ extension PostgresStore: StoreAdministration, ChangeSignal {
         PostgresDialect.translate(sql)
     }
 
+    public func script(of migration: Migration) -> String {
+        migration.postgres ?? dialect(migration.sql)
+    }
+
     /// A transaction-scoped advisory lock: instances starting together migrate one at a time.
     public func lockMigrations() throws {
         try database.connection.execute("SELECT pg_advisory_xact_lock(\(PostgresDialect.migrationLock))")
