@@ -69,23 +69,26 @@ public final class TransactionReads {
         switch write {
         case .none: return
         case .everything: entries.removeAll(keepingCapacity: true)
-        case .table(let table): entries = entries.filter { $0.value.table != table }
+        case .table(let table): forget { $0.table == table }
         case .insert(let table, let columns, let conflict):
-            let row = leadingID ? [SQLValue.null] + values : values
-            guard row.count == columns.count else {
-                entries = entries.filter { $0.value.table != table }
-                return
-            }
-            entries = entries.filter { _, entry in
-                guard entry.table == table else { return true }
+            let offset = leadingID ? 1 : 0
+            guard values.count + offset == columns.count else { return forget { $0.table == table } }
+            forget { entry in
+                guard entry.table == table else { return false }
                 // Kept only when the inserted (or updated) row is not one the read could see.
-                return entry.keys.contains { key in
-                    guard let index = columns.firstIndex(of: key.column) else { return false }
+                return !entry.keys.contains { key in
+                    guard let index = columns.firstIndex(of: key.column), index >= offset else { return false }
                     if let conflict, !conflict.contains(key.column) { return false }
-                    return row[index] != key.value
+                    return values[index - offset] != key.value
                 }
             }
         }
+    }
+
+    /// Forgets the reads `isChanged` says the statement may change (nothing is copied when none).
+    private func forget(where isChanged: (Entry) -> Bool) {
+        let changed = entries.compactMap { isChanged($0.value) ? $0.key : nil }
+        for key in changed { entries[key] = nil }
     }
 
     /// The value kept for `sql` with `values`, made by `make` (and kept, inside a transaction)
