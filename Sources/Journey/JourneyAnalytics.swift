@@ -101,10 +101,11 @@ extension StoreReader {
         try first("SELECT 1 FROM manifests WHERE dog_id = ?", [.text(dog)]) { _ in true } ?? false
     }
 
-    /// `user`'s analytics event `name` for `dog` (its `dog_id` property), if there is one.
+    /// `user`'s analytics event `name` for `dog` (its `dog_id` property), if there is one (kept
+    /// for the rest of a write transaction: each `journey_opened` reads it).
     func analytics(user: String, name: String, dog: String) throws -> (id: Int64, occurredAt: Double, sentAt: Double?)?
     {
-        try first(
+        try keptFirst(
             """
             SELECT id, occurred_at, sent_at FROM analytics_outbox
             WHERE user_id = ? AND name = ? AND properties LIKE ? ESCAPE '\\' ORDER BY id LIMIT 1
@@ -112,7 +113,7 @@ extension StoreReader {
             [
                 .text(user), .text(name),
                 .text("%\"dog_id\":" + EventTypeFilter.likePattern(JSON.string(dog).compactText) + "%"),
-            ]
+            ], table: "analytics_outbox", keys: [("user_id", .text(user)), ("name", .text(name))]
         ) { ($0.integer(0), $0.real(1), $0.optionalReal(2)) }
     }
 }

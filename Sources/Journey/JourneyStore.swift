@@ -54,11 +54,12 @@ extension StoreReader {
         }
     }
 
-    /// The completed steps of a dog's blocks, in the order they were completed.
+    /// The completed steps of a dog's blocks, in the order they were completed (kept for the
+    /// rest of a write transaction: an app event of the dog's reads them each time).
     public func blockSteps(dog: String) throws -> [BlockStep] {
-        try rows(
+        try keptRows(
             "SELECT block_id, step, completed_at FROM block_progress WHERE dog_id = ? ORDER BY completed_at",
-            [.text(dog)]
+            [.text(dog)], table: "block_progress", keys: [("dog_id", .text(dog))]
         ) { row in
             BlockStep(blockID: row.text(0) ?? "", step: row.text(1) ?? "", completedAt: row.real(2))
         }

@@ -3,11 +3,16 @@ import Store
 /// Looking after a PostgreSQL store: its schema, its size, its health and its change signal.
 extension PostgresStore: StoreAdministration, ChangeSignal {
     public func execute(_ script: String) throws {
+        reads.forget()
         try database.connection.execute(script)
     }
 
     public func dialect(_ sql: String) -> String {
         PostgresDialect.translate(sql)
+    }
+
+    public func script(of migration: Migration) -> String {
+        migration.postgres ?? dialect(migration.sql)
     }
 
     /// A transaction-scoped advisory lock: instances starting together migrate one at a time.

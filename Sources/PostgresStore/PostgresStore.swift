@@ -16,6 +16,8 @@ public final class PostgresStore: Store {
     public let location: String
     public let schema: Schema
     public let derivedCache = DerivedCache()
+    public let reads = TransactionReads()
+    public var transactionReads: TransactionReads? { reads }
     /// The server's snapshot when ``externalVersion()`` last read it, and the number given.
     var externalSnapshot: (text: String, version: Int64) = ("", 0)
     /// Row ids taken from each table's sequence and not used yet (the next one last).
@@ -55,6 +57,8 @@ public final class PostgresStore: Store {
     }
 
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        reads.begin()
+        defer { reads.end() }
         do {
             return try database.connection.transaction(body)
         } catch {
@@ -68,6 +72,7 @@ public final class PostgresStore: Store {
             return try database.connection.savepoint("event", body)
         } catch {
             derivedCache.removeAll()
+            reads.forget()
             throw error
         }
     }
@@ -104,22 +109,26 @@ public final class PostgresStore: Store {
     // MARK: Shared SQL
 
     public func query(_ sql: String, _ values: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
+        reads.note(sql, values)
         try database.query(sql, values, body)
     }
 
     public func first<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws -> T) throws -> T? {
-        try database.first(sql, values, row)
+        reads.note(sql, values)
+        return try database.first(sql, values, row)
     }
 
     @discardableResult
     public func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
-        try database.run(sql, values)
+        reads.note(sql, values)
+        return try database.run(sql, values)
     }
 
     /// Sends the insert with the next statement's round trip (see
     /// ``PostgresConnection/runDeferred(_:_:)``): its error is thrown there, inside the same
     /// transaction or unit.
     public func runDeferred(_ sql: String, _ values: [SQLValue]) throws {
+        reads.note(sql, values)
         try database.connection.runDeferred(sql, values.map(\.postgres))
     }
 
@@ -129,6 +138,7 @@ public final class PostgresStore: Store {
     public func insertRow(into table: String, _ sql: String, _ values: [SQLValue]) throws -> Int64 {
         let id = try nextRowID(of: table)
         let row = [.integer(id)] + values
+        reads.note(sql, row)
         if copiesEvents, table == "events", database.connection.isInTransaction,
             let columns = Self.insertedColumns(sql, table: table), columns.count == row.count
         {

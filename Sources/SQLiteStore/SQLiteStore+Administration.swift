@@ -7,6 +7,7 @@ extension SQLiteStore: StoreAdministration, ChangeSignal {
     public var location: String { path }
 
     public func execute(_ script: String) throws {
+        reads.forget()
         try connection.execute(script)
     }
 

@@ -5,15 +5,18 @@ import Store
 /// their text).
 extension SQLiteStore: SQLWriting {
     public func query(_ sql: String, _ values: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
+        reads.note(sql, values)
         try prepared(sql, values).queryBound { try body($0) }
     }
 
     public func first<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws -> T) throws -> T? {
-        try prepared(sql, values).firstBound { try row($0) }
+        reads.note(sql, values)
+        return try prepared(sql, values).firstBound { try row($0) }
     }
 
     @discardableResult
     public func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
+        reads.note(sql, values)
         try prepared(sql, values).runBound()
         return connection.changes
     }

@@ -13,6 +13,8 @@ public final class SQLiteStore: Store {
     public let connection: Connection
     public var path: String { connection.path }
     public let derivedCache = DerivedCache()
+    public let reads = TransactionReads()
+    public var transactionReads: TransactionReads? { reads }
     public let schema: Schema
 
     /// The default file name in the working directory.
@@ -27,6 +29,8 @@ public final class SQLiteStore: Store {
     }
 
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        reads.begin()
+        defer { reads.end() }
         do {
             return try connection.transaction(body)
         } catch {
@@ -40,12 +44,14 @@ public final class SQLiteStore: Store {
             return try connection.savepoint("event", body)
         } catch {
             derivedCache.removeAll()
+            reads.forget()
             throw error
         }
     }
 
     /// Binds NULL to the row id (SQLite assigns the next one) and reads the one assigned.
     public func insertRow(into table: String, _ sql: String, _ values: [SQLValue]) throws -> Int64 {
+        reads.note(sql, values, leadingID: true)
         try prepared(sql, values, after: .null).runBound()
         return connection.lastInsertedRowID
     }

@@ -150,5 +150,22 @@ enum CoreSchema {
             sql: """
                 ALTER TABLE users ADD COLUMN locale TEXT;
                 """),
+        Migration(
+            "core.10",
+            "foreign keys to events deferrable to the commit (PostgreSQL: events are written by COPY, which may come after the rows that refer to them)",
+            sql: "",
+            postgres: """
+                DO $$
+                DECLARE key record;
+                BEGIN
+                    FOR key IN
+                        SELECT conrelid::regclass AS source, conname FROM pg_constraint
+                        WHERE contype = 'f' AND confrelid = 'events'::regclass AND NOT condeferrable
+                    LOOP
+                        EXECUTE format('ALTER TABLE %s ALTER CONSTRAINT %I DEFERRABLE', key.source, key.conname);
+                    END LOOP;
+                END
+                $$;
+                """),
     ]
 }

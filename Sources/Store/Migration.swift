@@ -12,12 +12,16 @@ public struct Migration: Sendable, Equatable {
     /// The version it was part of when every migration was in one numbered list (1–18): a
     /// store made then has it applied once that version is recorded in `schema_migrations`.
     public var numbered: Int?
+    /// What PostgreSQL runs instead of `sql` translated, for a change only it needs (`sql` is
+    /// then SQLite's, empty when SQLite has nothing to do).
+    public var postgres: String?
 
-    public init(_ name: String, _ summary: String, numbered: Int? = nil, sql: String) {
+    public init(_ name: String, _ summary: String, numbered: Int? = nil, sql: String, postgres: String? = nil) {
         self.name = name
         self.summary = summary
         self.numbered = numbered
         self.sql = sql
+        self.postgres = postgres
     }
 
     /// Who owns it: the name before its last dot.

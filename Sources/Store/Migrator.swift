@@ -41,7 +41,7 @@ extension StoreAdministration {
                     return false
                 }
                 do {
-                    try execute(dialect(migration.sql))
+                    try execute(script(of: migration))
                 } catch {
                     throw MigrationError(
                         location: location,

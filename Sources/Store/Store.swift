@@ -42,10 +42,16 @@ public protocol Store: StoreReader, SQLWriting {
 public protocol StoreReader: SQLReading {
     /// Values derived from rows that never change (emptied when a transaction rolls back).
     var derivedCache: DerivedCache { get }
+    /// Reads kept for the rest of the write transaction (``TransactionReads``); nil keeps none.
+    var transactionReads: TransactionReads? { get }
     /// A number that grows whenever something is stored about the dog: views derived from the
     /// dog's data can be kept until it changes. How row ids commit decides it, so each backend
     /// says how (SQLite: the dog's latest event's row id, 0 for none).
     func dataVersion(dog: String) throws -> Int64
+}
+
+extension StoreReader {
+    public var transactionReads: TransactionReads? { nil }
 }
 
 extension Store {

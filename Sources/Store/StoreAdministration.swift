@@ -12,6 +12,9 @@ public protocol StoreAdministration: Store {
     func execute(_ script: String) throws
     /// A migration's `sql` (SQLite's dialect) as this backend speaks it.
     func dialect(_ sql: String) -> String
+    /// What this backend runs for `migration`: its `sql` in the backend's dialect, or what it
+    /// says this backend runs instead (``Migration/postgres``).
+    func script(of migration: Migration) -> String
     /// Inside a transaction: waits until no other connection is migrating the store, and makes
     /// them wait until this transaction ends (SQLite's write transaction does it already).
     func lockMigrations() throws
@@ -27,6 +30,7 @@ public protocol StoreAdministration: Store {
 
 extension StoreAdministration {
     public func dialect(_ sql: String) -> String { sql }
+    public func script(of migration: Migration) -> String { dialect(migration.sql) }
     public func lockMigrations() throws {}
 }
 

@@ -78,7 +78,8 @@ import Testing
         #expect(
             ran == expected
                 && ran == [
-                    "core.8", "core.9", "revisions.2", "journey.3", "habits.4", "habits.5", "habits.6", "habits.7",
+                    "core.8", "core.9", "core.10", "revisions.2", "journey.3", "habits.4", "habits.5", "habits.6",
+                    "habits.7",
                 ])
         #expect(pending == ran, "what db stats said was pending")
         let fresh = try TestStore(name, schema: Features.all.schema)

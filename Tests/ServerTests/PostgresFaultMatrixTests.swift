@@ -109,28 +109,33 @@ struct PostgresFaultMatrixTests {
     }
 }
 
-/// Two `journey serve` instances (two workers each) on one PostgreSQL database, with the
+/// `journey serve` instances (two workers each unless told) on one PostgreSQL database, with the
 /// community challenge open whatever the date; one may be down while it restarts.
 final class FaultInstances: @unchecked Sendable {
     // `@unchecked Sendable`: `services` is used by the test's thread only; clients read `ports`.
     private var services: [LiveService]
     let ports: Mutex<[Int?]>
     private let url: String
+    private let workers: Int
 
-    init(count: Int, url: String) throws {
+    init(count: Int, url: String, workers: Int = 2) throws {
         self.url = url
+        self.workers = workers
         // Started together: the first migrates the store while the others compile their rules.
         let started = StartedServices(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { index in
-            started.set(index, Result { try Self.start(url: url, reusing: nil, port: nil) })
+            started.set(index, Result { try Self.start(url: url, workers: workers, reusing: nil, port: nil) })
         }
         services = try started.all()
         ports = Mutex(services.map { Optional($0.port) })
     }
 
-    private static func start(url: String, reusing: TemporaryDirectory?, port: Int?) throws -> LiveService {
+    private static func start(url: String, workers: Int, reusing: TemporaryDirectory?, port: Int?) throws
+        -> LiveService
+    {
         try LiveService(
-            workers: 2, arguments: ["--db", url, "--access-log", "off"] + (port.map { ["--port", String($0)] } ?? []),
+            workers: workers,
+            arguments: ["--db", url, "--access-log", "off"] + (port.map { ["--port", String($0)] } ?? []),
             seed: false, reusing: reusing
         ) { folder in
             guard reusing == nil else { return }
@@ -148,7 +153,7 @@ final class FaultInstances: @unchecked Sendable {
         let old = services[index]
         ports.withLock { $0[index] = nil }
         kill(old.process.processIdentifier, SIGKILL)
-        services[index] = try Self.start(url: url, reusing: old.directory, port: old.port)
+        services[index] = try Self.start(url: url, workers: workers, reusing: old.directory, port: old.port)
         ports.withLock { $0[index] = old.port }
     }
 

@@ -26,6 +26,56 @@ struct PostgresEventCopyTests {
         #expect(try #require(backend.store as? PostgresStore).copiesEvents)
     }
 
+    /// A store made before the foreign keys to events were deferrable inserts events a row each,
+    /// until `core.10` makes them deferrable; then it copies them, and they are still checked.
+    @Test func aStoreMadeBeforeDeferrableKeysCopiesEventsOnceMigrated() throws {
+        let backend = try TestStore("postgres", schema: .core)
+        let fresh = try #require(backend.store as? PostgresStore)
+        // The store as an engine before `core.10` made it: every key to events checked at once.
+        try fresh.execute(
+            """
+            DO $$
+            DECLARE key record;
+            BEGIN
+                FOR key IN SELECT conrelid::regclass AS source, conname FROM pg_constraint
+                    WHERE contype = 'f' AND confrelid = 'events'::regclass
+                LOOP
+                    EXECUTE format('ALTER TABLE %s ALTER CONSTRAINT %I NOT DEFERRABLE', key.source, key.conname);
+                END LOOP;
+            END
+            $$;
+            DELETE FROM migrations WHERE name = 'core.10';
+            """)
+        let old = try #require(try backend.connect(schema: .core.filter { $0.name != "core.10" }) as? PostgresStore)
+        #expect(!old.copiesEvents, "keys checked at once: events a row each")
+        #expect(try old.statistics().pending == [], "an engine without core.10 has nothing to do")
+
+        let migrated = try #require(try backend.connect(schema: .core) as? PostgresStore)
+        #expect(try migrated.appliedMigrations().last == "core.10")
+        #expect(migrated.copiesEvents)
+        let immediate = try migrated.first(
+            "SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND confrelid = 'events'::regclass AND NOT condeferrable",
+            []
+        ) { $0.integer(0) }
+        #expect(immediate == 0)
+        try migrated.transaction {
+            try migrated.ensureUser("u", firstSeenAt: 1)
+            let id = try migrated.insertEvent(Self.event("a"))
+            try migrated.run(
+                "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES ('u', 'x', 1, '{}', ?)",
+                [.integer(id)])
+        }
+        #expect(try Self.eventIDs(migrated) == ["a"])
+        // Still checked, at the commit: a row referring to no event is refused with its transaction.
+        #expect(throws: PostgresError.self) {
+            try migrated.transaction {
+                try migrated.run(
+                    "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES ('u', 'y', 1, '{}', ?)",
+                    [.integer(999_999)])
+            }
+        }
+    }
+
     @Test func copiedEventsAreSeenByTheNextQueryOnEventsAndReferredToBeforeTheyAreSent() throws {
         let backend = try TestStore("postgres", schema: .core)
         let store = backend.store

@@ -1,0 +1,176 @@
+/// Reads of one user's or one dog's rows kept for the rest of the write transaction that made
+/// them, so that a batch's events do not each ask the server again what an earlier event of the
+/// batch read (on PostgreSQL every read is a round trip; on SQLite a statement).
+///
+/// Every statement the store runs passes ``note(_:_:leadingID:)`` first, and a kept read goes as
+/// soon as a statement may change what it read: an `INSERT` of one row into its table with the
+/// same values in the columns it is keyed by (`ON CONFLICT … DO UPDATE` only when those columns
+/// are in the conflict target, so that the row updated has them too), any other write to its
+/// table, any `DELETE` (foreign keys cascade) or statement that is not a plain `SELECT`,
+/// `INSERT` or `UPDATE`. A read kept is exactly what the same query would answer now: the
+/// transaction's own earlier writes included. Outside a transaction nothing is kept; the end of
+/// the transaction, and any unit that rolls back, forget everything. Another instance cannot
+/// change the rows meanwhile: a batch holds its users' writer locks to its end
+/// (``Store/serializeWriters(of:)``), and only rows of those users are kept.
+///
+/// Not `Sendable`: it belongs to its store's thread.
+public final class TransactionReads {
+    private struct Entry {
+        var table: String
+        var keys: [(column: String, value: SQLValue)]
+        var value: Any
+    }
+
+    /// What a statement may change.
+    enum Write: Equatable {
+        /// Nothing (a query).
+        case none
+        /// Any row of any table.
+        case everything
+        /// Any row of `table`.
+        case table(String)
+        /// One row of `table` inserted with `columns` bound in order; when it may update the
+        /// row it conflicts with instead, the columns that row shares with it.
+        case insert(table: String, columns: [String], conflict: [String]?)
+    }
+
+    private var entries: [String: Entry] = [:]
+    private var writes: [String: Write] = [:]
+    private var depth = 0
+    /// Reads answered from what was kept (for tests and benchmarks).
+    public private(set) var hits = 0
+
+    public init() {}
+
+    /// A transaction starts (transactions may nest: only the outermost's end forgets).
+    public func begin() { depth += 1 }
+
+    /// A transaction ends, committed or not.
+    public func end() {
+        depth = max(0, depth - 1)
+        if depth == 0 { entries.removeAll(keepingCapacity: true) }
+    }
+
+    /// Forgets everything (a unit rolled back).
+    public func forget() { entries.removeAll(keepingCapacity: true) }
+
+    /// The store is about to run `sql` with `values` (after a row id bound first, for
+    /// ``Store/insertRow(into:_:_:)``): forgets the reads it may change.
+    public func note(_ sql: String, _ values: [SQLValue], leadingID: Bool = false) {
+        guard !entries.isEmpty else { return }
+        let write: Write
+        if let known = writes[sql] {
+            write = known
+        } else {
+            write = Self.write(of: sql)
+            if writes.count > 2_000 { writes.removeAll() }
+            writes[sql] = write
+        }
+        switch write {
+        case .none: return
+        case .everything: entries.removeAll(keepingCapacity: true)
+        case .table(let table): forget { $0.table == table }
+        case .insert(let table, let columns, let conflict):
+            let offset = leadingID ? 1 : 0
+            guard values.count + offset == columns.count else { return forget { $0.table == table } }
+            forget { entry in
+                guard entry.table == table else { return false }
+                // Kept only when the inserted (or updated) row is not one the read could see.
+                return !entry.keys.contains { key in
+                    guard let index = columns.firstIndex(of: key.column), index >= offset else { return false }
+                    if let conflict, !conflict.contains(key.column) { return false }
+                    return values[index - offset] != key.value
+                }
+            }
+        }
+    }
+
+    /// Forgets the reads `isChanged` says the statement may change (nothing is copied when none).
+    private func forget(where isChanged: (Entry) -> Bool) {
+        let changed = entries.compactMap { isChanged($0.value) ? $0.key : nil }
+        for key in changed { entries[key] = nil }
+    }
+
+    /// The value kept for `sql` with `values`, made by `make` (and kept, inside a transaction)
+    /// when there is none; `table` is the one table it reads, `keys` columns it is restricted
+    /// to by equality.
+    func value<T>(
+        _ sql: String, _ values: [SQLValue], table: String, keys: [(column: String, value: SQLValue)],
+        make: () throws -> T
+    ) rethrows -> T {
+        guard depth > 0 else { return try make() }
+        let key = Self.key(sql, values)
+        if let entry = entries[key], let value = entry.value as? T {
+            hits += 1
+            return value
+        }
+        let value = try make()
+        if entries.count >= 10_000 { entries.removeAll(keepingCapacity: true) }
+        entries[key] = Entry(table: table, keys: keys, value: value)
+        return value
+    }
+
+    private static func key(_ sql: String, _ values: [SQLValue]) -> String {
+        var key = sql
+        for value in values {
+            switch value {
+            case .null: key += "\u{1}n"
+            case .integer(let n): key += "\u{1}i\(n)"
+            case .real(let d): key += "\u{1}r\(d.bitPattern)"
+            case .text(let s): key += "\u{1}t" + s
+            }
+        }
+        return key
+    }
+
+    /// What `sql` may change, read from its text.
+    static func write(of sql: String) -> Write {
+        let words = sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "(" }).prefix(3)
+            .map { $0.uppercased() }
+        guard let verb = words.first else { return .none }
+        switch verb {
+        case "SELECT": return sql.contains(";") ? .everything : .none
+        case "UPDATE":
+            guard words.count > 1, !sql.contains(";") else { return .everything }
+            return .table(words[1].lowercased())
+        case "INSERT":
+            guard words.count > 2, words[1] == "INTO", !sql.contains(";") else { return .everything }
+            let table = words[2].lowercased()
+            let pattern =
+                #/\s*INSERT INTO (\w+) \(([\w\s,]+)\)\s*VALUES \(([?\s,]+)\)\s*(ON CONFLICT \(([\w\s,]+)\) DO (NOTHING|UPDATE[\s\S]*))?\s*/#
+            guard let match = sql.wholeMatch(of: pattern) else { return .table(table) }
+            let columns = match.2.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            guard match.3.filter({ $0 == "?" }).count == columns.count,
+                sql.filter({ $0 == "?" }).count == columns.count
+            else { return .table(table) }
+            var conflict: [String]?
+            if let target = match.5, match.6 != "NOTHING" {
+                conflict = target.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            }
+            return .insert(table: table, columns: columns, conflict: conflict)
+        default: return .everything
+        }
+    }
+}
+
+extension StoreReader {
+    /// The rows of `sql`, which reads only `table` and only rows whose `keys` columns have
+    /// those values (a user's, a dog's): kept for the rest of the write transaction until a
+    /// statement may change them (``TransactionReads``).
+    public func keptRows<T>(
+        _ sql: String, _ values: [SQLValue], table: String, keys: [(column: String, value: SQLValue)],
+        _ row: (any SQLRow) throws -> T
+    ) throws -> [T] {
+        guard let reads = transactionReads else { return try rows(sql, values, row) }
+        return try reads.value(sql, values, table: table, keys: keys) { try rows(sql, values, row) }
+    }
+
+    /// The first row of `sql`, kept like ``keptRows(_:_:table:keys:_:)``.
+    public func keptFirst<T>(
+        _ sql: String, _ values: [SQLValue], table: String, keys: [(column: String, value: SQLValue)],
+        _ row: (any SQLRow) throws -> T
+    ) throws -> T? {
+        guard let reads = transactionReads else { return try first(sql, values, row) }
+        return try reads.value(sql, values, table: table, keys: keys) { try first(sql, values, row) }
+    }
+}

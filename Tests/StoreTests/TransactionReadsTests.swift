@@ -1,0 +1,89 @@
+import Core
+import Store
+import TestSupport
+import Testing
+
+/// Reads kept for the rest of a write transaction (``TransactionReads``) answer exactly what the
+/// query would: a write that may change them makes the next read ask the store again, on both
+/// backends.
+@Suite struct TransactionReadsTests {
+    static let read = "SELECT name FROM analytics_outbox WHERE user_id = ? AND name = ? ORDER BY id"
+
+    static func names(_ store: any Store, user: String = "u", name: String = "x") throws -> [String] {
+        try store.keptRows(
+            read, [.text(user), .text(name)], table: "analytics_outbox",
+            keys: [("user_id", .text(user)), ("name", .text(name))]
+        ) { $0.text(0) ?? "" }
+    }
+
+    static func insert(_ store: any Store, user: String, name: String) throws {
+        try store.runDeferred(
+            "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES (?, ?, ?, ?, ?)",
+            [.text(user), .text(name), .real(1), .text("{}"), .null])
+    }
+
+    /// A write between two reads, and whether the second read was answered from what was kept.
+    static let writes: [(label: String, write: @Sendable (any Store) throws -> Void, kept: Bool, count: Int)] = [
+        ("nothing", { _ in }, true, 0),
+        ("another user's row", { try insert($0, user: "v", name: "x") }, true, 0),
+        ("another name's row", { try insert($0, user: "u", name: "y") }, true, 0),
+        ("a row it reads", { try insert($0, user: "u", name: "x") }, false, 1),
+        ("a row of another table", { try $0.ensureUser("w", firstSeenAt: 2) }, true, 0),
+        (
+            "an update of its table",
+            { try $0.run("UPDATE analytics_outbox SET occurred_at = 2 WHERE user_id = 'v'", []) }, false, 0
+        ),
+        ("a delete anywhere (keys cascade)", { try $0.run("DELETE FROM users WHERE user_id = 'w'", []) }, false, 0),
+        (
+            "an insert it cannot read the columns of",
+            {
+                try $0.run(
+                    "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties) SELECT 'u', 'x', 1, '{}'", []
+                )
+            }, false, 1
+        ),
+    ]
+
+    @Test(arguments: TestStore.names, writes.indices)
+    func aWriteThatMayChangeAReadMakesItAskAgain(backend: String, index: Int) throws {
+        let (label, write, kept, count) = Self.writes[index]
+        let test = try TestStore(backend, schema: .core)
+        let store = test.store
+        let reads = try #require(store.transactionReads)
+        try store.transaction {
+            for user in ["u", "v"] { try store.ensureUser(user, firstSeenAt: 1) }
+        }
+        try store.transaction {
+            #expect(try Self.names(store) == [])
+            let hits = reads.hits
+            try write(store)
+            #expect(try Self.names(store) == Array(repeating: "x", count: count), "\(label)")
+            #expect((reads.hits > hits) == kept, "\(label): kept")
+        }
+    }
+
+    @Test(arguments: TestStore.names)
+    func nothingIsKeptOutsideATransactionOrPastAUnitRolledBack(backend: String) throws {
+        let test = try TestStore(backend, schema: .core)
+        let store = test.store
+        let reads = try #require(store.transactionReads)
+        try store.transaction { try store.ensureUser("u", firstSeenAt: 1) }
+        _ = try Self.names(store)
+        _ = try Self.names(store)
+        #expect(reads.hits == 0, "outside a transaction")
+        try store.transaction {
+            _ = try Self.names(store)
+            struct Undo: Error {}
+            // A unit that wrote rows the read sees, through a statement it cannot tell apart, undone.
+            _ = try? store.savepoint {
+                try Self.insert(store, user: "u", name: "x")
+                #expect(try Self.names(store) == ["x"])
+                throw Undo()
+            }
+            #expect(try Self.names(store) == [], "the unit's row is gone, and so is what was read of it")
+        }
+        let later = try store.transaction { try Self.names(store) }
+        #expect(later == [])
+        #expect(reads.hits == 0)
+    }
+}
