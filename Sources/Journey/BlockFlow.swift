@@ -43,9 +43,10 @@ struct BlockFlow {
     private var dog: DogProfile { state.map.dog }
 
     /// The texts of the dog's owner (their profile's locale, else the default): what the
-    /// result of this event says to them.
-    private var ownerTexts: RequestTexts {
-        let profile = (try? store.userProfile(event.userID)) ?? nil
+    /// result of this event says to them. A failed read is thrown, never taken for "no
+    /// profile": on PostgreSQL it has aborted the ingest's transaction.
+    private func ownerTexts() throws -> RequestTexts {
+        let profile = try store.userProfile(event.userID)
         return RequestTexts.choose(profile: profile, acceptLanguage: nil, catalog: evaluator.ruleSet.texts)
     }
 
@@ -127,7 +128,7 @@ struct BlockFlow {
         complete("started", of: block)
         // A hands_on check on a health topic: its result and its records say it does not replace a vet.
         let vetCaption =
-            checkType == "hands_on" && block.branch == "health" ? ownerTexts(JourneyViews.vetCaptionKey) : nil
+            checkType == "hands_on" && block.branch == "health" ? try ownerTexts()(JourneyViews.vetCaptionKey) : nil
         for record in outcome.records {
             var payload = record.payload
             if let vetCaption, payload["note"] == nil { payload["note"] = .string(vetCaption) }
@@ -397,7 +398,7 @@ struct BlockFlow {
                 dogID: dog.id, blockID: blockID, nextBlock: next?.id, nextReason: next?.reason)
             completed.changes = BlockResult.changes(
                 of: block, map: state.map, records: try records(of: block),
-                courseStarted: block.actionType == "start_course", texts: ownerTexts)
+                courseStarted: block.actionType == "start_course", texts: try ownerTexts())
             if let reminder {
                 var summary: JSONObject = [
                     "kind": .string(reminder.kind), "due_at": .string(Timestamp.format(reminder.dueAt)),

@@ -90,13 +90,32 @@ public final class PostgresConnection {
         defer { inTransaction = false }
         do {
             let value = try body()
-            try execute("COMMIT")
+            try commit()
             return value
         } catch {
             deferred.removeAll()
             copies.removeAll()
             if isAlive { try? execute("ROLLBACK") }
             throw error
+        }
+    }
+
+    /// Commits the open transaction. A transaction a failed statement aborted (its error caught
+    /// and dropped) answers COMMIT with ROLLBACK and no error: that is thrown here, since none
+    /// of its changes were kept.
+    private func commit() throws(PostgresError) {
+        try sendCopies()
+        try flush()
+        try ensureConnected()
+        let result = PQexec(handle, "COMMIT")
+        defer { PQclear(result) }
+        try check(result, sql: "COMMIT")
+        let status = String(cString: PQcmdStatus(result))
+        guard status == "COMMIT" else {
+            throw PostgresError(
+                sqlState: "25P02",
+                message: "the transaction was aborted by an earlier failed statement and rolled back (\(status))",
+                sql: "COMMIT")
         }
     }
 

@@ -20,11 +20,12 @@ import Testing
     func aNumberedStoreOpensWithoutRunningAnything(backend name: String) throws {
         var ran: [String]?
         var before: StoreDump?
+        var first: [IngestResult] = []
         let upgraded = try TestStore(name, schema: Features.all.schema) { location in
             let old = try NumberedStore.build(at: location)
             let statistics = try old.statistics()
             #expect(statistics.pending == Self.sinceNumbering.map(\.name))
-            try Self.ingestExamples(into: old)
+            first = try Self.ingestExamples(into: old)
             before = try StoreDump(old, backend: name)
             ran = try old.migrate()
         }
@@ -57,8 +58,20 @@ import Testing
         #expect(try store.integrityCheck() == "ok")
         let fresh = try TestStore(name, schema: Features.all.schema)
         #expect(try SchemaShape.of(store, backend: name) == SchemaShape.of(fresh.store, backend: name))
+        // The store of version 18 has no `users.locale`: the events whose texts read it are refused
+        // for that, each alone; none for a transaction another failure aborted.
+        let aborted = first.filter { $0.message?.contains("transaction is aborted") == true }
+        #expect(aborted.isEmpty, "refused for an earlier failure: \(aborted.map(Self.describe))")
+        // Every event the first ingest kept is answered duplicate now, with its original effects.
+        let kept = Dictionary(
+            first.filter { $0.status == .accepted }.map { ("\($0.userID ?? "")/\($0.eventID ?? "")", $0) }
+        ) { a, _ in a }
         let again = try Self.ingestExamples(into: store)
-        #expect(again.allSatisfy { $0.status == .duplicate || $0.status == .rejected })
+        let offending = again.filter { result in
+            guard let original = kept["\(result.userID ?? "")/\(result.eventID ?? "")"] else { return false }
+            return result.status != .duplicate || result.effects != original.effects
+        }
+        #expect(offending.isEmpty, "not answered as the stored original: \(offending.map(Self.describe))")
         #expect(again.contains { $0.status == .duplicate })
     }
 
@@ -85,6 +98,11 @@ import Testing
         let fresh = try TestStore(name, schema: Features.all.schema)
         #expect(try SchemaShape.of(upgraded.store, backend: name) == SchemaShape.of(fresh.store, backend: name))
         #expect(try upgraded.store.integrityCheck() == "ok")
+    }
+
+    /// One result in a line: its user, event, status and message.
+    static func describe(_ result: IngestResult) -> String {
+        "\(result.userID ?? "?")/\(result.eventID ?? "?") \(result.status) \(result.message ?? "")"
     }
 
     /// Every example through the engine, as of 2026-11-29 12:00 UTC; the results.
