@@ -117,11 +117,11 @@ struct OnboardingTests {
             trigger: "{event: ui_tap, where: {element_id: {prefix: category_option_}}}",
             after: 2, type: "ui_tap", payload: ["element_id": "category_done"], completes: false),
         TriggerCase(
-            name: "event trigger: a number equals", trigger: "{event: ui_slider_moved, where: {value: {equals: 3}}}",
-            after: 2, type: "ui_slider_moved", payload: ["value": 3], completes: true, completedAfter: 2),
+            name: "event trigger: a number equals", trigger: "{event: ui_text_changed, where: {length: {equals: 3}}}",
+            after: 2, type: "ui_text_changed", payload: ["length": 3], completes: true, completedAfter: 2),
         TriggerCase(
-            name: "event trigger: the type alone", trigger: "{event: ui_scrolled}",
-            after: 2, type: "ui_scrolled", payload: [:], completes: true, completedAfter: 2),
+            name: "event trigger: the type alone", trigger: "{event: ui_swipe}",
+            after: 2, type: "ui_swipe", payload: [:], completes: true, completedAfter: 2),
         TriggerCase(
             name: "events that are not from screens are not looked at", trigger: "{tap: plus}", after: 3,
             type: "weight_saved", payload: ["element_id": "plus"], completes: false),

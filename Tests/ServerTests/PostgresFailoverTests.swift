@@ -124,14 +124,7 @@ enum Failover {
         outcome.unsent = stored.subtracting(load.sentKeys).count
         outcome.acceptedTwice = load.acceptedTwice.count
         outcome.undelivered = load.counts.undelivered
-        let walks = try store.rows(
-            "SELECT user_id, count(*) FROM events WHERE user_id LIKE 'fm-%' AND type = 'walk_completed' GROUP BY user_id"
-        ) { ($0.text(0) ?? "", $0.integer(1)) }
-        let progress = Dictionary(
-            uniqueKeysWithValues: try store.rows(
-                "SELECT user_id, value FROM challenge_progress WHERE challenge_id = 'community-walks' AND user_id LIKE 'fm-%'"
-            ) { ($0.text(0) ?? "", $0.real(1)) })
-        outcome.miscounted = walks.filter { progress[$0.0] != Double($0.1) }.count
+        outcome.miscounted = try walksMiscounted(in: store).miscounted.count
         return outcome
     }
 }

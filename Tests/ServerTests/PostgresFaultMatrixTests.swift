@@ -90,14 +90,7 @@ struct PostgresFaultMatrixTests {
         #expect(unsent.isEmpty, "stored but never sent: \(unsent.sorted().prefix(5))")
         #expect(acceptedTwice.isEmpty, "accepted twice: \(acceptedTwice.sorted().prefix(5))")
         // Every stored walk counted once in its user's progress (1 km each), and in the total.
-        let walks = try store.rows(
-            "SELECT user_id, count(*) FROM events WHERE user_id LIKE 'fm-%' AND type = 'walk_completed' GROUP BY user_id"
-        ) { ($0.text(0) ?? "", $0.integer(1)) }
-        let progress = Dictionary(
-            uniqueKeysWithValues: try store.rows(
-                "SELECT user_id, value FROM challenge_progress WHERE challenge_id = 'community-walks' AND user_id LIKE 'fm-%'"
-            ) { ($0.text(0) ?? "", $0.real(1)) })
-        let miscounted = walks.filter { progress[$0.0] != Double($0.1) }
+        let (walks, progress, miscounted) = try walksMiscounted(in: store)
         #expect(miscounted.isEmpty, "progress differs from the stored walks: \(miscounted.prefix(5)) vs \(progress)")
         let total = try store.first(
             "SELECT value FROM challenge_totals WHERE challenge_id = 'community-walks' AND team = ''", []
@@ -107,6 +100,21 @@ struct PostgresFaultMatrixTests {
             "PostgresFaultMatrixTests: \(log.joined(separator: "; ")). Events sent \(load.sentKeys.count), acknowledged \(acknowledged.count), stored \(stored.count); lost \(lost.count), accepted twice \(acceptedTwice.count); \(counts.requests) requests, \(counts.failedRequests) failed and sent again"
         )
     }
+}
+
+/// The fault users' (`fm-…`) stored walks (1 km each), their `community-walks` progress, and
+/// the users whose progress differs from their walks.
+func walksMiscounted(in store: any StoreConnection) throws -> (
+    walks: [(String, Int64)], progress: [String: Double], miscounted: [(String, Int64)]
+) {
+    let walks = try store.rows(
+        "SELECT user_id, count(*) FROM events WHERE user_id LIKE 'fm-%' AND type = 'walk_completed' GROUP BY user_id"
+    ) { ($0.text(0) ?? "", $0.integer(1)) }
+    let progress = Dictionary(
+        uniqueKeysWithValues: try store.rows(
+            "SELECT user_id, value FROM challenge_progress WHERE challenge_id = 'community-walks' AND user_id LIKE 'fm-%'"
+        ) { ($0.text(0) ?? "", $0.real(1)) })
+    return (walks, progress, walks.filter { progress[$0.0] != Double($0.1) })
 }
 
 /// `journey serve` instances (two workers each unless told) on one PostgreSQL database, with the
