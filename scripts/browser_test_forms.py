@@ -23,7 +23,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from browser_support import TOKEN, URL, admin_get, click, driver, shot, text_of, wait, wait_text
+from browser_support import TOKEN, URL, admin_get, click, click_css, driver, shot, text_of, wait, wait_text
 
 DELAY = "events.reminders.weigh_again_after"
 PREFERS = "recommendation.by_branch_prefers"
@@ -253,10 +253,10 @@ def onboarding():
 
     step("a kept step's element, trigger and highlight, and starts_on, edited in place: the version stays")
     wait.until(EC.presence_of_element_located((By.ID, "flow-step-4")))
-    driver.find_element(By.CSS_SELECTOR, "#flow-step-0-fields summary").click()
+    click_css("#flow-step-0-fields summary")
     retype("flow-step-0-target", "intro_page_one")
-    Select(driver.find_element(By.ID, "flow-step-0-highlight")).select_by_value("circle")
-    Select(driver.find_element(By.ID, "flow-step-0-event")).select_by_value("ui_tap")
+    Select(wait.until(EC.element_to_be_clickable((By.ID, "flow-step-0-highlight")))).select_by_value("circle")
+    Select(wait.until(EC.element_to_be_clickable((By.ID, "flow-step-0-event")))).select_by_value("ui_tap")
     retype("flow-step-0-value", "intro_next")
     retype("flow-starts-on", "app_opened, habit_checked")
     shared = text_of("flow-step-3-shared-en")
