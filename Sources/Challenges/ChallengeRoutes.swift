@@ -89,7 +89,7 @@ enum ChallengeRoutes {
         let limit = try self.limit(request)
         do {
             let items = try service.store.challengeFeed(challenge: instance.id, limit: limit)
-            let naming = try naming(service, request)
+            let naming = try naming(service, request).knowing(items.map(\.userID), in: service.store)
             let feed = ChallengeViews.localized(
                 [
                     "challenge_id": .string(instance.id),
@@ -113,10 +113,10 @@ enum ChallengeRoutes {
                 instance, store: service.store, user: nil, now: service.now(), feed: 0, naming: naming)
             var ranking = view["ranking"] ?? .array([])
             if instance.kind != .headToHead {
+                let participants = try service.store.challengeRanking(challenge: instance.id, team: nil, limit: limit)
+                let naming = try naming.knowing(participants.map(\.userID), in: service.store)
                 ranking = .array(
-                    try service.store.challengeRanking(challenge: instance.id, team: nil, limit: limit).enumerated().map
-                    {
-                        index, participant in
+                    participants.enumerated().map { index, participant in
                         .object(
                             (["rank": .number(Double(index + 1))] as JSONObject)
                                 .adding(naming.fields(challenge: instance.id, user: participant.userID))

@@ -86,8 +86,9 @@ public enum ChallengeViews {
                 ])
             }
         } else if feed > 0 {
-            ranking = try store.challengeRanking(challenge: instance.id, team: nil, limit: 10).enumerated().map {
-                index, participant in
+            let participants = try store.challengeRanking(challenge: instance.id, team: nil, limit: 10)
+            let naming = try naming.knowing(participants.map(\.userID), in: store)
+            ranking = participants.enumerated().map { index, participant in
                 .object(
                     (["rank": .number(Double(index + 1))] as JSONObject)
                         .adding(naming.fields(challenge: instance.id, user: participant.userID))
@@ -115,10 +116,9 @@ public enum ChallengeViews {
             }
         }
         if feed > 0 {
-            object["feed"] = .array(
-                try store.challengeFeed(challenge: instance.id, limit: feed).map {
-                    feedLine($0, of: instance, naming: naming)
-                })
+            let items = try store.challengeFeed(challenge: instance.id, limit: feed)
+            let naming = try naming.knowing(items.map(\.userID), in: store)
+            object["feed"] = .array(items.map { feedLine($0, of: instance, naming: naming) })
         }
         return .object(object)
     }

@@ -9,12 +9,13 @@ import Store
 /// base 32. It is the same for a participant whoever reads and wherever in one challenge,
 /// another in every other challenge (handles do not link a user across challenges), and cannot
 /// be computed from the user id without the key. The reader's own lines say `is_you`, and
-/// `display_name` (null until users have profiles) is what the app shows when there is one.
+/// `display_name` is the name the participant gave their profile (null when none), what the
+/// app shows when there is one (the feed's `text` says it: «Анна: +5 км»).
 /// Never the user id: it is the token's `sub`, often an e-mail or an account id. The command
 /// line, which reads the store directly, names users by id.
 public struct ParticipantNaming: Sendable {
     enum Form {
-        case handles(key: [UInt8], viewer: String?)
+        case handles(key: [UInt8], viewer: String?, names: [String: String])
         case userIDs
     }
 
@@ -25,7 +26,18 @@ public struct ParticipantNaming: Sendable {
 
     /// Handles under `store`'s key (made on first use), `viewer`'s lines marked as theirs.
     public static func handles(store: any Store, viewer: String?, now: Double) throws -> ParticipantNaming {
-        ParticipantNaming(form: .handles(key: try store.serviceSecret(secretName, now: now), viewer: viewer))
+        ParticipantNaming(
+            form: .handles(key: try store.serviceSecret(secretName, now: now), viewer: viewer, names: [:]))
+    }
+
+    /// This naming with the display names of `users` read from `store` (one query), for the
+    /// lines about to name them.
+    func knowing(_ users: some Collection<String>, in store: any StoreReader) throws -> ParticipantNaming {
+        guard case .handles(let key, let viewer, var names) = form else { return self }
+        let missing = users.filter { names[$0] == nil }
+        guard !missing.isEmpty else { return self }
+        for (user, name) in try store.displayNames(of: missing) { names[user] = name }
+        return ParticipantNaming(form: .handles(key: key, viewer: viewer, names: names))
     }
 
     /// User ids, as the command line shows them.
@@ -36,10 +48,10 @@ public struct ParticipantNaming: Sendable {
         switch form {
         case .userIDs:
             return ["user_id": .string(user)]
-        case .handles(let key, let viewer):
+        case .handles(let key, let viewer, let names):
             return [
                 "participant": .string(Self.handle(key: key, challenge: challenge, user: user)),
-                "display_name": .null, "is_you": .bool(user == viewer),
+                "display_name": names[user].map(JSON.string) ?? .null, "is_you": .bool(user == viewer),
             ]
         }
     }

@@ -4,7 +4,8 @@ import Foundation
 import HTTP
 import Store
 
-/// A user's profile: the locale they read the app in and their time zone.
+/// A user's profile: the locale they read the app in, their time zone and the name others see
+/// them by. Only its user reads or changes it (the path's user is the token's subject).
 enum ProfileRoutes {
     /// `GET /v1/users/{user}/profile`: what the user set (null when not set), the locale their
     /// texts are served in for this request and why, and the locales there are texts for.
@@ -16,9 +17,9 @@ enum ProfileRoutes {
         return .json(json(user: user, profile: profile ?? UserProfile(), service: service, request: request))
     }
 
-    /// `PUT /v1/users/{user}/profile` with `{locale, timezone}`: replaces both (absent or null
-    /// clears one). A locale the rules have no texts for, or a time zone that is not IANA's, is
-    /// `422` naming the field and what is accepted.
+    /// `PUT /v1/users/{user}/profile` with `{locale, timezone, display_name}`: replaces all three
+    /// (absent or null clears one). A locale the rules have no texts for, a time zone that is not
+    /// IANA's, or a name ``DisplayName`` refuses is `422` naming the field and what is accepted.
     static func replace(_ service: JourneyService, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
@@ -35,8 +36,9 @@ enum ProfileRoutes {
         if let timezone, TimeZone(identifier: timezone) == nil {
             fields.fail("timezone", .invalid, "is not an IANA time zone such as Europe/Moscow")
         }
+        let displayName = try? fields.optionalDisplayName("display_name")
         try fields.check()
-        let profile = UserProfile(locale: locale, timezone: timezone)
+        let profile = UserProfile(locale: locale, timezone: timezone, displayName: displayName)
         do {
             try service.store.setUserProfile(user, profile, now: service.now())
         } catch {
@@ -61,6 +63,7 @@ enum ProfileRoutes {
         return [
             "user_id": .string(user), "locale": profile.locale.map(JSON.string) ?? .null,
             "timezone": profile.timezone.map(JSON.string) ?? .null,
+            "display_name": profile.displayName.map(JSON.string) ?? .null,
             "effective_locale": .string(texts.locale), "locale_source": .string(texts.source),
             "supported_locales": .array(texts.catalog.codes.map(JSON.string)),
         ]

@@ -167,5 +167,10 @@ enum CoreSchema {
                 END
                 $$;
                 """),
+        Migration(
+            "core.11", "a user's profile: the name others see them by (a challenge's feed and ranking)",
+            sql: """
+                ALTER TABLE users ADD COLUMN display_name TEXT;
+                """),
     ]
 }
