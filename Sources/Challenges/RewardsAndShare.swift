@@ -46,7 +46,7 @@ public enum RewardViews {
 
     /// What the share sheet renders for `user` in `instance`: title, progress, deadline, rank
     /// and one line of text, in `texts`' locale («42,5 из 50 км в «Пройти 50 км с собакой» · 85% ·
-    /// 1-е место из 2 · осталось 3 дня»).
+    /// 1-е место из 2 · осталось 3 дня»), and the name the user gave their profile, for the card.
     public static func share(
         _ instance: ChallengeInstance, user: String, store: any StoreReader, now: Double, texts: RequestTexts
     ) throws -> JSON {
@@ -84,7 +84,8 @@ public enum RewardViews {
         let line = parts.compactMap { DeferredText.rendered($0, texts: texts).stringValue }.joined(separator: " · ")
         return [
             "challenge_id": .string(instance.id), "title": DeferredText.rendered(title, texts: texts),
-            "type": .string(instance.kind.rawValue), "user_id": .string(user), "joined": .bool(joined),
+            "type": .string(instance.kind.rawValue), "user_id": .string(user),
+            "display_name": try store.userProfile(user)?.displayName.map(JSON.string) ?? .null, "joined": .bool(joined),
             "value": .number(value), "target": .number(target), "percent": .number(percent),
             "unit": challenge.unit.map(JSON.string) ?? .null,
             "rank": rank.map(JSON.number) ?? .null, "participants": .number(participants),
