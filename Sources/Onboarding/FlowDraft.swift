@@ -118,6 +118,10 @@ struct FlowDraft {
                 continue
             }
             ids.append(stepID)
+            // Issue 42: the editor's names are the app's (a tooltip's `placement`; `highlight` is
+            // the app's `{shape, corner_radius}` object, so the shape alone is `highlight_shape`).
+            step.renamed("position", to: "placement")
+            step.renamed("highlight", to: "highlight_shape")
             let existing = variant.steps.first { $0.id == stepID }
             let tooltipKey = existing?.tooltip.key ?? "onboarding.\(flow.id).\(stepID).tooltip"
             var tooltip: [String: String] = [:]
@@ -267,13 +271,13 @@ struct FlowDraft {
         -> NewFlowStep?
     {
         let target = try? step.string("target_element_id", maxLength: 200)
-        let shapeName = (try? step.optionalString("highlight")) ?? nil
-        let positionName = (try? step.optionalString("position")) ?? nil
+        let shapeName = (try? step.optionalString("highlight_shape")) ?? nil
+        let positionName = (try? step.optionalString("placement")) ?? nil
         let canSkip = ((try? step.optionalBool("can_skip")) ?? nil) ?? true
         let shape = OnboardingStep.Shape(rawValue: shapeName ?? "rectangle")
-        if shape == nil { step.fail("highlight", .invalid, "is circle or rectangle, got `\(shapeName ?? "")`") }
+        if shape == nil { step.fail("highlight_shape", .invalid, "is circle or rectangle, got `\(shapeName ?? "")`") }
         let position = OnboardingStep.TooltipPosition(rawValue: positionName ?? "auto")
-        if position == nil { step.fail("position", .invalid, "is above, below or auto, got `\(positionName ?? "")`") }
+        if position == nil { step.fail("placement", .invalid, "is above, below or auto, got `\(positionName ?? "")`") }
         let trigger = Self.trigger(in: &step, events: events)
         guard let target, let shape, let position, let trigger else { return nil }
         return NewFlowStep(

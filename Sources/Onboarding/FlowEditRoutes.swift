@@ -85,7 +85,7 @@ enum FlowEditRoutes {
         return try draft.base.keep(
             draft.edited, message: draft.message ?? draft.summary, request: request, service: service,
             extra: [
-                "flow": .string(draft.flow.id), "variant": .string(draft.variant), "version": .string(draft.version),
+                "flow_id": .string(draft.flow.id), "variant": .string(draft.variant), "version": .string(draft.version),
                 "version_change": .string(draft.versionChange), "impact": impact,
                 "consequences": .array(consequences),
             ],
@@ -99,7 +99,7 @@ enum FlowEditRoutes {
     {
         let draft = try FlowDraft(request, flow: try parameters.require("flow"), service: service, keeping: false)
         return .json([
-            "flow": .string(draft.flow.id), "variant": .string(draft.variant),
+            "flow_id": .string(draft.flow.id), "variant": .string(draft.variant),
             "version": .string(draft.flow.version), "steps_change": .bool(draft.stepsChange),
             "edited_steps": .array(draft.editedSteps.map(JSON.string)),
             "starts_on_change": .bool(draft.startsOn != nil), "impact": try draft.impact(service),
@@ -143,7 +143,7 @@ enum FlowEditRoutes {
                         if step.shape == .rectangle { highlight["corner_radius"] = .number(step.cornerRadius) }
                         return [
                             "id": .string(step.id), "target_element_id": .string(step.targetElementID),
-                            "highlight": .object(highlight), "position": .string(step.tooltipPosition.rawValue),
+                            "highlight": .object(highlight), "placement": .string(step.tooltipPosition.rawValue),
                             "tooltip": [
                                 "key": step.tooltip.key.map(JSON.string) ?? .null, "texts": texts(step.tooltip),
                                 "shared_with": .array(

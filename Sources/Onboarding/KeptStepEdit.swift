@@ -10,14 +10,14 @@ struct KeptStepEdit {
     /// Field name → its new YAML value, only for the fields that change.
     private(set) var fields: [(name: String, yaml: String)] = []
 
-    /// Reads `target_element_id`, `highlight` and `trigger` of `step` (problems kept in it).
+    /// Reads `target_element_id`, `highlight_shape` and `trigger` of `step` (problems kept in it).
     init(_ step: inout FieldReader, existing: OnboardingStep, events: [AppEvent]) {
         if step.has("target_element_id"), let target = try? step.string("target_element_id", maxLength: 200),
             target != existing.targetElementID
         {
             fields.append(("target_element_id", JSON.string(target).compactText))
         }
-        if step.has("highlight"), let name = try? step.string("highlight") {
+        if step.has("highlight_shape"), let name = try? step.string("highlight_shape") {
             if let shape = OnboardingStep.Shape(rawValue: name) {
                 if shape != existing.shape {
                     let radius = existing.shape == .rectangle ? existing.cornerRadius : 12
@@ -27,7 +27,7 @@ struct KeptStepEdit {
                     fields.append(("highlight", yaml))
                 }
             } else {
-                step.fail("highlight", .invalid, "is circle or rectangle, got `\(name)`")
+                step.fail("highlight_shape", .invalid, "is circle or rectangle, got `\(name)`")
             }
         }
         if step.has("trigger"), let trigger = FlowDraft.trigger(in: &step, events: events),

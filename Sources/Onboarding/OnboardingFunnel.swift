@@ -133,12 +133,12 @@ public struct OnboardingFunnel: Sendable {
     /// The step of `variant` where most of those who reached it went no further.
     public func biggestDropOff(in variant: Variant) -> Step? { Self.biggestDropOff(among: variant.steps) }
 
-    /// Per variant (`byVariant`), as `{flow, key, variants: [...]}`; else in total, as
-    /// `{flow, key, total: {...}}`.
+    /// Per variant (`byVariant`), as `{flow_id, key, variants: [...]}`; else in total, as
+    /// `{flow_id, key, total: {...}}`.
     public func json(byVariant: Bool) -> JSON {
         guard !byVariant else {
             return .object([
-                "flow": .string(flow), "key": .string(key),
+                "flow_id": .string(flow), "key": .string(key),
                 "variants": .array(
                     variants.map { variant in
                         .object([
@@ -151,7 +151,7 @@ public struct OnboardingFunnel: Sendable {
             ])
         }
         return .object([
-            "flow": .string(flow), "key": .string(key),
+            "flow_id": .string(flow), "key": .string(key),
             "total": .object([
                 "variants": .array(total.variants.map(JSON.string)), "started": .number(Double(total.started)),
                 "finished": .number(Double(total.finished)),

@@ -151,7 +151,7 @@ public struct ImpactReport: Sendable {
                                     dogs == 0 ? 0 : (Double(change.count) / Double(dogs) * 1000).rounded() / 1000),
                                 "examples": .array(
                                     change.examples.map {
-                                        ["dog": .string($0.dog), "before": $0.before, "after": $0.after]
+                                        ["dog_id": .string($0.dog), "before": $0.before, "after": $0.after]
                                     }),
                             ]
                         )

@@ -115,7 +115,7 @@ enum TextRoutes {
                         withCount[plural] = .number(count)
                         return [
                             "argument": .string(plural), "count": .number(count),
-                            "category": .string(rules.pluralCategory(count).rawValue),
+                            "plural_category": .string(rules.pluralCategory(count).rawValue),
                             "text": .string(message.render(withCount, rules: rules)),
                         ]
                     })

@@ -43,7 +43,7 @@ import Testing
         #expect(changed["changed"] == 2, "\(changedRun.stdout)")
         let recommended = changed["by_decision"]?["today.recommended"]
         #expect(recommended?["changed"] == 1)
-        #expect(recommended?["examples"]?[0]?["dog"] == "q-123")
+        #expect(recommended?["examples"]?[0]?["dog_id"] == "q-123")
         #expect(recommended?["examples"]?[0]?["before"] == "vaccination-record")
         #expect(changed["by_decision"]?["today.offer"]?["changed"] == 1)
         #expect(changed["by_rule"]?["recommendation (by-branch)"] == 1, "the rule that made the difference")

@@ -14,7 +14,7 @@ import Testing
         ["id": "welcome_page"], ["id": "streaks_page"], ["id": "reminders_page"], ["id": "main_screen"],
     ]
     static let newStep: JSON = [
-        "id": "meet_stats", "target_element_id": "stats_tab", "highlight": "circle", "position": "above",
+        "id": "meet_stats", "target_element_id": "stats_tab", "highlight_shape": "circle", "placement": "above",
         "tooltip": ["ru": "Здесь видно, как растут ваши серии.", "en": "Here you see your streaks grow."],
         "trigger": ["event": "ui_tap", "element_id": "stats_tab"],
     ]
@@ -69,9 +69,10 @@ import Testing
         // A kept step's element, highlight and trigger are checked as a new step's are.
         .init(
             body: [
-                "variant": "pages", "steps": .array([["id": "welcome_page", "highlight": "star"]] + pages.dropFirst()),
+                "variant": "pages",
+                "steps": .array([["id": "welcome_page", "highlight_shape": "star"]] + pages.dropFirst()),
             ],
-            status: 422, code: "invalid_request", fields: ["/steps/0/highlight": "invalid"]),
+            status: 422, code: "invalid_request", fields: ["/steps/0/highlight_shape": "invalid"]),
         .init(
             body: [
                 "variant": "pages",
@@ -111,11 +112,11 @@ import Testing
             body: adding("trigger", ["timer": 0]), status: 422, code: "invalid_request",
             fields: ["/steps/4/trigger/timer": "out_of_range"]),
         .init(
-            body: adding("highlight", "star"), status: 422, code: "invalid_request",
-            fields: ["/steps/4/highlight": "invalid"]),
+            body: adding("highlight_shape", "star"), status: 422, code: "invalid_request",
+            fields: ["/steps/4/highlight_shape": "invalid"]),
         .init(
-            body: adding("position", "left"), status: 422, code: "invalid_request",
-            fields: ["/steps/4/position": "invalid"]),
+            body: adding("placement", "left"), status: 422, code: "invalid_request",
+            fields: ["/steps/4/placement": "invalid"]),
         // A tooltip longer than the screen's 90 characters: refused by the gates, at its field.
         .init(
             body: adding(
@@ -142,6 +143,27 @@ import Testing
         }
         let drafts = harness.send("GET", "/v1/rules/revisions", admin: true).json["revisions"]?.arrayValue ?? []
         #expect(drafts.count == 1, "nothing stored")
+    }
+
+    /// The editor's former names (issue 42: the app's are `placement` and a `highlight` object)
+    /// are refused naming the new one, on a new step and a kept one alike; nothing is stored.
+    @Test(arguments: [
+        ("position", "placement", 4), ("highlight", "highlight_shape", 4), ("highlight", "highlight_shape", 0),
+        ("position", "placement", 0),
+    ])
+    func aFormerNameIsRefusedNamingTheNewOne(old: String, new: String, index: Int) throws {
+        let value: JSON = old == "position" ? "above" : "circle"
+        var steps = Self.adding(old, value)["steps"]?.arrayValue ?? []
+        if index == 0 { steps = [["id": "welcome_page", old: value]] + Self.pages.dropFirst() }
+        let body: JSON = ["variant": "pages", "steps": .array(steps), "version_change": "minor"]
+        try Self.shared.use { harness in
+            let answer = harness.send("PUT", Self.path, json: body, admin: true)
+            let error = answer.json["errors"]?.arrayValue?.first { $0["path"] == .string("/steps/\(index)/\(old)") }
+            #expect(answer.status == 422 && error?["code"] == "invalid", "\(answer.text.prefix(600))")
+            #expect(error?["message"] == .string("was renamed: send `\(new)` instead"), "\(answer.text.prefix(600))")
+            let drafts = harness.send("GET", "/v1/rules/revisions", admin: true).json["revisions"]?.arrayValue ?? []
+            #expect(drafts.count == 1, "nothing stored")
+        }
     }
 
     @Test func anUnknownFlowIsNotFound() throws {
@@ -277,7 +299,7 @@ extension FlowRouteTests {
             "variant": "pages", "starts_on": ["app_opened", "habit_checked"],
             "steps": [
                 [
-                    "id": "welcome_page", "target_element_id": "intro_page_one", "highlight": "circle",
+                    "id": "welcome_page", "target_element_id": "intro_page_one", "highlight_shape": "circle",
                     "trigger": ["event": "ui_tap", "element_id": "intro_next"],
                 ],
                 ["id": "streaks_page", "trigger": ["event": "ui_swipe", "direction": "left"]],

@@ -102,12 +102,13 @@ import Testing
         }
     }
 
-    /// The walk over every schema the app's operations reach (their bodies and answers).
-    static func appWalk(_ document: JSON) -> Walk {
+    /// The walk over every schema the app's operations reach (their bodies and answers); with
+    /// `includingAdmin`, the admin operations' too (those with their own `security`).
+    static func appWalk(_ document: JSON, includingAdmin: Bool = false) -> Walk {
         var walk = Walk(schemas: document["components"]?["schemas"]?.objectValue ?? [:])
         for (path, item) in document["paths"]?.objectValue ?? [:] {
             for (method, operation) in item.objectValue ?? [:] where operation.objectValue != nil {
-                guard operation["security"] == nil else { continue }
+                guard includingAdmin || operation["security"] == nil else { continue }
                 let place = "\(method.uppercased()) \(path)"
                 if let body = operation["requestBody"]?["content"]?["application/json"]?["schema"] {
                     walk.walk(body, at: place + " body")
@@ -140,6 +141,37 @@ import Testing
         }
         let fixed = Set(Self.knownConflicts.keys).subtracting(brokenNames).sorted()
         #expect(fixed == [], "no longer in conflict: take them off knownConflicts")
+    }
+
+    /// The admin routes (the console's: flows, funnels, experiments, revisions, texts) under the
+    /// same rule, walked together with the app's, so that a name means one thing whoever calls.
+    /// The names still used two ways there, to rename next: the list must match exactly.
+    static let adminKnownConflicts: Set<String> = [
+        "action", "active", "dogs", "events", "fallback", "files", "kept", "lines", "major", "metrics", "minor",
+        "notes", "now", "revision", "rules", "schedule", "summary", "tests", "total", "trigger", "values",
+        "variants", "variations",
+    ]
+
+    @Test func oneNameForOneThingAcrossEveryRouteAdminIncluded() throws {
+        let walk = Self.appWalk(try Self.servedDocument(), includingAdmin: true)
+        #expect(walk.uses.count > Self.appWalk(try Self.servedDocument()).uses.count, "the admin schemas were walked")
+        let broken = Set(walk.uses.keys.filter { walk.problem($0) != nil })
+        for name in broken.subtracting(Self.adminKnownConflicts).sorted() {
+            Issue.record("\(walk.problem(name) ?? name)")
+        }
+        let fixed = Self.adminKnownConflicts.subtracting(broken).sorted()
+        #expect(fixed == [], "no longer in conflict: take them off adminKnownConflicts")
+    }
+
+    /// The admin names renamed to the app's (issue 42): the flow editor's and the funnel's
+    /// `flow_id`, a tooltip's `placement`, a highlight's `highlight_shape`, an impact example's
+    /// `dog_id`, a plural sample's `plural_category`.
+    @Test(arguments: ["flow_id", "placement", "highlight_shape", "dog_id", "plural_category", "highlight", "position"])
+    func oneKindAdminIncluded(name: String) throws {
+        let walk = Self.appWalk(try Self.servedDocument(), includingAdmin: true)
+        #expect(walk.uses[name] != nil, "\(name) is in the documents")
+        #expect(walk.problem(name) == nil)
+        #expect(walk.uses[name]?.count == 1, "\(name): \(walk.uses[name] ?? [:])")
     }
 
     /// The names issue 42 found in two shapes (or meanings) are one shape now.

@@ -92,7 +92,9 @@ import Testing
             #expect(answer.status == 200, "\(answer.text.prefix(300))")
             #expect(answer.json["rendered"] == ["ru": "Осталось 3 шага", "en": "3 steps left"])
             let sample = answer.json["plural_samples"]?["ru"]?.arrayValue?.first { $0["count"] == .number(count) }
-            #expect(sample?["category"] == .string(category) && sample?["text"] == .string(text), "\(sample ?? .null)")
+            #expect(
+                sample?["plural_category"] == .string(category) && sample?["text"] == .string(text),
+                "\(sample ?? .null)")
             let typing = harness.send(
                 "POST", "/v1/texts/render", json: ["texts": ["ru": "{count, plural, one {"]], admin: true)
             #expect(typing.status == 200 && typing.json["problems"]?["ru"]?.stringValue?.isEmpty == false)

@@ -25,7 +25,7 @@
     return [
       JC.el("p", { class: "preview-summary" }, report.changed + " of " + report.decisions + " decisions change, over " + report.dogs + " active dogs."),
       decisions.length
-        ? JC.table(["Decision", "Dogs changed", "Examples"], decisions.map(([key, c]) => [key, { text: String(c.changed), class: "number" }, JC.el("ul", {}, c.examples.map((e) => JC.el("li", {}, e.dog + ": " + JSON.stringify(e.before) + " → " + JSON.stringify(e.after))))]))
+        ? JC.table(["Decision", "Dogs changed", "Examples"], decisions.map(([key, c]) => [key, { text: String(c.changed), class: "number" }, JC.el("ul", {}, c.examples.map((e) => JC.el("li", {}, e.dog_id + ": " + JSON.stringify(e.before) + " → " + JSON.stringify(e.after))))]))
         : JC.message("ok", "No screen decision changes over the last 7 days."),
       JC.el("details", {}, JC.el("summary", {}, "The whole report"), JC.el("pre", {}, JSON.stringify(report, null, 2))),
     ];

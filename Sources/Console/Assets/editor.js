@@ -162,7 +162,7 @@
   }
 
   function examples(list) {
-    return JC.el("ul", {}, list.map((e) => JC.el("li", {}, e.dog + ": ", JC.el("code", {}, JSON.stringify(e.before)), " → ", JC.el("code", {}, JSON.stringify(e.after)))));
+    return JC.el("ul", {}, list.map((e) => JC.el("li", {}, e.dog_id + ": ", JC.el("code", {}, JSON.stringify(e.before)), " → ", JC.el("code", {}, JSON.stringify(e.after)))));
   }
 
   function countTable(title, object, describe) {

@@ -48,7 +48,7 @@
     if (Object.keys(changed).length) out.tooltip = changed;
     const f = step.fields || {};
     if (f.target !== undefined && f.target !== step.target_element_id) out.target_element_id = f.target;
-    if (f.highlight !== undefined && f.highlight !== step.highlight.shape) out.highlight = f.highlight;
+    if (f.highlight !== undefined && f.highlight !== step.highlight.shape) out.highlight_shape = f.highlight;
     const was = triggerChoice(step);
     if (f.type !== undefined && (f.type !== was.type || f.value !== was.value)) out.trigger = triggerBody(f.type, f.value);
     return out;
@@ -193,8 +193,8 @@
     const body = {
       id: $("flow-new-id").value.trim(),
       target_element_id: $("flow-new-target").value.trim(),
-      highlight: $("flow-new-highlight").value,
-      position: $("flow-new-position").value,
+      highlight_shape: $("flow-new-highlight").value,
+      placement: $("flow-new-position").value,
       can_skip: $("flow-new-skip").checked,
       tooltip,
       trigger: triggerBody(event.type, value),
@@ -267,7 +267,7 @@
       answer.version_change === "minor"
         ? [["finished, will see only the new steps", number(impact.minor.see_new_steps)], ["finished, nothing new", number(impact.minor.see_nothing_new)], ["in the middle, carry on", number(impact.minor.carry_on)], ["in other variants, no change", number(impact.minor.unaffected)]]
         : [["start again from the first step", number(impact.major.start_again)]];
-    const counts = JC.table(["Users who started " + answer.flow, "Count"], rows);
+    const counts = JC.table(["Users who started " + answer.flow_id, "Count"], rows);
     $("flow-draft").insertBefore(JC.el("div", { id: "flow-counts" }, counts), $("flow-draft").children[2] || null);
   }
 

@@ -83,7 +83,7 @@
         "text-preview",
         JC.el("h4", {}, "What a user reads"),
         JC.table(["Locale", "Text"], Object.entries(answer.rendered).map(([code, text]) => [code, text]).concat(problems.map(([code, problem]) => [code, { text: "Cannot be read yet: " + problem, class: "bad" }]))),
-        samples.length ? JC.table(["Locale", "Count", "Form", "Text"], samples.flatMap(([code, list]) => list.map((s) => [code, { text: String(s.count), class: "number" }, s.category, s.text])), "Each plural form, by count") : null
+        samples.length ? JC.table(["Locale", "Count", "Form", "Text"], samples.flatMap(([code, list]) => list.map((s) => [code, { text: String(s.count), class: "number" }, s.plural_category, s.text])), "Each plural form, by count") : null
       );
     } catch (error) {
       if (key !== state.key) return;
