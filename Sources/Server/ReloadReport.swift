@@ -31,7 +31,7 @@ public struct ReloadReport: Sendable {
 
     public var json: JSON {
         var object: JSONObject = [
-            "outcome": .string(outcome.rawValue), "trigger": .string(trigger),
+            "outcome": .string(outcome.rawValue), "cause": .string(trigger),
             "revision": revision.map(JSON.string) ?? .null, "at": .string(Timestamp.format(at)),
             "seconds": .number((seconds * 1000).rounded() / 1000), "message": .string(message),
             "tests_run": .number(Double(testsRun)),

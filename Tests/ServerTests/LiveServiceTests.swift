@@ -135,7 +135,7 @@ import Testing
         }
         let (_, after) = try client.json("GET", "/v1/rules", admin: true)
         #expect(after["revision"] == rules["revision"])
-        #expect(after["last_reload"]?["trigger"] == "startup")
+        #expect(after["last_reload"]?["cause"] == "startup")
         let (_, environment) = try client.json("POST", "/v1/eval", ["expr": "$ENV | length"], admin: true)
         #expect(environment["outputs"] == [0])
     }
