@@ -7,7 +7,7 @@ extension ExperimentReport {
     public var json: JSON {
         .object([
             "experiment": .string(experiment),
-            "now": .string(Timestamp.format(now)),
+            "as_of": .string(Timestamp.format(now)),
             "exposed_users": .number(Double(exposedUsers)),
             "variations": .array(
                 variations.map { variation in

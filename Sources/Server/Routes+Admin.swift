@@ -48,8 +48,11 @@ enum AdminRoutes {
         var fields = try RequestBody.fields(request)
         let input = fields.member("input")
         let variant = try? fields.optionalString("variant")
-        let now = time(&fields, "now", default: service.configuration.clock())
-        let useFallback = (try? fields.optionalBool("fallback")) ?? false
+        // Issue 42: `now` marks the app's map node and `fallback` is a check's fallback object.
+        fields.renamed("now", to: "evaluated_at")
+        fields.renamed("fallback", to: "use_fallback")
+        let now = time(&fields, "evaluated_at", default: service.configuration.clock())
+        let useFallback = (try? fields.optionalBool("use_fallback")) ?? false
         if input == nil { fields.fail("input", .missing, "is required (the rule's input `.`)") }
         try fields.check()
         guard let input else { throw APIError(422, "invalid_request", "input is required (the rule's input `.`)") }
@@ -121,7 +124,8 @@ enum AdminRoutes {
         var fields = try RequestBody.fields(request)
         let expression = (try? fields.string("expr", maxLength: 65_536)) ?? ""
         let input = fields.member("input") ?? .null
-        let now = time(&fields, "now", default: service.configuration.clock())
+        fields.renamed("now", to: "evaluated_at")
+        let now = time(&fields, "evaluated_at", default: service.configuration.clock())
         let budget = (try? fields.optionalInteger("timeout_ms", in: 1...5000)) ?? 1000
         let limit = (try? fields.optionalInteger("limit", in: 1...1000)) ?? 100
         try fields.check()

@@ -147,9 +147,8 @@ import Testing
     /// same rule, walked together with the app's, so that a name means one thing whoever calls.
     /// The names still used two ways there, to rename next: the list must match exactly.
     static let adminKnownConflicts: Set<String> = [
-        "action", "active", "dogs", "events", "fallback", "files", "kept", "lines", "major", "metrics", "minor",
-        "notes", "now", "revision", "rules", "schedule", "summary", "tests", "total", "values",
-        "variants", "variations",
+        "action", "active", "dogs", "events", "files", "kept", "lines", "major", "metrics", "minor", "notes",
+        "revision", "rules", "schedule", "summary", "tests", "total", "values", "variants", "variations",
     ]
 
     @Test func oneNameForOneThingAcrossEveryRouteAdminIncluded() throws {
@@ -165,10 +164,12 @@ import Testing
 
     /// The admin names renamed to the app's (issue 42): the flow editor's and the funnel's
     /// `flow_id`, a tooltip's `placement`, a highlight's `highlight_shape`, an impact example's
-    /// `dog_id`, a plural sample's `plural_category`; a reload's `cause` (`trigger` is a step's).
+    /// `dog_id`, a plural sample's `plural_category`; a reload's `cause` (`trigger` is a step's);
+    /// an evaluation's `evaluated_at` and `use_fallback` (`now` marks a node, `fallback` is a
+    /// check's); an experiment report's `as_of`, as the challenge list's.
     @Test(arguments: [
         "flow_id", "placement", "highlight_shape", "dog_id", "plural_category", "highlight", "position", "trigger",
-        "cause",
+        "cause", "evaluated_at", "use_fallback", "now", "fallback", "as_of",
     ])
     func oneKindAdminIncluded(name: String) throws {
         let walk = Self.appWalk(try Self.servedDocument(), includingAdmin: true)

@@ -80,7 +80,7 @@
       JC.show(
         "experiment-report",
         JC.el("h3", { id: "report-title", tabindex: "-1" }, "Results of " + key),
-        JC.el("p", {}, report.exposed_users + " users exposed (as of " + JC.time(report.now) + ")."),
+        JC.el("p", {}, report.exposed_users + " users exposed (as of " + JC.time(report.as_of) + ")."),
         JC.table(["Variation", "Weight", "Users"], report.variations.map((v) => [v.variation === control && v.variation !== "control" ? v.variation + " (control)" : v.variation, JC.percent(v.weight), { text: String(v.users), class: "number" }])),
         warnings,
         report.metrics.map((metric) => metricView(metric, control)),
