@@ -115,6 +115,11 @@ enum ServeCommand: Command {
                 long: "activation-poll", valueName: "duration",
                 help: "How often each worker reads the active revision besides the store's notifications (tests).",
                 defaultValue: "200ms", isHidden: true),
+            OptionSpec(
+                long: "exit-with-parent",
+                help:
+                    "Stop, as on SIGTERM, once the process that started the service ends, however it ends (tests and scripts: a killed run leaves no service behind). Needs a supervisor (--workers 1 or more)."
+            ),
             OptionSpec(long: "worker-index", valueName: "n", help: "(internal)", isHidden: true),
             OptionSpec(long: "isolated-eval", help: "(internal)", isHidden: true),
             OptionSpec(long: "isolated-job", valueName: "name", help: "(internal)", isHidden: true),
@@ -252,6 +257,14 @@ enum ServeCommand: Command {
             configuration.rulesSource = .folder
         }
         configuration.runJobs = !arguments.flag("no-jobs") && !arguments.flag("no-digest")
+        if arguments.flag("exit-with-parent"), arguments.values["worker-index"] == nil {
+            guard configuration.workers > 0 else {
+                throw UsageError(
+                    message: "--exit-with-parent needs a supervisor (--workers 1 or more)", command: spec)
+            }
+            // Read now: a parent that ended before this line is caught at the supervisor's first look.
+            configuration.parentToOutlive = getppid()
+        }
         if let path = arguments.values["admin-token-file"]?.last {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw UsageError(message: "Cannot read the admin token file '\(path)'", command: spec)

@@ -89,6 +89,9 @@ public struct ServiceConfiguration: Sendable {
     /// How long a starting service waits for its port while other processes hold it (the
     /// workers of a service that is stopping).
     public var listenWait: Duration = .seconds(10)
+    /// The process the supervisor outlives no longer than its next look (`--exit-with-parent`):
+    /// once its parent is no longer this process, it stops as on SIGTERM. Nil: it keeps serving.
+    public var parentToOutlive: Int32?
     /// The `journey` executable, for the worker processes and isolated evaluations (default:
     /// this process's own executable).
     public var executable: String?

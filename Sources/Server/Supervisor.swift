@@ -92,6 +92,7 @@ public final class Supervisor {
                 logLine("journey serve: the workers did not become ready within 120 s")
                 return shutdown(control, code: 1)
             }
+            if isOrphaned { return shutdown(control, code: 1) }
             usleep(10_000)
         }
         announce("http://\(socket.host.contains(":") ? "[\(socket.host)]" : socket.host):\(socket.port)")
@@ -118,7 +119,7 @@ public final class Supervisor {
                     break
                 }
             }
-            if stop { return shutdown(control, code: 0) }
+            if stop || isOrphaned { return shutdown(control, code: 0) }
             for (index, status) in reap() {
                 let delay = handleDeath(of: index, status: status, control: control, store: store, snapshots: snapshots)
                 pendingRestarts.append((index, ContinuousClock.now + delay))
@@ -133,6 +134,19 @@ public final class Supervisor {
             pendingRestarts.removeAll { $0.at <= now && workers[$0.index] != nil }
         }
     }
+
+    /// Whether the process it was told to outlive no longer than its next look
+    /// (``ServiceConfiguration/parentToOutlive``) has ended: this process then has another
+    /// parent (init, or a subreaper). Logged once.
+    private var isOrphaned: Bool {
+        guard let parent = configuration.parentToOutlive, getppid() != parent else { return false }
+        if !toldOrphaned {
+            toldOrphaned = true
+            logLine("journey serve: the process that started it (pid \(parent)) ended: stopping")
+        }
+        return true
+    }
+    private var toldOrphaned = false
 
     private func start(_ index: Int, socket: ListeningSocket, control: ControlBlock, lifeline: Lifeline) -> Bool {
         let executable =
@@ -274,7 +288,10 @@ public final class Supervisor {
             for (index, _) in reap() { workers[index] = nil }
             usleep(10_000)
         }
-        for (_, worker) in workers {
+        for (index, worker) in workers {
+            logLine(
+                "journey serve: worker w\(index) did not stop within \(DurationText.format(configuration.shutdownGrace + .seconds(2))) of SIGTERM: killed (what it had not written is lost)"
+            )
             kill(worker.pid, SIGKILL)
             var status: Int32 = 0
             waitpid(worker.pid, &status, 0)

@@ -38,7 +38,11 @@ final class LiveService {
         process.executableURL = URL(fileURLWithPath: try BuiltExecutable.path("journey"))
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.arguments =
-            ["serve", "--port", "0", "--workers", String(workers), "--access-log", folder + "/access.log"] + arguments
+            [
+                "serve", "--port", "0", "--workers", String(workers), "--access-log", folder + "/access.log",
+                // A killed test run leaves no service behind.
+                "--exit-with-parent",
+            ] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["JOURNEY_ADMIN_TOKEN"] = ServiceHarness.token
         process.environment = environment
@@ -95,7 +99,9 @@ final class LiveService {
     /// What the service wrote to stderr so far.
     var log: String { stderrText.text }
 
-    func client() -> HTTPClient { HTTPClient(port: port, timeoutSeconds: 30) }
+    /// A client that waits up to 120 s for an answer: a publish runs every rule's tests, in a
+    /// debug build, on two cores that other tests share (30 s ran out under load).
+    func client() -> HTTPClient { HTTPClient(port: port, timeoutSeconds: 120) }
 
     /// Ingests examples/events.jsonl, moved to recent times (the service uses the real clock).
     func seed() throws {

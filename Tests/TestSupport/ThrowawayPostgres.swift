@@ -3,6 +3,7 @@ import Foundation
 /// A PostgreSQL server of a test's own (`scripts/postgres`: a temporary folder, a free
 /// loopback port), for tests that restart it; stopped and removed when released. It may be a
 /// streaming standby of another (``init(standbyOf:synchronous:)``), promoted by ``promote()``.
+/// A watchdog stops it when the test process ends without releasing it (killed).
 public final class ThrowawayPostgres: @unchecked Sendable {
     private let folder: TemporaryDirectory
     /// `postgresql://postgres@127.0.0.1:PORT/postgres`.
@@ -81,7 +82,10 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     }
 
     private static func script(_ command: String, _ arguments: String...) throws -> String {
-        let run = try ProcessRun(Repository.root + "/scripts/postgres", [command] + arguments)
+        // Its watchdog stops the server once this process has ended, killed or not.
+        var environment = ProcessInfo.processInfo.environment
+        environment["JOURNEY_POSTGRES_OWNER"] = String(getpid())
+        let run = try ProcessRun(Repository.root + "/scripts/postgres", [command] + arguments, environment: environment)
         guard run.status == 0 else {
             throw ThrowawayPostgresError(description: "scripts/postgres \(command) failed: \(run.stderr)")
         }
