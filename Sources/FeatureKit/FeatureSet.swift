@@ -23,6 +23,9 @@ public struct FeatureSet: Sendable {
     private let rejectionStatuses: [String: Int]
     /// The store's migrations: the core's, the served rule set's, then every feature's in order.
     public let schema: Schema
+    /// The loads of this feature set's loaders kept for loading the same files again (its
+    /// kinds are the same for all of them).
+    private let loads = RuleSetMemo()
 
     public init(_ features: [any Feature]) {
         self.features = features
@@ -44,11 +47,15 @@ public struct FeatureSet: Sendable {
         schema = Schema([RevisionSchema.migrations] + features.map(\.migrations))
     }
 
-    /// A loader of `rulesDirectory` (and `pluginsDirectory`) that knows every feature's kinds.
+    /// A loader of `rulesDirectory` (and `pluginsDirectory`) that knows every feature's kinds;
+    /// files loaded before by this feature set's loaders load again without compiling (see
+    /// ``RuleSetMemo``).
     public func loader(rulesDirectory: String, pluginsDirectory: String?) -> RuleSetLoader {
-        RuleSetLoader(
+        var loader = RuleSetLoader(
             rulesDirectory: rulesDirectory, pluginsDirectory: pluginsDirectory, kinds: documentKinds,
             ruleKinds: ruleKinds)
+        loader.memo = loads
+        return loader
     }
 
     /// The ingest consumers for `ruleSet`: registration and the `event_effects` rules, then each

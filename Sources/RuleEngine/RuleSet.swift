@@ -21,7 +21,7 @@ public struct RuleSet: Sendable {
     /// Every parameter rules and documents declare, with its value in this revision, in file order.
     public let parameters: [Parameter]
     /// The names parameters of reference types may take, as features gave them.
-    public let parameterChoices = ParameterChoices()
+    public let parameterChoices: ParameterChoices
 
     private let index: [String: Int]
     private let digests: [String: String]
@@ -31,9 +31,11 @@ public struct RuleSet: Sendable {
     init(
         rules: [RuleDefinition], revision: String, rulesDirectory: String, libraryDirectory: String,
         files: [String], loadedAt: Double, documents: [LoadedDocument] = [], digests: [String: String] = [:],
-        parameters: [Parameter] = [], folderOwner: (any AnyObject & Sendable)? = nil
+        parameters: [Parameter] = [], folderOwner: (any AnyObject & Sendable)? = nil,
+        parameterChoices: ParameterChoices = ParameterChoices()
     ) {
         self.folderOwner = folderOwner
+        self.parameterChoices = parameterChoices
         self.parameters = parameters
         self.documents = documents
         self.digests = digests
@@ -46,6 +48,15 @@ public struct RuleSet: Sendable {
         var index: [String: Int] = [:]
         for (i, rule) in rules.enumerated() { index[rule.id] = i }
         self.index = index
+    }
+
+    /// The same rule set read from another copy of its files: its `lib/` at `libraryDirectory`,
+    /// kept alive by `folderOwner` (the parameters' choices are shared: they are the same).
+    func relocated(libraryDirectory: String, loadedAt: Double, folderOwner: (any AnyObject & Sendable)?) -> RuleSet {
+        RuleSet(
+            rules: rules, revision: revision, rulesDirectory: rulesDirectory, libraryDirectory: libraryDirectory,
+            files: files, loadedAt: loadedAt, documents: documents, digests: digests, parameters: parameters,
+            folderOwner: folderOwner, parameterChoices: parameterChoices)
     }
 
     /// The rule with id `id`.

@@ -32,6 +32,9 @@ public struct RuleSetLoader {
     /// folder the rules were written to, which library imports are read from whenever a
     /// program is compiled, after the load too.
     public var folderOwner: (any AnyObject & Sendable)?
+    /// Loads kept from before: loading the same files again skips the compile pass (see
+    /// ``RuleSetMemo``). Not used with a ``programCache`` (whose programs the load must keep).
+    public var memo: RuleSetMemo?
 
     public init(
         rulesDirectory: String = "Rules", pluginsDirectory: String? = "Plugins", kinds: [any DocumentKind] = [],
@@ -113,6 +116,21 @@ public struct RuleSetLoader {
             }
         }
 
+        let revision = hasher.finalize()
+        var memoKey: RuleSetMemo.Key?
+        if let memo, programCache == nil, !collector.hasErrors {
+            let key = RuleSetMemo.Key(
+                revision: revision, rulesDisplay: display,
+                pluginsDisplay: pluginsDirectory.map { displayNames?.plugins ?? Self.displayPath($0) },
+                invalidNames: listing.invalidNames)
+            if let (ruleSet, diagnostics) = memo.find(
+                key, libraryDirectory: library, folderOwner: folderOwner, loadedAt: Date().timeIntervalSince1970)
+            {
+                return Result(ruleSet: ruleSet, diagnostics: diagnostics, evaluator: RuleEvaluator(ruleSet: ruleSet))
+            }
+            memoKey = key
+        }
+
         let sizes =
             contents.mapValues { $0.utf8.count }.map { (display + "/" + $0.key, $0.value) }
             + pluginContents.mapValues { $0.utf8.count }.map { ($0.key, $0.value) }
@@ -167,7 +185,7 @@ public struct RuleSetLoader {
         let programs = context.compile(rules, cache: programCache, digests: digests)
 
         let ruleSet = RuleSet(
-            rules: rules, revision: hasher.finalize(), rulesDirectory: display, libraryDirectory: library,
+            rules: rules, revision: revision, rulesDirectory: display, libraryDirectory: library,
             files: files.map { display + "/" + $0 }, loadedAt: Date().timeIntervalSince1970, documents: documents,
             digests: digests, parameters: declared, folderOwner: folderOwner)
         let evaluator = RuleEvaluator(ruleSet: ruleSet, programs: programs)
@@ -183,6 +201,7 @@ public struct RuleSetLoader {
         guard !diagnostics.hasErrors else {
             return Result(ruleSet: nil, diagnostics: diagnostics, evaluator: nil)
         }
+        if let memo, let memoKey { memo.keep(memoKey, ruleSet: ruleSet, diagnostics: diagnostics) }
         return Result(ruleSet: ruleSet, diagnostics: diagnostics, evaluator: evaluator)
     }
 
