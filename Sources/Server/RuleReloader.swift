@@ -125,19 +125,6 @@ final class RuleReloader: @unchecked Sendable {
         ) { try snapshots.keep(try reader.ruleRevisionFiles(revision)) }
     }
 
-    /// Compiles the programs of revision `revision` into `cache` (after startup, so that the
-    /// first reload only compiles what changed).
-    func warm(_ cache: ProgramCache, revision: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let snapshot = snapshots.snapshot(revision) else { return }
-        var loader = features.loader(
-            rulesDirectory: snapshot.rules, pluginsDirectory: snapshots.pluginsDirectory == nil ? nil : snapshot.plugins
-        )
-        loader.programCache = cache
-        _ = loader.load()
-    }
-
     /// Loads the last good snapshot (a worker starting while the live files are broken or
     /// poisoned). It is tried even when marked poisoned: it passed its tests before, and a
     /// poisoned state must never keep the service from starting.

@@ -169,9 +169,10 @@ public enum Worker {
 
         var seenReload = control.reloadGeneration
         var changedAt: ContinuousClock.Instant?
-        // This thread does every reload from now on, compiling only the rules that changed.
+        // This thread does every reload from now on, compiling only the rules that changed since
+        // the last one (the first compiles every rule: compiling them at startup, besides the
+        // served ones, doubled a worker's start and kept this loop from signals and flushes).
         let cache = ProgramCache()
-        var cacheWarm = false
         service.reloads.isActive = true
         defer { service.reloads.isActive = false }
         @discardableResult
@@ -180,7 +181,6 @@ public enum Worker {
             let (generation, report) = service.reloader.loadServed(
                 source: configuration.rulesSource, trigger: trigger, serving: slot.serving, reader: quarantineStore,
                 store: service.database, cache: cache)
-            cacheWarm = true
             if let generation { service.handOff.put(generation) }
             // The files are what is served: a generation still waiting is out of date.
             if report.outcome == .unchanged { _ = service.handOff.take() }
@@ -299,11 +299,6 @@ public enum Worker {
                 seenReload = generation
                 service.reloads.finished(generation: generation, report: reload("reload requested"))
             }
-            if !cacheWarm, changedAt == nil {
-                // Idle after startup: compile the served rules into the cache for the first reload.
-                service.reloader.warm(cache, revision: slot.serving)
-                cacheWarm = true
-            }
             followActivations()
             slot.recordConnections(
                 open: server.openConnections, pastDeadline: server.connectionsPastDeadline, shed: server.connectionsShed
@@ -313,6 +308,9 @@ public enum Worker {
             runDueJobs()
         }
         slot.isReady = false
+        // What is logged so far is written before the wait for requests in progress: should the
+        // supervisor's patience run out during that wait, only their lines are lost.
+        service.accessLog?.flush()
         server.stop(grace: configuration.shutdownGrace)
         storeQuarantine(service.quarantineOutbox, in: quarantineStore, control: control, worker: name)
         service.accessLog?.flush()
