@@ -5,6 +5,11 @@ import Foundation
 import RevisionStore
 import RuleEngine
 import Store
+import Synchronization
+
+/// Each feature set's memo of loads, with its kinds array, held here so that its storage stays
+/// its own (never reused by another feature set's while the entry lives).
+private let featureSetMemos = Mutex<[(kinds: [any DocumentKind], memo: RuleSetMemo)]>([])
 
 /// Features put together: what the CLI, the service, the benchmarks and every test harness
 /// build the engine from, so that all of them run the same engine.
@@ -23,9 +28,6 @@ public struct FeatureSet: Sendable {
     private let rejectionStatuses: [String: Int]
     /// The store's migrations: the core's, the served rule set's, then every feature's in order.
     public let schema: Schema
-    /// The loads of this feature set's loaders kept for loading the same files again (its
-    /// kinds are the same for all of them).
-    private let loads = RuleSetMemo()
 
     public init(_ features: [any Feature]) {
         self.features = features
@@ -54,8 +56,28 @@ public struct FeatureSet: Sendable {
         var loader = RuleSetLoader(
             rulesDirectory: rulesDirectory, pluginsDirectory: pluginsDirectory, kinds: documentKinds,
             ruleKinds: ruleKinds)
-        loader.memo = loads
+        loader.memo = memo
         return loader
+    }
+
+    /// The loads of this feature set's loaders, kept for loading the same files again (its
+    /// kinds are the same for all of them). Found by the storage of `documentKinds`, which
+    /// every copy of a feature set shares: not a stored property, whose adding changes the
+    /// struct's size, which modules built against the old one (incremental builds do not
+    /// rebuild them all) would copy wrongly.
+    private var memo: RuleSetMemo {
+        let kinds = documentKinds
+        return featureSetMemos.withLock { entries in
+            if let found = entries.first(where: { Self.sameStorage($0.kinds, kinds) }) { return found.memo }
+            let memo = RuleSetMemo()
+            entries.append((kinds, memo))
+            if entries.count > 16 { entries.removeFirst() }
+            return memo
+        }
+    }
+
+    private static func sameStorage(_ a: [any DocumentKind], _ b: [any DocumentKind]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
     }
 
     /// The ingest consumers for `ruleSet`: registration and the `event_effects` rules, then each

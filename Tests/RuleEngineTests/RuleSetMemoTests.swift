@@ -97,6 +97,6 @@ import Testing
         _ = loader.load()
         _ = loader.load()
         #expect(memo.statistics == (hits: 0, misses: 0))
-        #expect(loader.programCache?.lastReused == 3)
+        #expect(loader.programCache?.lastReused == 2)
     }
 }
