@@ -27,6 +27,14 @@ import Testing
         starter.environment = environment
         starter.standardOutput = FileHandle.nullDevice
         try starter.run()
+        // Whatever fails below, the starter and what it started do not outlive the test.
+        var killed = false
+        defer {
+            if !killed {
+                kill(starter.processIdentifier, SIGKILL)
+                starter.waitForExit()
+            }
+        }
         let log = { (try? String(contentsOfFile: folder.file("serve.err"), encoding: .utf8)) ?? "" }
         let supervisor = try waitFor("the service's pid") { () -> Int32? in
             guard let text = try? String(contentsOfFile: folder.file("serve.pid"), encoding: .utf8),
@@ -43,6 +51,7 @@ import Testing
 
         kill(starter.processIdentifier, SIGKILL)
         starter.waitForExit()
+        killed = true
         for pid in [supervisor] + workers {
             try waitUntil("the end of pid \(pid) (its starter was killed)") { !ProcessLife.isAlive(pid) }
         }
