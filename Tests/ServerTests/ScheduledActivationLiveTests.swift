@@ -58,10 +58,10 @@ import Testing
 }
 
 extension Instances {
-    /// An admin call to instance `index`.
+    /// An admin call to instance `index` (a publish compiles every rule: 120 s under load).
     func admin(_ index: Int, _ method: String, _ path: String, _ body: JSON? = nil) throws -> (Int, JSON) {
         guard let port = port(index) else { throw LiveServiceError("instance \(index) is not running") }
-        return try HTTPClient(port: port).json(method, path, body, admin: true)
+        return try HTTPClient(port: port, timeoutSeconds: 120).json(method, path, body, admin: true)
     }
 
     /// The bundled files with a comment added: the same behaviour, another revision.
