@@ -40,6 +40,9 @@ public final class ConsumerContext {
     public let evaluator: RuleEvaluator
     /// Effects of the consumers that ran before, for this event.
     public internal(set) var effectsSoFar: [Effect] = []
+    /// Whether ``dog`` was read from the store for this event (in its transaction) by whoever
+    /// made the context: nil then means no such dog is stored, and need not be asked again.
+    public let dogLookedUp: Bool
 
     /// Sets the dog (after a registration in this event), dropping inputs built without it.
     func register(_ profile: DogProfile) {
@@ -52,8 +55,12 @@ public final class ConsumerContext {
     /// The dog's profile as a libjq value, kept by the ingestor across events.
     var dogInput: JV?
 
-    init(event: Event, dog: DogProfile?, dogInput: JV?, store: any StoreReader, evaluator: RuleEvaluator) {
+    init(
+        event: Event, dog: DogProfile?, dogInput: JV?, store: any StoreReader, evaluator: RuleEvaluator,
+        dogLookedUp: Bool = false
+    ) {
         self.event = event
+        self.dogLookedUp = dogLookedUp
         self.dog = dog
         self.dogInput = dogInput
         self.store = store

@@ -199,6 +199,12 @@ public final class Ingestor {
     /// and the outcomes computed with it are not used.
     private func dogContexts(_ items: [Item], carried: inout [String: DogProfile]) -> [Precomputer.DogContext] {
         var missing: Set<String> = []
+        // The dogs neither carried nor known, read in one query.
+        var unknown: Set<String> = []
+        for item in items {
+            if let dogID = item.event?.dogID, carried[dogID] == nil, knownDogs[dogID] == nil { unknown.insert(dogID) }
+        }
+        let stored = (try? store.dogs(unknown.sorted())) ?? [:]
         let registration = DogRegistrationConsumer()
         var contexts: [Precomputer.DogContext] = []
         contexts.reserveCapacity(items.count)
@@ -210,7 +216,7 @@ public final class Ingestor {
             if carried[dogID] == nil, !missing.contains(dogID) {
                 if let known = knownDogs[dogID] {
                     carried[dogID] = known.profile
-                } else if let stored = try? store.dog(dogID) {
+                } else if let stored = stored[dogID] {
                     carried[dogID] = stored
                 } else {
                     missing.insert(dogID)
@@ -387,7 +393,8 @@ public final class Ingestor {
             }
         }
         let context = ConsumerContext(
-            event: event, dog: dog?.profile, dogInput: dog?.input, store: store, evaluator: evaluator)
+            event: event, dog: dog?.profile, dogInput: dog?.input, store: store, evaluator: evaluator,
+            dogLookedUp: event.dogID != nil)
         // An event's rule inputs are its dog's (else its user's), as the views key them: a rule
         // that runs away on them is quarantined for that dog or user only.
         let requestKey = evaluator.inputKey
@@ -446,6 +453,10 @@ public final class Ingestor {
                 provenanceText: effects.isEmpty ? nil : JSON.arrayText(of: provenanceTexts),
                 payloadText: precomputed?.payloadText, outcomeText: JSON.arrayText(of: outcomeTexts)))
         try EffectApplier.apply(effects, of: event, eventRow: row, to: store, reminders: &reminders)
+        // A dog this event registered is known from now on, as stored.
+        if dog == nil, let registered = context.dog {
+            learned.dog = (registered, JV(registered.json))
+        }
         return IngestResult(
             status: .accepted, eventID: event.eventID, userID: event.userID, type: event.type, code: nil, message: nil,
             effects: outcome)

@@ -32,6 +32,10 @@ public final class PostgresConnection {
     /// Rows queued by ``copyDeferred(into:columns:_:)``, a COPY per table (in the order the
     /// tables were first queued), sent before a statement that names one of the tables.
     private var copies: [CopyRows] = []
+    /// Rows queued by ``insertDeferred(into:columns:_:)``, a statement per table (in the order
+    /// the tables were first queued), sent at the head of the next pipeline that names one of
+    /// the tables, or before a savepoint's end or the commit.
+    private var rowQueues: [PipelinedRows] = []
     /// What ``transaction(_:)`` starts a transaction with.
     public var transactionStart = "BEGIN"
 
@@ -56,7 +60,7 @@ public final class PostgresConnection {
     /// Runs statements without parameters (DDL, several separated by `;`).
     public func execute(_ sql: String) throws(PostgresError) {
         try sendCopies()
-        try flush()
+        try flush(allRows: true)
         try ensureConnected()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
@@ -93,23 +97,26 @@ public final class PostgresConnection {
             try commit()
             return value
         } catch {
-            deferred.removeAll()
-            copies.removeAll()
+            dropQueued()
             if isAlive { try? execute("ROLLBACK") }
             throw error
         }
     }
 
-    /// Commits the open transaction. A transaction a failed statement aborted (its error caught
-    /// and dropped) answers COMMIT with ROLLBACK and no error: that is thrown here, since none
-    /// of its changes were kept.
+    /// Forgets what was queued and not sent (its transaction or savepoint is rolled back).
+    private func dropQueued() {
+        deferred.removeAll()
+        copies.removeAll()
+        rowQueues.removeAll()
+    }
+
+    /// Commits the open transaction, in the same pipeline as what is still queued. A
+    /// transaction a failed statement aborted (its error caught and dropped) answers COMMIT
+    /// with ROLLBACK and no error: that is thrown here, since none of its changes were kept.
     private func commit() throws(PostgresError) {
         try sendCopies()
-        try flush()
-        try ensureConnected()
-        let result = PQexec(handle, "COMMIT")
+        let result = try flush(allRows: true, then: ("COMMIT", []))
         defer { PQclear(result) }
-        try check(result, sql: "COMMIT")
         let status = String(cString: PQcmdStatus(result))
         guard status == "COMMIT" else {
             throw PostgresError(
@@ -128,8 +135,7 @@ public final class PostgresConnection {
             try execute("RELEASE SAVEPOINT \(name)")
             return value
         } catch {
-            deferred.removeAll()
-            copies.removeAll()
+            dropQueued()
             try? execute("ROLLBACK TO SAVEPOINT \(name)")
             try? execute("RELEASE SAVEPOINT \(name)")
             throw error
@@ -243,6 +249,51 @@ public final class PostgresConnection {
         }
     }
 
+    /// Queues a row for `table` (its `columns`, a value each) inside a transaction: the rows of
+    /// a table go as one statement (``PipelinedRows``) at the head of the next pipeline whose
+    /// statements name the table, before the savepoint's end or with the commit, where its
+    /// error is thrown. The rows cost no round trip of their own (a COPY costs two). Other
+    /// statements may run in between, so whatever references these rows must check it at the
+    /// commit (`DEFERRABLE` foreign keys, deferred by ``transactionStart``). Outside a
+    /// transaction it is an INSERT run now.
+    public func insertDeferred(into table: String, columns: [String], _ values: [PostgresValue]) throws(PostgresError) {
+        guard inTransaction else {
+            let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+            try run("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))", values)
+            return
+        }
+        guard values.count == columns.count else {
+            throw PostgresError(
+                sqlState: "07001", message: "\(values.count) values for \(columns.count) columns of \(table)")
+        }
+        let index: Int
+        if let known = rowQueues.firstIndex(where: { $0.table == table && $0.columns == columns }) {
+            index = known
+        } else {
+            rowQueues.append(PipelinedRows(table: table, columns: columns))
+            index = rowQueues.count - 1
+        }
+        rowQueues[index].append(values)
+        if rowQueues[index].json.count >= PipelinedRows.flushBytes {
+            let rows = rowQueues.remove(at: index)
+            deferred.append((rows.sql, [rows.value]))
+            try flush()
+        }
+    }
+
+    /// The queued rows' statements (taken from the queue): all of them, or those of the tables
+    /// `statements` name.
+    private func takeRows(all: Bool, naming statements: [String]) -> [(sql: String, values: [PostgresValue])] {
+        guard !rowQueues.isEmpty else { return [] }
+        var taken: [(sql: String, values: [PostgresValue])] = []
+        rowQueues.removeAll { rows in
+            guard all || statements.contains(where: { $0.contains(rows.table) }) else { return false }
+            taken.append((rows.sql, [rows.value]))
+            return true
+        }
+        return taken
+    }
+
     /// Sends the queued COPYs when `sql` names one of their tables.
     private func sendCopies(before sql: String) throws(PostgresError) {
         if copies.contains(where: { sql.contains($0.table) }) { try sendCopies() }
@@ -286,26 +337,29 @@ public final class PostgresConnection {
         }
     }
 
-    /// Sends the queued statements in one pipeline, followed by `last` when given, and reads
-    /// their results; the first error, else `last`'s result (the caller clears it).
+    /// Sends the queued statements in one pipeline, after the queued rows of the tables they
+    /// (or `last`) name (all queued rows when `allRows`) and followed by `last` when given, and
+    /// reads their results; the first error, else `last`'s result (the caller clears it).
     @discardableResult
-    private func flush(then last: (sql: String, values: [PostgresValue])? = nil) throws(PostgresError)
-        -> OpaquePointer?
+    private func flush(allRows: Bool = false, then last: (sql: String, values: [PostgresValue])? = nil)
+        throws(PostgresError) -> OpaquePointer?
     {
-        guard !deferred.isEmpty else { return nil }
-        var pending = deferred
+        var statements = deferred.map(\.sql)
+        if let last { statements.append(last.sql) }
+        var pending = takeRows(all: allRows, naming: statements) + deferred
         deferred.removeAll(keepingCapacity: true)
+        guard !pending.isEmpty || last != nil else { return nil }
         for item in pending { try sendCopies(before: item.sql) }
         if let last { pending.append(last) }
         try ensureConnected()
-        var statements: [String] = []
-        for item in pending { statements.append(try prepare(item.sql, valueCount: item.values.count)) }
+        var prepared: [String] = []
+        for item in pending { prepared.append(try prepare(item.sql, valueCount: item.values.count)) }
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(sqlState: nil, message: "cannot enter pipeline mode: \(errorMessage)")
         }
         var failure: PostgresError?
         var sent = 0
-        for (item, statement) in zip(pending, statements) {
+        for (item, statement) in zip(pending, prepared) {
             let accepted = withCStrings(item.values.map(\.text)) { pointers in
                 PQsendQueryPrepared(handle, statement, Int32(item.values.count), pointers, nil, nil, 0)
             }
@@ -356,7 +410,9 @@ public final class PostgresConnection {
     /// Queued statements go in the same pipeline, before it: one round trip for all.
     private func send(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) -> OpaquePointer? {
         try sendCopies(before: sql)
-        if !deferred.isEmpty { return try flush(then: (sql, values)) }
+        if !deferred.isEmpty || rowQueues.contains(where: { sql.contains($0.table) }) {
+            return try flush(then: (sql, values))
+        }
         try ensureConnected()
         let statement = try prepare(sql, valueCount: values.count)
         let texts = values.map(\.text)

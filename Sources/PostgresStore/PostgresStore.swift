@@ -133,8 +133,9 @@ public final class PostgresStore: Store {
     }
 
     /// Binds a row id taken ahead (``nextRowID(of:)``) and defers the insert; an event's
-    /// row goes in the transaction's COPY of events (``copiesEvents``), sent before the next
-    /// statement that names events, or at the commit.
+    /// row goes with the transaction's other queued events in one statement
+    /// (``PostgresConnection/insertDeferred(into:columns:_:)``, ``copiesEvents``), at the head
+    /// of the next pipeline that names events, or with the commit.
     public func insertRow(into table: String, _ sql: String, _ values: [SQLValue]) throws -> Int64 {
         let id = try nextRowID(of: table)
         let row = [.integer(id)] + values
@@ -142,7 +143,7 @@ public final class PostgresStore: Store {
         if copiesEvents, table == "events", database.connection.isInTransaction,
             let columns = Self.insertedColumns(sql, table: table), columns.count == row.count
         {
-            try database.connection.copyDeferred(into: table, columns: columns, row.map(\.postgres))
+            try database.connection.insertDeferred(into: table, columns: columns, row.map(\.postgres))
         } else {
             try runDeferred(sql, row)
         }

@@ -56,12 +56,35 @@ extension StoreReader {
         try first(
             "SELECT user_id, name, birth_date, age_range, breed, timezone, metrics, registered_at FROM dogs WHERE dog_id = ?",
             [.text(id)]
-        ) { row in
-            DogProfile(
-                id: id, userID: row.text(0) ?? "", name: row.text(1) ?? "", birthDate: row.text(2),
-                ageRange: row.text(3), breed: row.text(4), timezone: row.text(5),
-                metrics: try StoredJSON.parse(row.text(6)).objectValue ?? [:], registeredAt: row.real(7))
+        ) { row in try dogProfile(id, row, from: 0) }
+    }
+
+    /// The dogs of `ids` that are registered, by id: one query for up to 500 of them (one round
+    /// trip on PostgreSQL), as a batch of events reads its dogs.
+    public func dogs(_ ids: [String]) throws -> [String: DogProfile] {
+        var found: [String: DogProfile] = [:]
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            start += chunk.count
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            try query(
+                "SELECT dog_id, user_id, name, birth_date, age_range, breed, timezone, metrics, registered_at FROM dogs WHERE dog_id IN (\(placeholders))",
+                chunk.map { .text($0) }
+            ) { row in
+                let id = row.text(0) ?? ""
+                found[id] = try dogProfile(id, row, from: 1)
+            }
         }
+        return found
+    }
+
+    /// A dog's profile from a row of `dogs`, its columns from `first` on.
+    private func dogProfile(_ id: String, _ row: any SQLRow, from first: Int32) throws -> DogProfile {
+        DogProfile(
+            id: id, userID: row.text(first) ?? "", name: row.text(first + 1) ?? "", birthDate: row.text(first + 2),
+            ageRange: row.text(first + 3), breed: row.text(first + 4), timezone: row.text(first + 5),
+            metrics: try StoredJSON.parse(row.text(first + 6)).objectValue ?? [:], registeredAt: row.real(first + 7))
     }
 }
 

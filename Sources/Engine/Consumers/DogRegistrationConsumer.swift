@@ -20,7 +20,9 @@ public struct DogRegistrationConsumer: EventConsumer {
         guard let dogID = event.dogID else {
             throw Rejection(.invalid, "dog_registered needs a `dog_id`")
         }
-        if let existing = try context.store.dog(dogID) {
+        // The ingestor has looked the dog up already (`context.dog` is the stored one, if any).
+        let stored = context.dogLookedUp ? context.dog : try context.store.dog(dogID)
+        if let existing = stored {
             guard existing.userID == event.userID else {
                 throw Rejection(.conflict, "dog \(dogID) is registered by another user")
             }
