@@ -43,11 +43,16 @@ enum JourneyAnalytics {
         let kept = try store.analytics(user: event.userID, name: "journey_return_d7", dog: dog.id)
         // Counted already, at or before this open: nothing this one can change.
         if let kept, kept.occurredAt <= event.occurredAt { return [] }
-        let stored = try store.firstJourneyOpen(dog: dog.id)
+        let opens = try store.firstJourneyOpens(dog: dog.id, window: returnWindow)
+        let stored = opens?.first
         let first = min(stored ?? event.occurredAt, event.occurredAt)
         // Past the first week, an open can neither be the first nor a return: nothing to look up.
         if kept == nil, event.occurredAt > first + returnWindow { return [] }
-        var back = try store.firstJourneyOpen(dog: dog.id, after: first, through: first + returnWindow)
+        // The stored return after the first open (none without a stored open); looked up again
+        // only when this open comes before the stored first one.
+        var back =
+            stored == nil || first == stored
+            ? opens?.next : try store.firstJourneyOpen(dog: dog.id, after: first, through: first + returnWindow)
         if event.occurredAt > first, event.occurredAt <= first + returnWindow {
             back = min(back ?? event.occurredAt, event.occurredAt)
         }
@@ -94,6 +99,19 @@ extension StoreReader {
     /// number of the dog's other events.
     public func interpretationReadAt(dog: String) throws -> Double? {
         try first(interpretationReadSQL, [.text(dog)]) { $0.real(0) }
+    }
+
+    /// When `dog`'s journey was first opened, by its stored `journey_opened` events, and its next
+    /// open after that within `window` (nil when none): both in one statement.
+    func firstJourneyOpens(dog: String, window: Double) throws -> (first: Double, next: Double?)? {
+        try first(
+            """
+            SELECT f.occurred_at, (SELECT occurred_at FROM events WHERE dog_id = ? AND occurred_at > f.occurred_at
+                AND occurred_at <= f.occurred_at + ? AND type = 'journey_opened' ORDER BY occurred_at LIMIT 1)
+            FROM (SELECT occurred_at FROM events WHERE dog_id = ? AND type = 'journey_opened'
+                ORDER BY occurred_at LIMIT 1) AS f
+            """, [.text(dog), .real(window), .text(dog)]
+        ) { ($0.real(0), $0.isNull(1) ? nil : $0.real(1)) }
     }
 
     /// Whether `dog`'s journey map was built.

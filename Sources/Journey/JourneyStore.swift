@@ -67,9 +67,10 @@ extension StoreReader {
 }
 
 extension Store {
-    /// Keeps a dog's manifest (once: a second one for the same dog is an error).
+    /// Keeps a dog's manifest (once: a second one for the same dog is an error, thrown by the
+    /// next statement: the insert is deferred).
     public func insertManifest(_ manifest: StoredManifest) throws {
-        try run(
+        try runDeferred(
             "INSERT INTO manifests (dog_id, rule_revision, created_at, manifest) VALUES (?, ?, ?, ?)",
             [
                 .text(manifest.dogID), .text(manifest.ruleRevision), .real(manifest.createdAt),
@@ -79,7 +80,7 @@ extension Store {
 
     /// Keeps a catalog's content (JSON text) under its hash, once, dated by the earliest `at`.
     public func insertCatalogSnapshot(hash: String, text: String, at: Double) throws {
-        try run(
+        try runDeferred(
             """
             INSERT INTO catalog_snapshots (hash, catalog, created_at) VALUES (?, ?, ?) ON CONFLICT (hash)
             DO UPDATE SET created_at = excluded.created_at WHERE catalog_snapshots.created_at > excluded.created_at

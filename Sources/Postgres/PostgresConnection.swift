@@ -33,7 +33,7 @@ public final class PostgresConnection {
     /// tables were first queued), sent before a statement that names one of the tables.
     private var copies: [CopyRows] = []
     /// Rows queued by ``insertDeferred(into:columns:_:)``, a statement per table (in the order
-    /// the tables were first queued), sent at the head of the next pipeline that names one of
+    /// the tables were first queued), sent in the next pipeline that names one of
     /// the tables, or before a savepoint's end or the commit.
     private var rowQueues: [PipelinedRows] = []
     /// What ``transaction(_:)`` starts a transaction with.
@@ -250,7 +250,7 @@ public final class PostgresConnection {
     }
 
     /// Queues a row for `table` (its `columns`, a value each) inside a transaction: the rows of
-    /// a table go as one statement (``PipelinedRows``) at the head of the next pipeline whose
+    /// a table go as one statement (``PipelinedRows``) in the next pipeline whose
     /// statements name the table, before the savepoint's end or with the commit, where its
     /// error is thrown. The rows cost no round trip of their own (a COPY costs two). Other
     /// statements may run in between, so whatever references these rows must check it at the
@@ -346,7 +346,9 @@ public final class PostgresConnection {
     {
         var statements = deferred.map(\.sql)
         if let last { statements.append(last.sql) }
-        var pending = takeRows(all: allRows, naming: statements) + deferred
+        // The queued statements before the rows: a row may refer to what they insert (an event
+        // to its user), and what refers to the rows is checked at the commit (deferrable keys).
+        var pending = deferred + takeRows(all: allRows, naming: statements)
         deferred.removeAll(keepingCapacity: true)
         guard !pending.isEmpty || last != nil else { return nil }
         for item in pending { try sendCopies(before: item.sql) }

@@ -134,8 +134,8 @@ public final class PostgresStore: Store {
 
     /// Binds a row id taken ahead (``nextRowID(of:)``) and defers the insert; an event's
     /// row goes with the transaction's other queued events in one statement
-    /// (``PostgresConnection/insertDeferred(into:columns:_:)``, ``copiesEvents``), at the head
-    /// of the next pipeline that names events, or with the commit.
+    /// (``PostgresConnection/insertDeferred(into:columns:_:)``, ``copiesEvents``), in the
+    /// next pipeline that names events, or with the commit.
     public func insertRow(into table: String, _ sql: String, _ values: [SQLValue]) throws -> Int64 {
         let id = try nextRowID(of: table)
         let row = [.integer(id)] + values
@@ -160,11 +160,11 @@ public final class PostgresStore: Store {
     }
 
     /// The next row id of `table`: handed out from a block taken from its identity's sequence
-    /// (a round trip per 100 rows instead of `RETURNING id` for each).
+    /// (a round trip per 500 rows, a batch of the ingest's, instead of `RETURNING id` for each).
     func nextRowID(of table: String) throws -> Int64 {
         if rowIDs[table, default: []].isEmpty {
             rowIDs[table] = try rows(
-                "SELECT nextval(pg_get_serial_sequence(?, 'id')) FROM generate_series(1, 100)", [.text(table)]
+                "SELECT nextval(pg_get_serial_sequence(?, 'id')) FROM generate_series(1, 500)", [.text(table)]
             ) { $0.integer(0) }.reversed()
         }
         return rowIDs[table]!.removeLast()

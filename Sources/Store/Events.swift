@@ -89,16 +89,17 @@ extension StoreReader {
 }
 
 extension Store {
-    /// Records `user` the first time it is seen.
+    /// Records `user` the first time it is seen (deferred: sent with the next statement).
     public func ensureUser(_ user: String, firstSeenAt: Double) throws {
-        try run(
+        try runDeferred(
             "INSERT INTO users (user_id, first_seen_at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
             [.text(user), .real(firstSeenAt)])
     }
 
-    /// Registers a dog (once: a second one with the same id is an error).
+    /// Registers a dog (once: a second one with the same id is an error, thrown by the next
+    /// statement: the insert is deferred).
     public func insertDog(_ dog: DogProfile) throws {
-        try run(
+        try runDeferred(
             """
             INSERT INTO dogs (dog_id, user_id, name, birth_date, age_range, breed, timezone, metrics, registered_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -67,7 +67,7 @@ extension Store {
                 ])
             guard changed == 0 else { return }
         }
-        _ = try run(
+        try runDeferred(
             "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(reminder.userID), reminder.dogID.map(SQLValue.text) ?? .null, .text(reminder.kind),
