@@ -5,8 +5,8 @@ import Store
 import TestSupport
 import Testing
 
-/// Events are written by COPY within a transaction: sent before the next statement that names
-/// `events`, the end of a unit or the commit; the rows that refer to them are checked at the
+/// Events are queued within a transaction and sent as one statement in the pipeline of the next
+/// statement that names `events`, the end of a unit or the commit; the rows that refer to them are checked at the
 /// commit (deferrable foreign keys); their text comes back byte for byte; a duplicate undoes
 /// its transaction, or only its unit.
 @Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
@@ -86,7 +86,7 @@ struct PostgresEventCopyTests {
         try store.transaction {
             try store.ensureUser("u", firstSeenAt: 1)
             let id = try store.insertEvent(Self.event("a"))
-            // A row referring to the event, sent before the event's COPY: checked at the commit.
+            // A row referring to the event, sent before the event's row: checked at the commit.
             try store.run(
                 "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES ('u', 'x', 1, '{}', ?)",
                 [.integer(id)])
@@ -95,6 +95,23 @@ struct PostgresEventCopyTests {
         }
         #expect(seen == ["a", "b"], "a query naming events sees the rows queued before it")
         #expect(try Self.eventIDs(try backend.connect()) == ["a", "b"])
+    }
+
+    /// A new user's row and its first event's, both queued, go in one pipeline: the user's
+    /// first (the key from events to users is checked at once), then the event's.
+    @Test func anEventFollowsItsQueuedUserInOnePipeline() throws {
+        let backend = try TestStore("postgres", schema: .core)
+        let store = backend.store
+        var event = Self.event("a")
+        event.userID = "new"
+        var seen: [String] = []
+        try store.transaction {
+            try store.ensureUser("new", firstSeenAt: 1)
+            _ = try store.insertEvent(event)
+            seen = try Self.eventIDs(store)
+        }
+        #expect(seen == ["a"])
+        #expect(try store.event(user: "new", eventID: "a")?.userID == "new")
     }
 
     @Test(arguments: [
@@ -131,7 +148,7 @@ struct PostgresEventCopyTests {
         }
         #expect(try Self.eventIDs(store) == ["a"])
         try store.transaction { _ = try store.insertEvent(Self.event("c")) }
-        #expect(try Self.eventIDs(store) == ["a", "c"], "the connection works on after the failed COPY")
+        #expect(try Self.eventIDs(store) == ["a", "c"], "the connection works on after the failed insert")
     }
 
     @Test func aDuplicateEventUndoesOnlyItsUnit() throws {
