@@ -22,6 +22,9 @@ public final class PostgresStore: Store {
     var externalSnapshot: (text: String, version: Int64) = ("", 0)
     /// Row ids taken from each table's sequence and not used yet (the next one last).
     var rowIDs: [String: [Int64]] = [:]
+    /// The columns of each event insert's SQL (``insertedColumns(_:table:)``), read once: a
+    /// regex literal is parsed again at every use, which cost more than the rest of an event.
+    private var eventColumns: [String: [String]?] = [:]
     /// Whether events are written by COPY (``insertRow(into:_:_:)``): the foreign keys to them
     /// are deferrable, as in a store made since they are (``PostgresDialect``).
     public private(set) var copiesEvents = false
@@ -141,13 +144,21 @@ public final class PostgresStore: Store {
         let row = [.integer(id)] + values
         reads.note(sql, row)
         if copiesEvents, table == "events", database.connection.isInTransaction,
-            let columns = Self.insertedColumns(sql, table: table), columns.count == row.count
+            let columns = columns(ofEventInsert: sql), columns.count == row.count
         {
             try database.connection.insertDeferred(into: table, columns: columns, row.map(\.postgres))
         } else {
             try runDeferred(sql, row)
         }
         return id
+    }
+
+    private func columns(ofEventInsert sql: String) -> [String]? {
+        if let known = eventColumns[sql] { return known }
+        let columns = Self.insertedColumns(sql, table: "events")
+        if eventColumns.count > 100 { eventColumns.removeAll() }
+        eventColumns[sql] = columns
+        return columns
     }
 
     /// The columns of `INSERT INTO table (a, b) VALUES (?, ?)` (placeholders only), else nil.
