@@ -98,6 +98,7 @@ public struct JourneyFeature: Feature {
             TextUse(JourneyViews.progressKey, usedBy: "GET /v1/dogs/{dog}/journey (label)"),
             TextUse(JourneyViews.captionKey, usedBy: "GET /v1/dogs/{dog}/map (caption)"),
             TextUse(ManifestBuilder.recommendedFirstKey, usedBy: "GET /v1/dogs/{dog}/journey (insights[].label)"),
+            TextUse(ManifestBuilder.recommendedFirstTextKey, usedBy: "GET /v1/dogs/{dog}/journey (insights[].text)"),
         ]
     }
 

@@ -38,7 +38,9 @@ enum ManifestBuilder {
             var card: JSONObject = [
                 "metric": .null, "label": DeferredText.json(recommendedFirstKey), "block_id": .string(first.id),
             ]
-            card["text"] = .string("\(first.title): \(map.text(first, "preview", "why") ?? "")")
+            card["text"] = DeferredText.json(
+                recommendedFirstTextKey,
+                ["title": .string(first.title), "why": .string(map.text(first, "preview", "why") ?? "")])
             insights.append(.object(card))
         }
         manifest["insights"] = .array(insights)
@@ -58,6 +60,8 @@ enum ManifestBuilder {
 
     /// The key of the insight card that names the first block: «С чего начать».
     static let recommendedFirstKey = "journey.insight.recommended_first"
+    /// Its text: the block's title and why it matters for this dog.
+    static let recommendedFirstTextKey = "journey.insight.recommended_first_text"
 
     /// The dog's age range: as registered, or from its birth date at `now` (in months).
     static func ageRange(of dog: DogProfile, at now: Double) -> AgeRange? {

@@ -25,6 +25,9 @@ import Testing
         #expect(
             try journey.views(locale: "en").journey("miso")["insights"]?.arrayValue?.last?["label"]
                 == "Recommended first")
+        #expect(
+            try journey.views.journey("miso")["insights"]?.arrayValue?.last?["text"]?.stringValue?.contains(": ")
+                == true)
         #expect(manifest["notes"]?.arrayValue?.first?.stringValue?.contains("Miso's weakest metric") == true)
 
         let state = try journey.views.state("miso")
