@@ -13,7 +13,8 @@ extension ServiceContext {
     /// plugin's interpretation, a reminder's push) are written in the locale of the event's
     /// user for `request` (``texts(for:user:)``).
     public func respond(
-        _ result: IngestResult, to request: HTTPRequest, created: Bool = false, links: JSONObject = [:], extra: JSONObject = [:],
+        _ result: IngestResult, to request: HTTPRequest, created: Bool = false, links: JSONObject = [:],
+        extra: JSONObject = [:],
         fieldsFrom body: [(event: String, body: String)] = [], otherwise parameter: String? = nil
     ) -> HTTPResponse {
         guard result.status != .rejected else {

@@ -108,7 +108,8 @@ public struct JourneyViews {
             "dog": ["id": .string(state.map.dog.id), "name": .string(state.map.dog.name)],
             "completed": .number(Double(completed)), "total": .number(Double(total)),
             "label": .string(
-                texts(Self.progressKey, ["completed": .number(Double(completed)), "total": .number(Double(total))])), "branches": .array(branches),
+                texts(Self.progressKey, ["completed": .number(Double(completed)), "total": .number(Double(total))])),
+            "branches": .array(branches),
             "recommended_block_id": state.recommended.map(JSON.string) ?? .null,
             "insights": DeferredText.rendered(.array(state.map.insights), texts: texts),
             "interpretation_read_at": try interpretationReadAt(state.map.dog.id),

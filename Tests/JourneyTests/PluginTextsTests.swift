@@ -1,7 +1,9 @@
+import CheckPlugins
 import Core
 import Engine
 import FeatureKit
 import Foundation
+import RuleEngine
 import TestSupport
 import Testing
 
@@ -34,7 +36,9 @@ import Testing
             name: "a big miss is told warmly", answers: [["guess": 20, "measured": 8.5]],
             key: "journey.check.predict.surprise",
             ru: "Вот это интрига! Зато теперь знаете точно: Miso — 8,5 кг, прогноз был 20 кг. Обычно: 4–8 кг.",
-            en: "Quite a difference — and now you know for sure: Miso measured 8.5 kg (you guessed 20 kg). Typical: 4–8 kg."),
+            en:
+                "Quite a difference — and now you know for sure: Miso measured 8.5 kg (you guessed 20 kg). Typical: 4–8 kg."
+        ),
         Said(
             name: "later keeps the block open", answers: [["outcome": "later"]], key: "journey.check.later_reply",
             ru: "Хорошо, напомним вечером.", en: "No problem — we'll remind you this evening."),
@@ -91,8 +95,12 @@ import Testing
             "check_answered", ["block_id": "vaccination-record", "answer": ["option": "date-passed"]])
         #expect(picked.status == .accepted, "\(picked.json.compactText)")
         let told = try #require(picked.effects.first { $0["type"] == "check_answered" }?["interpretation"])
-        #expect(journey.rendered(told, "ru")?.stringValue?.hasSuffix(" — стоит показать ветеринару на плановом визите.") == true)
-        #expect(journey.rendered(told, "en")?.stringValue?.hasSuffix(" — worth showing a vet at the next planned visit.") == true)
+        #expect(
+            journey.rendered(told, "ru")?.stringValue?.hasSuffix(" — стоит показать ветеринару на плановом визите.")
+                == true)
+        #expect(
+            journey.rendered(told, "en")?.stringValue?.hasSuffix(" — worth showing a vet at the next planned visit.")
+                == true)
         // A record keeps text: its note is written in the owner's locale (no profile: ru).
         let record = try #require(picked.effects.first { $0["type"] == "record_added" })
         #expect(record["payload"]?["note"] == "Это наблюдение, не диагноз.")
@@ -137,7 +145,8 @@ import Testing
         let journey = try JourneyHarness(now: "2026-11-20T08:00:00Z")
         let catalog = journey.evaluator.ruleSet.texts
         var keys: Set<String> = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: Repository.plugins) where name.hasSuffix(".yaml") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: Repository.plugins)
+        where name.hasSuffix(".yaml") {
             let text = try String(contentsOfFile: Repository.plugins + "/" + name, encoding: .utf8)
             for match in text.matches(of: #/"?\$text"?: *"?([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)(?![a-z0-9_.\\])/#) {
                 keys.insert(String(match.1))
@@ -153,5 +162,22 @@ import Testing
                 #expect(locale.texts[key] != nil, "\(locale.locale) has no text for \(key)")
             }
         }
+    }
+
+    /// The `check_answer` kind refuses a text key that is not one, or arguments that are not an object.
+    static let malformed: [(JSON, String)] = [
+        (["$text": 5], "`interpretation`: `$text` must be a text key"),
+        (["$text": "journey.check.later_reply", "args": "Q"], "`interpretation`: the `args` of"),
+        (["$text": "journey.unit.kg", "args": ["count": 1], "or": 2], "`interpretation`: the `or` of"),
+    ]
+
+    @Test(arguments: malformed)
+    func aMalformedTextKeyIsRefused(_ interpretation: JSON, _ problem: String) {
+        let output: JSON = ["records": [], "complete": false, "interpretation": interpretation]
+        #expect(RuleKind.checkAnswer.checkOutput(output)?.hasPrefix(problem) == true)
+        let fine: JSON = [
+            "records": [], "complete": false, "interpretation": DeferredText.json("journey.check.later_reply"),
+        ]
+        #expect(RuleKind.checkAnswer.checkOutput(fine) == nil)
     }
 }
