@@ -71,7 +71,7 @@ extension JourneyService {
             let own = results[offset..<offset + pending.events.count]
             offset += pending.events.count
             let response = EventRoutes.response(
-                own, revision: revision, texts: EventTexts(service: self, request: pending.request))
+                own, revision: revision, texts: RecipientTexts(self, pending.request))
             record(
                 pending.request, route: pending.route, response: response, started: pending.started,
                 principal: pending.principal)

@@ -26,17 +26,17 @@ enum EventRoutes {
         if service.groupsCommits { return service.deferIngest(events, request: request) }
         return response(
             service.ingest(events), revision: service.generation.ruleSet.shortRevision,
-            texts: EventTexts(service: service, request: request))
+            texts: RecipientTexts(service, request))
     }
 
     /// The answer to a batch: its results, in order, and their counts; each result's texts
     /// kept as keys (a plugin's interpretation, a reminder's push) written in its user's locale.
-    static func response(_ results: some Collection<IngestResult>, revision: String, texts: EventTexts)
+    static func response(_ results: some Collection<IngestResult>, revision: String, texts: RecipientTexts)
         -> HTTPResponse
     {
         let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
         let body: JSON = [
-            "results": .array(results.map { result in result.rendered { texts.of(result.userID) }.json }),
+            "results": .array(results.map { result in result.rendered { texts.texts(for: result.userID ?? "") }.json }),
             "accepted": .number(Double(counts[.accepted] ?? 0)),
             "duplicates": .number(Double(counts[.duplicate] ?? 0)),
             "rejected": .number(Double(counts[.rejected] ?? 0)),
@@ -48,27 +48,5 @@ enum EventRoutes {
             return .json(body, status: 503, headers: [("Retry-After", "1")])
         }
         return .json(body)
-    }
-}
-
-/// The texts a batch's answer is written in for each event's user: their profile's locale, else
-/// the request's `Accept-Language`, else the default; each profile read once, and only for a
-/// result that holds a text kept as a key.
-final class EventTexts {
-    private let service: JourneyService
-    private let request: HTTPRequest
-    private var chosen: [String: RequestTexts] = [:]
-
-    init(service: JourneyService, request: HTTPRequest) {
-        self.service = service
-        self.request = request
-    }
-
-    func of(_ user: String?) -> RequestTexts {
-        let key = user ?? ""
-        if let known = chosen[key] { return known }
-        let texts = service.texts(for: request, user: user)
-        chosen[key] = texts
-        return texts
     }
 }
