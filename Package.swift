@@ -219,8 +219,8 @@ let package = Package(
         .testTarget(
             name: "JourneyTests",
             dependencies: [
-                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLiteStore", "SQLite",
-                "Postgres", "JQ",
+                "Journey", "Features", "CheckPlugins", "Engine", "FeatureKit", "RuleEngine", "Store", "SQLiteStore",
+                "SQLite", "Postgres", "JQ",
                 "Core",
                 "TestSupport",
             ],

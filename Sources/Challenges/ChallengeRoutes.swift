@@ -164,7 +164,7 @@ enum ChallengeRoutes {
         let joined = result.effects.contains { $0["type"] == "challenge_joined" }
         // CH-12: the app subscribes to the challenge's topic now, and unsubscribes after its end.
         return service.respond(
-            result, created: joined, extra: ["push": ChallengeTopic.subscription(of: challenge)],
+            result, to: request, created: joined, extra: ["push": ChallengeTopic.subscription(of: challenge)],
             fieldsFrom: [("/payload/team", "/team_id")], otherwise: "challenge")
     }
 

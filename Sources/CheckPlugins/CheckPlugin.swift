@@ -57,8 +57,10 @@ public struct CheckOutcome: Sendable, Equatable {
     public var records: [(kind: String, payload: JSONObject)]
     /// Whether the check step is done (false: the block stays open, e.g. "remind me later").
     public var completesCheck: Bool
-    /// What to tell the user, if anything.
-    public var interpretation: String?
+    /// What to tell the user, if anything: a text, or a locale text's key with its arguments
+    /// (a ``DeferredText``, `{"$text": KEY, "args": {…}}`), rendered in the reader's locale
+    /// when the result is shown.
+    public var interpretation: JSON?
     /// A reminder to schedule: `kind`, `text`, and either a local time (`19:00`, in the dog's
     /// time zone) or a duration from now.
     public var reminder: ReminderRequest?
@@ -66,7 +68,7 @@ public struct CheckOutcome: Sendable, Equatable {
     public var analytics: JSONObject
 
     public init(
-        records: [(kind: String, payload: JSONObject)], completesCheck: Bool, interpretation: String? = nil,
+        records: [(kind: String, payload: JSONObject)], completesCheck: Bool, interpretation: JSON? = nil,
         reminder: ReminderRequest? = nil, analytics: JSONObject = [:]
     ) {
         self.records = records
@@ -86,13 +88,15 @@ public struct CheckOutcome: Sendable, Equatable {
 /// A reminder a plugin asks for.
 public struct ReminderRequest: Sendable, Equatable {
     public var kind: String
-    public var text: String
+    /// The push's text: a locale text's key with its arguments (a ``DeferredText``), written
+    /// in the recipient's locale when the push is read, or a text as is.
+    public var text: JSON
     /// `HH:MM` in the dog's time zone: the next such time (or in two hours, if it is later).
     public var localTime: String?
     /// Or after this long.
     public var after: Duration?
 
-    public init(kind: String, text: String, localTime: String? = nil, after: Duration? = nil) {
+    public init(kind: String, text: JSON, localTime: String? = nil, after: Duration? = nil) {
         self.kind = kind
         self.text = text
         self.localTime = localTime

@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import RuleEngine
 
 /// The check plugins' rule kinds.
@@ -24,7 +25,7 @@ extension RuleKind {
             "{content, answer, dog, block, now_local, records: the block's newest 100 earlier records, oldest first [{kind, recorded_at, payload}]}",
         requiredMembers: [Member("content", .object), Member("answer", .object)], inputIsObject: true,
         outputDescription:
-            "{records: [{kind, payload}], complete: boolean, interpretation?, reminder?, analytics?}",
+            "{records: [{kind, payload}], complete: boolean, interpretation?: text or {$text: KEY, args}, reminder?: {kind, local_time | after, text}, analytics?}",
         cardinality: .one,
         checkOutput: { output in
             guard case .object(let object) = output else { return "expected an object" }
@@ -32,6 +33,11 @@ extension RuleKind {
                 records.allSatisfy({ $0["kind"]?.stringValue != nil && $0["payload"]?.objectValue != nil })
             else { return "expected `records`: an array of {kind, payload}" }
             guard object["complete"]?.boolValue != nil else { return "expected `complete`: a boolean" }
+            for member in ["interpretation", "reminder"] {
+                if let problem = DeferredText.problem(in: object[member] ?? .null) {
+                    return "`\(member)`: \(problem)"
+                }
+            }
             return nil
         })
 }

@@ -68,14 +68,14 @@ public struct RulePlugin: CheckPlugin {
         var reminder: ReminderRequest?
         if case .object(let request)? = object["reminder"] {
             reminder = ReminderRequest(
-                kind: request["kind"]?.stringValue ?? "check_later", text: request["text"]?.stringValue ?? "",
+                kind: request["kind"]?.stringValue ?? "check_later", text: request["text"] ?? "",
                 localTime: request["local_time"]?.stringValue,
                 after: request["after"]?.stringValue.flatMap(DurationText.parse))
         }
         return CheckOutcome(
             records: records.map { (kind: $0.0, payload: $0.1) },
             completesCheck: object["complete"]?.boolValue ?? false,
-            interpretation: object["interpretation"]?.stringValue, reminder: reminder,
+            interpretation: object["interpretation"].flatMap { $0 == .null ? nil : $0 }, reminder: reminder,
             analytics: object["analytics"]?.objectValue ?? [:])
     }
 }

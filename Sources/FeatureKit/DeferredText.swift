@@ -40,6 +40,33 @@ public enum DeferredText {
         }
     }
 
+    /// What is wrong with the deferred texts in `value` (a rule's output), at any depth: a
+    /// `$text` that is not a key, `args` that are not an object, `or`/`default` that are not
+    /// text; nil when they are fine (or there are none).
+    public static func problem(in value: JSON) -> String? {
+        switch value {
+        case .object(let object):
+            if let key = object[marker] {
+                guard let key = key.stringValue, !key.isEmpty else {
+                    return "`\(marker)` must be a text key such as journey.check.later, got \(key.compactText)"
+                }
+                if let args = object["args"], args.objectValue == nil {
+                    return "the `args` of `\(key)` must be an object of numbers and texts, got \(args.typeName)"
+                }
+                for name in ["or", "default"] where object[name] != nil && object[name]?.stringValue == nil {
+                    return "the `\(name)` of `\(key)` must be text"
+                }
+            }
+            for (_, member) in object { if let problem = problem(in: member) { return problem } }
+            return nil
+        case .array(let items):
+            for item in items { if let problem = problem(in: item) { return problem } }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     /// Whether `value` holds a deferred text anywhere.
     public static func contains(_ value: JSON) -> Bool {
         switch value {

@@ -9,9 +9,12 @@ extension ServiceContext {
     /// the event that came from the body (`fieldsFrom`: its pointer in the event, then in the
     /// body, such as `("/payload", "")`) names the body's field, in the message and in `errors`;
     /// any other refusal names the path parameter `otherwise` (the block whose state refused a
-    /// step), so that no refusal leaves `errors` empty.
+    /// step), so that no refusal leaves `errors` empty. The effects' texts kept as keys (a
+    /// plugin's interpretation, a reminder's push) are written in the locale of the event's
+    /// user for `request` (``texts(for:user:)``).
     public func respond(
-        _ result: IngestResult, created: Bool = false, links: JSONObject = [:], extra: JSONObject = [:],
+        _ result: IngestResult, to request: HTTPRequest, created: Bool = false, links: JSONObject = [:],
+        extra: JSONObject = [:],
         fieldsFrom body: [(event: String, body: String)] = [], otherwise parameter: String? = nil
     ) -> HTTPResponse {
         guard result.status != .rejected else {
@@ -34,6 +37,7 @@ extension ServiceContext {
                 status, code: result.code ?? "rejected", message: message, errors: errors,
                 headers: status == 503 ? [("Retry-After", "1")] : [])
         }
+        let result = result.rendered { texts(for: request, user: result.userID) }
         guard case .object(var object) = result.json else { return .json(result.json) }
         if !links.isEmpty { object["links"] = .object(links) }
         for (key, value) in extra { object[key] = value }
@@ -52,5 +56,19 @@ public enum RouteEvents {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/?#;%")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+extension IngestResult {
+    /// The result with the deferred texts of its effects (``DeferredText``: a plugin's
+    /// interpretation, a reminder's push, a card's label) written in `texts`' locale; `texts`
+    /// is asked for only when there is one. The stored result keeps the keys, so that a
+    /// duplicate is answered in its reader's locale of then.
+    public func rendered(_ texts: () -> RequestTexts) -> IngestResult {
+        guard effects.contains(where: DeferredText.contains) else { return self }
+        let chosen = texts()
+        var result = self
+        result.effects = effects.map { DeferredText.rendered($0, texts: chosen) }
+        return result
     }
 }

@@ -129,6 +129,7 @@ enum HabitRoutes {
             "occurred_at": .string(occurredAt ?? zone?.timestamp(service.now()) ?? Timestamp.format(service.now())),
             "payload": .object(payload),
         ]
-        return service.respond(service.ingest([.object(event)])[0], fieldsFrom: [("/payload", "")], otherwise: "user")
+        return service.respond(
+            service.ingest([.object(event)])[0], to: request, fieldsFrom: [("/payload", "")], otherwise: "user")
     }
 }

@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import JQ
 import RuleEngine
 import Store
@@ -107,10 +108,16 @@ public enum AutoComplete {
         }
     }
 
-    /// The offer as shown for `count` evidence records: "Found 2 weight records — count them".
-    public static func offer(count: Int, action: String) -> String {
-        if action == "start_course" { return "The course is already started — count it" }
-        let noun = noun(action)
-        return "Found \(count) \(count == 1 ? String(noun.dropLast()) : noun) — count \(count == 1 ? "it" : "them")"
+    /// The offer as shown for `count` evidence records, in `texts`' locale: «Нашли 2 записи
+    /// веса — засчитать автоматически» (seed 000), "Found 2 weight records — count them".
+    /// The key is `journey.auto_complete.<action>`, else ``foundKey``.
+    public static func offer(count: Int, action: String, texts: RequestTexts) -> String {
+        let key = offerKey(action)
+        return texts(texts.catalog.has(key) ? key : foundKey, ["count": .number(Double(count))])
     }
+
+    /// The offer's key for `action`'s evidence.
+    static func offerKey(_ action: String) -> String { "journey.auto_complete." + action }
+    /// The offer of an action without its own key: «Нашли 2 записи — засчитать автоматически».
+    public static let foundKey = "journey.auto_complete.found"
 }

@@ -30,7 +30,7 @@ extension JourneyViews {
         view["personal_note"] = .string(map.personalLine(block))
         view["preview"] = [
             "text_lines": .array(previewLines(block, map: map).map(JSON.string)),
-            "start": .string(texts(Self.startKey, ["minutes": .number(Double(block.minutes))])),
+            "start": .string(start(block)),
         ]
         view["theory"] = .array((block.content["theory"]?.arrayValue ?? []).map(map.render))
         var fallback = ManifestDocument.fallback(map, block, texts: texts)

@@ -131,6 +131,11 @@ struct BlockFlow {
             checkType == "hands_on" && block.branch == "health" ? try ownerTexts()(JourneyViews.vetCaptionKey) : nil
         for record in outcome.records {
             var payload = record.payload
+            // A record keeps text, not keys: a note the plugin gives as a key is written in
+            // the owner's locale, as the vet caption is.
+            if DeferredText.contains(.object(payload)) {
+                payload = DeferredText.rendered(.object(payload), texts: try ownerTexts()).objectValue ?? payload
+            }
             if let vetCaption, payload["note"] == nil { payload["note"] = .string(vetCaption) }
             effects.append(
                 .recordAdded(
@@ -154,7 +159,7 @@ struct BlockFlow {
                 .reminderScheduled(
                     Reminder(
                         userID: event.userID, dogID: dog.id, kind: request.kind, dueAt: due,
-                        payload: ["text": .string(request.text), "block_id": .string(block.id)],
+                        payload: ["text": request.text, "block_id": .string(block.id)],
                         status: doneLater ? "cancelled" : "pending")))
         }
         var properties: JSONObject = ["block_id": .string(block.id), "type": .string(checkType)]

@@ -26,6 +26,9 @@ extension DogViewCommand {
             options: [
                 CommonOptions.database, CommonOptions.rules, CommonOptions.plugins,
                 OptionSpec(long: "now", valueName: "iso8601", help: "What time it is (default: the clock)."),
+                OptionSpec(
+                    long: "locale", valueName: "code",
+                    help: "The texts' locale (default: the dog's owner's profile's, else ru)."),
                 CommonOptions.format,
             ])
     }
@@ -40,9 +43,20 @@ extension DogViewCommand {
         else {
             return .ruleErrors
         }
+        let locale = arguments.value("locale", spec: spec)
+        let catalog = evaluator.ruleSet.texts
+        if let locale, !catalog.supports(locale) {
+            io.stderr.line(
+                "Error: no texts for locale `\(locale)`; the locales are \(catalog.codes.joined(separator: ", "))")
+            return .failure
+        }
         return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
             engine.prepare(evaluator, store: store)
-            let views = JourneyViews(store: store, evaluator: evaluator, now: now) { io.stderr.line("warning: \($0)") }
+            let texts = try RequestTexts.command(
+                locale: locale, user: try store.dog(dog)?.userID, store: store, catalog: catalog)
+            let views = JourneyViews(store: store, evaluator: evaluator, now: now, texts: texts) {
+                io.stderr.line("warning: \($0)")
+            }
             return try json(views, dog: dog, target: targetID)
         } text: { view in
             io.stdout.write(text(view))

@@ -41,7 +41,7 @@ enum DogRoutes {
         let dog = "/v1/dogs/\(RouteEvents.pathSegment(dogID))"
         // The rest of the body is the event's payload: its fields are named as the body has them.
         return service.respond(
-            result, created: created,
+            result, to: request, created: created,
             links: ["today": .string(dog + "/today"), "manifest": .string(dog + "/manifest")],
             fieldsFrom: [("/payload", "")])
     }
@@ -264,7 +264,7 @@ enum DogRoutes {
         }
         // The event's payload members that came from the body are named as the body has them.
         return service.respond(
-            result, extra: extra,
+            result, to: request, extra: extra,
             fieldsFrom: step == .action
                 ? [("/payload", "/payload")]
                 : [

@@ -68,7 +68,9 @@ public struct CheckAnsweredEffect: FeatureEffect, Equatable {
     public var dogID: String
     public var blockID: String
     public var checkType: String
-    public var interpretation: String?
+    /// The plugin's interpretation: a text, or a locale text's key with its arguments
+    /// (``DeferredText``), which the answer to the app writes in its reader's locale.
+    public var interpretation: JSON?
     public var complete: Bool
     /// The line the result carries with the interpretation: a hands_on check on a health
     /// topic says "This check does not replace a vet."
@@ -79,7 +81,7 @@ public struct CheckAnsweredEffect: FeatureEffect, Equatable {
     public var members: JSONObject {
         var members: JSONObject = [
             "dog_id": .string(dogID), "block_id": .string(blockID), "check_type": .string(checkType),
-            "interpretation": interpretation.map(JSON.string) ?? .null, "complete": .bool(complete),
+            "interpretation": interpretation ?? .null, "complete": .bool(complete),
         ]
         if let caption { members["caption"] = .string(caption) }
         return members
@@ -123,7 +125,7 @@ extension Effect {
         ManifestCreatedEffect(manifest: manifest, catalogHash: catalogHash, catalogText: catalogText).effect
     }
     static func checkAnswered(
-        dogID: String, blockID: String, checkType: String, interpretation: String?, complete: Bool,
+        dogID: String, blockID: String, checkType: String, interpretation: JSON?, complete: Bool,
         caption: String? = nil
     )
         -> Effect

@@ -92,6 +92,13 @@ public struct JourneyFeature: Feature {
             TextUse(JourneyViews.startKey, usedBy: block + " (preview.start)"),
             TextUse(BlockResult.Keys.weight, usedBy: result), TextUse(BlockResult.Keys.prediction, usedBy: result),
             TextUse(BlockResult.Keys.noted, usedBy: result), TextUse(BlockResult.Keys.courseStarted, usedBy: result),
+            TextUse(
+                AutoComplete.foundKey,
+                usedBy: "the auto-complete offer of an action without its own journey.auto_complete.<action>"),
+            TextUse(JourneyViews.progressKey, usedBy: "GET /v1/dogs/{dog}/journey (label)"),
+            TextUse(JourneyViews.captionKey, usedBy: "GET /v1/dogs/{dog}/map (caption)"),
+            TextUse(ManifestBuilder.recommendedFirstKey, usedBy: "GET /v1/dogs/{dog}/journey (insights[].label)"),
+            TextUse(ManifestBuilder.recommendedFirstTextKey, usedBy: "GET /v1/dogs/{dog}/journey (insights[].text)"),
         ]
     }
 

@@ -71,7 +71,7 @@ public struct JourneyViews {
         if let id = state.recommended, let block = map.block(id) {
             var card = blockCard(block, state: state)
             card["why"] = .string(map.personalLine(block))
-            card["start"] = .string("Start · \(block.minutes) min")
+            card["start"] = .string(start(block))
             if let offer = try offer(for: block, state: state) { card["offer"] = .string(offer) }
             if state.isInProgress(id) { card["next_step"] = .string(nextStep(of: block, state: state)) }
             view["recommended"] = .object(card)
@@ -107,9 +107,11 @@ public struct JourneyViews {
         return [
             "dog": ["id": .string(state.map.dog.id), "name": .string(state.map.dog.name)],
             "completed": .number(Double(completed)), "total": .number(Double(total)),
-            "label": .string("\(completed) of \(total)"), "branches": .array(branches),
+            "label": .string(
+                texts(Self.progressKey, ["completed": .number(Double(completed)), "total": .number(Double(total))])),
+            "branches": .array(branches),
             "recommended_block_id": state.recommended.map(JSON.string) ?? .null,
-            "insights": .array(state.map.insights),
+            "insights": DeferredText.rendered(.array(state.map.insights), texts: texts),
             "interpretation_read_at": try interpretationReadAt(state.map.dog.id),
         ]
     }
@@ -162,7 +164,7 @@ public struct JourneyViews {
         let map = state.map
         var view = blockCard(block, state: state)
         view["text_lines"] = .array(previewLines(block, map: map).map(JSON.string))
-        view["start"] = .string("Start · \(block.minutes) min")
+        view["start"] = .string(start(block))
         view["check_type"] = .string(block.checkType)
         view["finish_first"] = finishFirst(blockID, state: state)
         if state.status(of: blockID) != .locked, let offer = try offer(for: block, state: state) {
@@ -194,12 +196,24 @@ public struct JourneyViews {
         return [
             "dog": ["id": .string(state.map.dog.id), "name": .string(state.map.dog.name)],
             "completed": .number(Double(completed)),
-            "total": .number(Double(total)), "caption": .string("\(completed) of \(total) completed"),
+            "total": .number(Double(total)),
+            "caption": .string(
+                texts(Self.captionKey, ["completed": .number(Double(completed)), "total": .number(Double(total))])),
             "lines": .array(lines),
         ]
     }
 
     // MARK: Pieces
+
+    /// The key of the overview's "6 of 21" (`label`).
+    public static let progressKey = "journey.overview.progress"
+    /// The key of the map's caption: «Пройдено: 6 из 21», "6 of 21 completed".
+    public static let captionKey = "journey.map.caption"
+
+    /// The start button of `block`'s card and preview: «Начать · 4 мин».
+    func start(_ block: JourneyMap.Block) -> String {
+        texts(Self.startKey, ["minutes": .number(Double(block.minutes))])
+    }
 
     /// When the AI interpretation was first reported read, else null: the app shows it first
     /// while this is null (DJ-43).
@@ -240,7 +254,7 @@ public struct JourneyViews {
         return ["theory", "check", "action"].first { !done.contains($0) } ?? "done"
     }
 
-    /// "Found 2 weight records — count them", when the action is not done and its rule finds
+    /// «Нашли 2 записи веса — засчитать автоматически», when the action is not done and its rule finds
     /// evidence. A rule that fails with no fallback to answer makes no offer (the view's
     /// `degraded` says so), never a failed view.
     func offer(for block: JourneyMap.Block, state: JourneyState) throws -> String? {
@@ -254,6 +268,6 @@ public struct JourneyViews {
             log("dog \(state.map.dog.id): no offer for block `\(block.id)`: \(error.message)")
             return nil
         }
-        return found == 0 ? nil : AutoComplete.offer(count: found, action: block.actionType)
+        return found == 0 ? nil : AutoComplete.offer(count: found, action: block.actionType, texts: texts)
     }
 }

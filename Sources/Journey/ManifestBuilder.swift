@@ -1,5 +1,6 @@
 import Core
 import Engine
+import FeatureKit
 import Foundation
 import JQ
 import RuleEngine
@@ -33,8 +34,13 @@ enum ManifestBuilder {
 
         var insights = manifest["insights"]?.arrayValue ?? []
         if let first = state.recommended.flatMap(map.block) {
-            var card: JSONObject = ["metric": .null, "label": "Recommended first", "block_id": .string(first.id)]
-            card["text"] = .string("\(first.title): \(map.text(first, "preview", "why") ?? "")")
+            // Its label is kept as a key, written in the reader's locale when shown.
+            var card: JSONObject = [
+                "metric": .null, "label": DeferredText.json(recommendedFirstKey), "block_id": .string(first.id),
+            ]
+            card["text"] = DeferredText.json(
+                recommendedFirstTextKey,
+                ["title": .string(first.title), "why": .string(map.text(first, "preview", "why") ?? "")])
             insights.append(.object(card))
         }
         manifest["insights"] = .array(insights)
@@ -51,6 +57,11 @@ enum ManifestBuilder {
             dogID: dog.id, ruleRevision: ruleSet.revision, createdAt: now, manifest: .object(manifest))
         return .manifestCreated(stored, catalogHash: hash, catalogText: catalog.text)
     }
+
+    /// The key of the insight card that names the first block: «С чего начать».
+    static let recommendedFirstKey = "journey.insight.recommended_first"
+    /// Its text: the block's title and why it matters for this dog.
+    static let recommendedFirstTextKey = "journey.insight.recommended_first_text"
 
     /// The dog's age range: as registered, or from its birth date at `now` (in months).
     static func ageRange(of dog: DogProfile, at now: Double) -> AgeRange? {

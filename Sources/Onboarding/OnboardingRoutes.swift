@@ -68,7 +68,8 @@ enum OnboardingRoutes {
         var extra: JSONObject = [:]
         if result.status != .rejected { extra["onboarding"] = try view(service, user: user, texts: texts) }
         return service.respond(
-            result, extra: extra, fieldsFrom: [("/payload/flow", "/flow_id"), ("/payload", "")], otherwise: "user")
+            result, to: request, extra: extra, fieldsFrom: [("/payload/flow", "/flow_id"), ("/payload", "")],
+            otherwise: "user")
     }
 
     private static func view(_ service: any ServiceContext, user: String, texts: RequestTexts) throws(APIError)

@@ -70,7 +70,8 @@ extension JourneyService {
         return group.map { pending in
             let own = results[offset..<offset + pending.events.count]
             offset += pending.events.count
-            let response = EventRoutes.response(own, revision: revision)
+            let response = EventRoutes.response(
+                own, revision: revision, texts: RecipientTexts(self, pending.request))
             record(
                 pending.request, route: pending.route, response: response, started: pending.started,
                 principal: pending.principal)

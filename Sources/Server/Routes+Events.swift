@@ -24,14 +24,19 @@ enum EventRoutes {
         // Under libmicrohttpd the batch joins the next group commit (`GroupCommit`): answered
         // once the transaction that holds it has committed.
         if service.groupsCommits { return service.deferIngest(events, request: request) }
-        return response(service.ingest(events), revision: service.generation.ruleSet.shortRevision)
+        return response(
+            service.ingest(events), revision: service.generation.ruleSet.shortRevision,
+            texts: RecipientTexts(service, request))
     }
 
-    /// The answer to a batch: its results, in order, and their counts.
-    static func response(_ results: some Collection<IngestResult>, revision: String) -> HTTPResponse {
+    /// The answer to a batch: its results, in order, and their counts; each result's texts
+    /// kept as keys (a plugin's interpretation, a reminder's push) written in its user's locale.
+    static func response(_ results: some Collection<IngestResult>, revision: String, texts: RecipientTexts)
+        -> HTTPResponse
+    {
         let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
         let body: JSON = [
-            "results": .array(results.map(\.json)),
+            "results": .array(results.map { result in result.rendered { texts.texts(for: result.userID ?? "") }.json }),
             "accepted": .number(Double(counts[.accepted] ?? 0)),
             "duplicates": .number(Double(counts[.duplicate] ?? 0)),
             "rejected": .number(Double(counts[.rejected] ?? 0)),

@@ -149,20 +149,31 @@ extension Reminder {
 
 /// The texts of each recipient of a page of reminders: their profile's locale, else the
 /// default (a push has no request to take `Accept-Language` from); each profile read once.
+/// A batch's answer (`POST /v1/events`) writes each event's user's texts the same way, with
+/// its request's `Accept-Language` before the default.
 final class RecipientTexts {
     let store: any Store
     let catalog: TextCatalog
+    let acceptLanguage: String?
     private var chosen: [String: RequestTexts] = [:]
 
-    init(store: any Store, catalog: TextCatalog) {
+    init(store: any Store, catalog: TextCatalog, acceptLanguage: String? = nil) {
         self.store = store
         self.catalog = catalog
+        self.acceptLanguage = acceptLanguage
+    }
+
+    /// The texts of the users of `request`'s events, answered by `service`.
+    convenience init(_ service: JourneyService, _ request: HTTPRequest) {
+        self.init(
+            store: service.store, catalog: service.generation.ruleSet.texts,
+            acceptLanguage: request.header("Accept-Language"))
     }
 
     func texts(for user: String) -> RequestTexts {
         if let known = chosen[user] { return known }
         let profile = (try? store.userProfile(user)) ?? nil
-        let texts = RequestTexts.choose(profile: profile, acceptLanguage: nil, catalog: catalog)
+        let texts = RequestTexts.choose(profile: profile, acceptLanguage: acceptLanguage, catalog: catalog)
         chosen[user] = texts
         return texts
     }

@@ -107,7 +107,10 @@ import Testing
     @Test func journeyPathPreviewAndMap() throws {
         let store = Store()
         let overview = try JV.parse(store.dog("journey", "q-123", "--format", "json").stdout).json()
-        #expect(overview["label"] == "1 of 21")
+        #expect(overview["label"] == "1 из 21", "the default locale: the owner has no profile")
+        let english = try JV.parse(store.dog("journey", "q-123", "--locale", "en", "--format", "json").stdout).json()
+        #expect(english["label"] == "1 of 21")
+        #expect(store.dog("journey", "q-123", "--locale", "xx").stderr.contains("the locales are ru, en"))
         #expect(overview["branches"]?.arrayValue?.first { $0["is_recommended"] == true }?["id"] == "health")
         let path = try JV.parse(store.dog("path", "q-123", "health", "--format", "json").stdout).json()
         #expect(path["nodes"]?[0]?["status"] == "completed")

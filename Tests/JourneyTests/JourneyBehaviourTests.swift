@@ -101,7 +101,11 @@ import Testing
         journey.send("weight_saved", ["kg": 7.2])
         journey.send("weight_saved", ["kg": 7.4])
         let preview = try journey.views.preview("miso", block: "weight-baseline")
-        #expect(preview["offer"] == "Found 2 weight records — count them")
+        // Seed 000: «Нашли 2 записи — засчитать автоматически», in the reader's locale.
+        #expect(preview["offer"] == "Нашли 2 записи веса — засчитать автоматически")
+        #expect(
+            try journey.views(locale: "en").preview("miso", block: "weight-baseline")["offer"]
+                == "Found 2 weight records — count them")
         journey.send("block_started", ["block_id": "weight-baseline"])
         let accepted = journey.send("auto_complete_accepted", ["block_id": "weight-baseline"])
         #expect(accepted.status == .accepted)

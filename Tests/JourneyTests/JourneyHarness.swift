@@ -1,5 +1,6 @@
 import Core
 import Engine
+import FeatureKit
 import Features
 import Foundation
 import JQ
@@ -77,6 +78,21 @@ final class JourneyHarness {
     }
 
     var views: JourneyViews { JourneyViews(store: store, evaluator: evaluator, now: clock) }
+
+    /// The views written in `locale`, as a request in it gets them.
+    func views(locale: String) -> JourneyViews {
+        JourneyViews(store: store, evaluator: evaluator, now: clock, texts: texts(locale))
+    }
+
+    /// The texts of `locale` of the bundled rules.
+    func texts(_ locale: String) -> RequestTexts {
+        RequestTexts(locale: locale, source: "test", catalog: evaluator.ruleSet.texts)
+    }
+
+    /// `json` with its texts kept as keys written in `locale`, as the app's answer shows them.
+    func rendered(_ json: JSON?, _ locale: String) -> JSON? {
+        json.map { DeferredText.rendered($0, texts: texts(locale)) }
+    }
 
     func count(_ sql: String) throws -> Int {
         Int(try store.connection.scalar(sql) ?? -1)

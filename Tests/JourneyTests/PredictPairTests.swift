@@ -34,12 +34,7 @@ import Testing
 
     @Test(arguments: cases)
     func oneRecordPerCheck(_ testCase: PairCase) throws {
-        let journey = try JourneyHarness(now: "2026-11-20T08:00:00Z")
-        journey.send("dog_registered", JourneyBehaviourTests.registration)
-        try BlockResultTests.prepare(journey, "weight-baseline")
-        journey.send("weight_saved", ["kg": 7.4])
-        journey.clock += 3600
-        journey.send("block_started", ["block_id": "growth-check"])
+        let journey = try PluginTextsTests.growthCheck()
         for answer in testCase.answers {
             journey.clock += 60
             let result = journey.send("check_answered", ["block_id": "growth-check", "answer": .object(answer)])

@@ -19,7 +19,15 @@ import Testing
         #expect(registration.status == .accepted, "\(registration.json.compactText)")
         let manifest = try #require(registration.effects.first { $0["type"] == "manifest_created" })
         #expect(manifest["recommended_first"] == spec["dog"]?["first_recommended"])
-        #expect(manifest["insights"]?.arrayValue?.last?["label"] == "Recommended first")
+        // The first block's card: its label kept as a key, written in the reader's locale.
+        #expect(manifest["insights"]?.arrayValue?.last?["label"]?["$text"] == "journey.insight.recommended_first")
+        #expect(try journey.views.journey("miso")["insights"]?.arrayValue?.last?["label"] == "С чего начать")
+        #expect(
+            try journey.views(locale: "en").journey("miso")["insights"]?.arrayValue?.last?["label"]
+                == "Recommended first")
+        #expect(
+            try journey.views.journey("miso")["insights"]?.arrayValue?.last?["text"]?.stringValue?.contains(": ")
+                == true)
         #expect(manifest["notes"]?.arrayValue?.first?.stringValue?.contains("Miso's weakest metric") == true)
 
         let state = try journey.views.state("miso")
@@ -53,11 +61,14 @@ import Testing
             let block = try #require(state.map.block(id))
             try expectStatuses("before \(id)")
 
-            // Preview: exactly three lines and "Start · N min"; a locked block names what to finish.
+            // Preview: exactly three lines and «Начать · N мин»; a locked block names what to finish.
             let preview = try journey.views.preview("miso", block: id)
             #expect(preview["text_lines"]?.arrayValue?.count == 3)
             #expect(preview["text_lines"]?.arrayValue?.allSatisfy { !($0.stringValue ?? "").isEmpty } == true)
-            #expect(preview["start"] == .string("Start · \(block.minutes) min"))
+            #expect(preview["start"] == .string("Начать · \(block.minutes) мин"))
+            #expect(
+                try journey.views(locale: "en").preview("miso", block: id)["start"]
+                    == .string("Start · \(block.minutes) min"))
             if let locked = blocks.first(where: {
                 !completed.contains($0.id) && !$0.needs.allSatisfy(completed.contains)
             }) {
@@ -75,7 +86,10 @@ import Testing
                     journey.send(data["type"]?.stringValue ?? "", data["payload"]?.objectValue ?? [:]).status
                         == .accepted)
                 #expect(
-                    try journey.views.preview("miso", block: id)["offer"]?.stringValue?.hasPrefix("Found 1") == true)
+                    try journey.views.preview("miso", block: id)["offer"]?.stringValue?.hasPrefix("Нашли 1 ") == true)
+                #expect(
+                    try journey.views(locale: "en").preview("miso", block: id)["offer"]?.stringValue?.hasPrefix(
+                        "Found 1 ") == true)
             }
 
             #expect(journey.send("block_started", ["block_id": .string(id)]).status == .accepted)
@@ -103,7 +117,8 @@ import Testing
                 let guessed = journey.send("check_answered", ["block_id": .string(id), "answer": ["guess": guess]])
                 let told = guessed.effects.first { $0["type"] == "check_answered" }
                 #expect(told?["complete"] == false, "\(id): \(guessed.json.compactText)")
-                #expect(told?["interpretation"]?.stringValue?.contains("Typical:") == true)
+                #expect(journey.rendered(told?["interpretation"], "ru")?.stringValue?.contains("Обычно:") == true)
+                #expect(journey.rendered(told?["interpretation"], "en")?.stringValue?.contains("Typical:") == true)
                 measured["guess"] = nil  // the measurement completes the guess kept
                 answer = .object(measured)
             }
@@ -149,7 +164,10 @@ import Testing
         }
 
         let overview = try journey.views.journey("miso")
-        #expect(overview["label"] == "21 of 21")
+        #expect(overview["label"] == "21 из 21")
+        #expect(try journey.views(locale: "en").journey("miso")["label"] == "21 of 21")
+        #expect(try journey.views.map("miso")["caption"] == "Пройдено: 21 из 21")
+        #expect(try journey.views(locale: "en").map("miso")["caption"] == "21 of 21 completed")
         #expect(try journey.views.today("miso")["recommended"] == .null)
         for (kind, count) in spec["reminders"]?.objectValue ?? [:] {
             #expect(

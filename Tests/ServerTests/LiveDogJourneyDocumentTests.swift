@@ -19,6 +19,13 @@ import Testing
         var vetCaption: String
         var later: String
         var weightAdded: String
+        var recommendedFirst: String
+        var progress: String
+        /// What predict says to a guess, and to "later" before any guess (its reply and push).
+        var guessed: String
+        var laterReply: String
+        var laterPush: String
+        var caption: String
         var testDescription: String { locale }
     }
 
@@ -26,11 +33,18 @@ import Testing
         Reader(
             locale: "ru", observation: "Это наблюдение, не диагноз.",
             vetCaption: "Эта проверка не заменяет ветеринара.",
-            later: "Q не рядом — напомнить позже", weightAdded: "Вес добавлен в историю Q"),
+            later: "Q не рядом — напомнить позже", weightAdded: "Вес добавлен в историю Q",
+            recommendedFirst: "С чего начать", progress: "0 из 21",
+            guessed: "Ваш прогноз: 10 секунд. Обычно: 8–15 секунд. Q рядом — проверим?",
+            laterReply: "Хорошо, напомним вечером.", laterPush: "Q рядом? Сделайте прогноз — и проверим вместе.",
+            caption: "Пройдено: 2 из 21"),
         Reader(
             locale: "en", observation: "This is an observation, not a diagnosis.",
             vetCaption: "This check does not replace a vet.", later: "Q isn't nearby — remind me later",
-            weightAdded: "Weight added to Q's history"),
+            weightAdded: "Weight added to Q's history", recommendedFirst: "Recommended first", progress: "0 of 21",
+            guessed: "Your guess: 10 seconds. Typical: 8–15 seconds. Now check Q?",
+            laterReply: "No problem — we'll remind you this evening.",
+            laterPush: "Ready to guess, then check with Q?", caption: "2 of 21 completed"),
     ]
 
     @Test(arguments: readers)
@@ -52,8 +66,8 @@ import Testing
         // The AI interpretation: insight cards, then "Recommended first".
         let (_, journey) = try owner.json("GET", "/v1/dogs/q-9/journey")
         let insights = journey["insights"]?.arrayValue ?? []
-        #expect(insights.last?["label"] == "Recommended first", "\(journey)")
-        #expect(journey["label"] == "0 of 21" && journey["branches"]?.arrayValue?.count == 3)
+        #expect(insights.last?["label"] == .string(reader.recommendedFirst), "\(journey)")
+        #expect(journey["label"] == .string(reader.progress) && journey["branches"]?.arrayValue?.count == 3)
         // DJ-43: not read yet, so the app shows it first; read once the app reports it (the
         // cached views follow), a resent report changes nothing, another user's is refused.
         #expect(journey["interpretation_read_at"] == .null, "\(journey)")
@@ -133,8 +147,38 @@ import Testing
         #expect(textStatus == 422 && text["code"] == "invalid", "\(text)")
         #expect(text["message"] == "`guess` must be a number from 0 to 60 seconds, got string", "\(text)")
         #expect(text["errors"]?[0]?["path"] == "/answer/guess" && text["errors"]?[0]?["field"] == "answer.guess")
+        // "Later" before any guess: the reply and the evening push, written in the owner's
+        // locale in the answer (never a key), and kept as a key for the push.
+        let later = try step("impulse-control-basics", "check", ["answer": ["outcome": "later"]])
+        let laterEffects = later["effects"]?.arrayValue ?? []
+        #expect(
+            laterEffects.first { $0["type"] == "check_answered" }?["interpretation"] == .string(reader.laterReply),
+            "\(later)")
+        #expect(
+            laterEffects.first { $0["type"] == "reminder_scheduled" }?["payload"]?["text"]
+                == .string(reader.laterPush), "\(later)")
+        #expect(!later.compactText.contains("$text"), "\(later)")
+        // The same through the batch route: each result in its user's locale.
+        let (posted, batch) = try owner.json(
+            "POST", "/v1/events",
+            [
+                "events": [
+                    [
+                        "event_id": "q-9-later", "user_id": "quinn", "type": "check_answered", "dog_id": "q-9",
+                        "occurred_at": .string(Timestamp.format(Date().timeIntervalSince1970)),
+                        "payload": ["block_id": "impulse-control-basics", "answer": ["outcome": "later"]],
+                    ]
+                ]
+            ])
+        let batchEffects = batch["results"]?[0]?["effects"]?.arrayValue ?? []
+        #expect(posted == 200 && !batch.compactText.contains("$text"), "\(batch)")
+        #expect(
+            batchEffects.first { $0["type"] == "reminder_scheduled" }?["payload"]?["text"]
+                == .string(reader.laterPush), "\(batch)")
         let guessed = try step("impulse-control-basics", "check", ["answer": ["guess": 10]])
-        #expect(guessed.compactText.contains("Your guess: 10 seconds"), "\(guessed)")
+        #expect(
+            guessed["effects"]?.arrayValue?.first { $0["type"] == "check_answered" }?["interpretation"]
+                == .string(reader.guessed), "\(guessed)")
         let measured = try step("impulse-control-basics", "check", ["answer": ["measured": 30]])
         #expect(measured.compactText.contains("\"measured\":30"), "\(measured)")
 
@@ -165,7 +209,7 @@ import Testing
         #expect(kinds.isSuperset(of: ["observation", "prediction", "weight"]), "\(kinds)")
         let (_, map) = try owner.json("GET", "/v1/dogs/q-9/map")
         // Bond games and the weight baseline; the impulse block waits for its course.
-        #expect(map["caption"] == "2 of 21 completed", "\(map["caption"] ?? .null)")
+        #expect(map["caption"] == .string(reader.caption), "\(map["caption"] ?? .null)")
         // The dog as on Today; a node names its block as a path's node does.
         #expect(map["dog"] == today["dog"] && map["dog"]?["name"] == "Q", "\(map["dog"] ?? .null)")
         #expect(
