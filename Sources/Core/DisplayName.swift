@@ -64,7 +64,8 @@ public enum DisplayName {
     static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate: return true
-        case .format: return scalar.value != 0x200C && scalar.value != 0x200D && !(0xE0020...0xE007F).contains(scalar.value)
+        case .format:
+            return scalar.value != 0x200C && scalar.value != 0x200D && !(0xE0020...0xE007F).contains(scalar.value)
         default: return false
         }
     }

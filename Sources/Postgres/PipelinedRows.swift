@@ -21,7 +21,8 @@ struct PipelinedRows {
     /// The statement: every column named by the table's row type (`NULL::table`).
     var sql: String {
         let list = columns.joined(separator: ", ")
-        return "INSERT INTO \(table) (\(list)) SELECT \(list) FROM json_populate_recordset(NULL::\(table), CAST(? AS json))"
+        return
+            "INSERT INTO \(table) (\(list)) SELECT \(list) FROM json_populate_recordset(NULL::\(table), CAST(? AS json))"
     }
 
     /// The statement's one value: the rows.

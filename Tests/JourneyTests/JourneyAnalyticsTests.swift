@@ -55,7 +55,8 @@ import Testing
         ReturnCase(name: "once, at the first return", opens: [24, 72, 100], counted: 24),
         ReturnCase(name: "exactly seven days", opens: [168], counted: 168),
         ReturnCase(name: "an earlier return arriving later moves it back", opens: [150, 20], counted: 20),
-        ReturnCase(name: "an open before the first, arriving later, makes the first a return", opens: [-48], counted: 0),
+        ReturnCase(
+            name: "an open before the first, arriving later, makes the first a return", opens: [-48], counted: 0),
         ReturnCase(name: "an open before the first moves a return counted back to it", opens: [100, -30], counted: 0),
     ]
 

@@ -91,7 +91,8 @@ import Testing
         #expect(
             ran == expected
                 && ran == [
-                    "core.8", "core.9", "core.10", "core.11", "revisions.2", "journey.3", "habits.4", "habits.5", "habits.6",
+                    "core.8", "core.9", "core.10", "core.11", "revisions.2", "journey.3", "habits.4", "habits.5",
+                    "habits.6",
                     "habits.7",
                 ])
         #expect(pending == ran, "what db stats said was pending")

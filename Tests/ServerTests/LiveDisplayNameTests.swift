@@ -30,7 +30,9 @@ import Testing
         Refused(name: "Ann\u{009B}", code: "invalid", message: "must not contain control characters (U+009B)"),
         Refused(name: "Ann\rLee", code: "invalid", message: "must not contain control characters (U+000D)"),
         Refused(name: "Ann\u{FEFF}", code: "invalid", message: "must not contain invisible format characters (U+FEFF)"),
-        Refused(name: "\u{E000}", code: "invalid", message: "must not contain private-use or unassigned code points (U+E000)"),
+        Refused(
+            name: "\u{E000}", code: "invalid",
+            message: "must not contain private-use or unassigned code points (U+E000)"),
         Refused(name: ["Анна"], code: "wrong_type", message: "must be a string or null, got array"),
     ]
 
