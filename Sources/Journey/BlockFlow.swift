@@ -50,6 +50,16 @@ struct BlockFlow {
         return RequestTexts.choose(profile: profile, acceptLanguage: nil, catalog: evaluator.ruleSet.texts)
     }
 
+    /// `block`'s content in the owner's locale: what a check's plugin answers with (its labels
+    /// and interpretations are the catalog's locale texts).
+    private func ownerContent(of block: JourneyMap.Block) throws -> JSON {
+        let locale = try ownerTexts().locale
+        guard locale != evaluator.ruleSet.texts.defaultLocale,
+            let map = try JourneyLoader.map(of: dog, store: store, ruleSet: evaluator.ruleSet, locale: locale)
+        else { return block.content }
+        return map.block(block.id)?.content ?? block.content
+    }
+
     // MARK: Block events
 
     /// `block_started`, `theory_viewed`, `check_answered`, `auto_complete_accepted`.
@@ -193,7 +203,7 @@ struct BlockFlow {
     private func answeredCheck(of block: JourneyMap.Block) throws -> (String, JSON, Bool) {
         switch event.payload["fallback"] {
         case nil, .null, .bool(false):
-            return (block.checkType, block.content["check"] ?? [:], false)
+            return (block.checkType, try ownerContent(of: block)["check"] ?? [:], false)
         case .bool(true):
             guard let check = block.fallbackCheck, let type = block.fallbackCheckType else {
                 throw Rejection(
@@ -202,7 +212,7 @@ struct BlockFlow {
                         "is true, but block `\(block.id)` has no fallback check (its check is \(block.checkType)): answer it without"
                     ))
             }
-            return (type, check, true)
+            return (type, FallbackCheck.content(of: try ownerContent(of: block)["check"]) ?? check, true)
         default:
             throw Rejection(
                 FieldError(
@@ -522,8 +532,12 @@ struct BlockFlow {
         guard case .object(let reminder)? = block.content["reminder"],
             let delay = reminder["after"]?.stringValue.flatMap(DurationText.parse)
         else { return nil }
+        // The text is the catalog's locale text, written in the recipient's locale when read.
+        let written = state.map.render(reminder["text"]?.stringValue ?? "")
         var payload: JSONObject = [
-            "text": .string(state.map.render(reminder["text"]?.stringValue ?? "")), "block_id": .string(block.id),
+            "text": DeferredText.json(
+                CatalogTexts.blockKey(block.id, "reminder.text"), ["name": .string(dog.name)], default: written),
+            "block_id": .string(block.id),
         ]
         if let target = reminder["block"]?.stringValue { payload["leads_to"] = .string(target) }
         return Reminder(

@@ -90,6 +90,7 @@ public struct JourneyFeature: Feature {
             TextUse(JourneyViews.vetCaptionKey, usedBy: block + " (health hands_on caption), check_answered"),
             TextUse(JourneyViews.lookLikeKey, usedBy: block + " (self_screen question)"),
             TextUse(JourneyViews.startKey, usedBy: block + " (preview.start)"),
+            TextUse(JourneyViews.recommendedFirstKey, usedBy: "GET /v1/dogs/{dog}/journey (insights[].label)"),
             TextUse(BlockResult.Keys.weight, usedBy: result), TextUse(BlockResult.Keys.prediction, usedBy: result),
             TextUse(BlockResult.Keys.noted, usedBy: result), TextUse(BlockResult.Keys.courseStarted, usedBy: result),
         ]

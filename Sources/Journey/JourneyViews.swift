@@ -50,7 +50,10 @@ public struct JourneyViews {
         guard let dog = try store.dog(dogID) else {
             throw JourneyViewError(code: .unknownDog, message: "no dog \(dogID)")
         }
-        guard let state = try JourneyLoader.state(of: dog, store: store, evaluator: evaluator, now: now) else {
+        guard
+            let state = try JourneyLoader.state(
+                of: dog, store: store, evaluator: evaluator, now: now, locale: texts.locale)
+        else {
             throw JourneyViewError(code: .noJourney, message: "dog \(dogID) has no journey (no catalog covers its age)")
         }
         if let problem = state.recommendationProblem { log(problem.description) }
@@ -109,10 +112,20 @@ public struct JourneyViews {
             "completed": .number(Double(completed)), "total": .number(Double(total)),
             "label": .string("\(completed) of \(total)"), "branches": .array(branches),
             "recommended_block_id": state.recommended.map(JSON.string) ?? .null,
-            "insights": .array(state.map.insights),
+            "insights": .array(
+                state.map.insights.map { card in
+                    // The first block's card: its label is a locale text.
+                    guard case .object(var object) = card, object["metric"] == .null, object["block_id"] != nil
+                    else { return card }
+                    object["label"] = .string(texts(Self.recommendedFirstKey))
+                    return .object(object)
+                }),
             "interpretation_read_at": try interpretationReadAt(state.map.dog.id),
         ]
     }
+
+    /// The label of the insight card naming the first block: «С чего начать».
+    public static let recommendedFirstKey = "journey.insight.recommended_first"
 
     // MARK: Branch path
 

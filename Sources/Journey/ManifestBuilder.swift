@@ -1,5 +1,6 @@
 import Core
 import Engine
+import FeatureKit
 import Foundation
 import JQ
 import RuleEngine
@@ -26,7 +27,10 @@ enum ManifestBuilder {
 
         let draft = StoredManifest(
             dogID: dog.id, ruleRevision: ruleSet.revision, createdAt: now, manifest: .object(manifest))
-        let map = JourneyMap(dog: dog, manifest: draft, catalog: catalog.json)
+        let texts = ruleSet.texts
+        let map = JourneyMap(
+            dog: dog, manifest: draft,
+            catalog: CatalogTexts.localized(catalog.json, texts: texts, locale: texts.defaultLocale))
         let state = try JourneyState(map: map, steps: [], evaluator: evaluator, now: now)
         manifest["recommended_first"] = state.recommended.map(JSON.string) ?? .null
         manifest["recommended_block_id"] = manifest["recommended_first"]

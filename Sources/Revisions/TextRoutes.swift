@@ -195,17 +195,22 @@ enum TextRoutes {
         let baseName = ((try? fields.optionalIdentifier("base")) ?? nil) ?? "active"
         try fields.check()
         let base = try DraftRevision(base: baseName, service: service)
-        var files: [String: String] = [:]
+        // A locale's files: its own (`locales/ru.yaml`) first, then a feature's (`locales/journey/ru.yaml`).
+        var localeFiles: [String: [String]] = [:]
         for (path, text) in base.files.files {
-            if path.hasSuffix(".yaml"), let code = LocaleFileEdit.locale(of: text) { files[code] = path }
+            if path.hasSuffix(".yaml"), let code = LocaleFileEdit.locale(of: text) { localeFiles[code, default: []].append(path) }
         }
+        for (code, paths) in localeFiles {
+            localeFiles[code] = paths.sorted { ($0.hasSuffix("/\(code).yaml") ? $0.count : Int.max, $0) < ($1.hasSuffix("/\(code).yaml") ? $1.count : Int.max, $1) }
+        }
+        let files: [String: String] = localeFiles.compactMapValues(\.first)
         let catalog = base.ruleSet.texts
         var errors: [FieldError] = []
         var edits: [String: LocaleFileEdit] = [:]
         var changed: [(key: String, locale: String, from: String?, to: String)] = []
         for key in texts.keys.sorted() {
             let at = JSONPointer.appending(key, to: "/texts")
-            guard key.count <= 200, key.wholeMatch(of: #/[a-z0-9_]+(\.[a-z0-9_]+)*/#) != nil else {
+            guard key.count <= 200, LocaleDocument.isKey(key) else {
                 errors.append(
                     FieldError(.invalid, at: at, "a text key is lowercase words joined by dots (habits.title)"))
                 continue
@@ -216,7 +221,9 @@ enum TextRoutes {
             }
             for code in byLocale.keys.sorted() {
                 let pointer = JSONPointer.appending(code, to: at)
-                guard let path = files[code] else {
+                // The file that holds the key, else the locale's own file.
+                let place = base.ruleSet.textPlaces(key)[code]?.file
+                guard let path = localeFiles[code]?.first(where: { place?.hasSuffix($0) == true }) ?? files[code] else {
                     errors.append(FieldError(.invalid, at: pointer, unknownLocale(code, catalog)))
                     continue
                 }
@@ -255,7 +262,7 @@ enum TextRoutes {
         }
         let edited = edits.mapValues(\.text)
         var locales: [String: String] = [:]
-        for (code, path) in files { locales[path] = code }
+        for (code, paths) in localeFiles { for path in paths { locales[path] = code } }
         return (TextDraft(base: base, edited: edited, changed: changed, locales: locales), message)
     }
 
