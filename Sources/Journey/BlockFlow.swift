@@ -53,11 +53,13 @@ struct BlockFlow {
     /// `block`'s content in the owner's locale: what a check's plugin answers with (its labels
     /// and interpretations are the catalog's locale texts).
     private func ownerContent(of block: JourneyMap.Block) throws -> JSON {
-        let locale = try ownerTexts().locale
-        guard locale != evaluator.ruleSet.texts.defaultLocale,
-            let map = try JourneyLoader.map(of: dog, store: store, ruleSet: evaluator.ruleSet, locale: locale)
-        else { return block.content }
-        return map.block(block.id)?.content ?? block.content
+        try ownerMap(locale: ownerTexts().locale)?.block(block.id)?.content ?? block.content
+    }
+
+    /// The dog's map in the owner's `locale`; nil when it is the one this flow has (the default's).
+    private func ownerMap(locale: String) throws -> JourneyMap? {
+        guard locale != evaluator.ruleSet.texts.defaultLocale else { return nil }
+        return try JourneyLoader.map(of: dog, store: store, ruleSet: evaluator.ruleSet, locale: locale)
     }
 
     // MARK: Block events
@@ -406,14 +408,18 @@ struct BlockFlow {
             let reminder = returnReminder(of: block, completedAt: completedAt)
             var completed = BlockCompletedEffect(
                 dogID: dog.id, blockID: blockID, nextBlock: next?.id, nextReason: next?.reason)
+            // What the owner is told is in the owner's locale (the course's title too).
+            let texts = try ownerTexts()
+            let ownerMap = try ownerMap(locale: texts.locale) ?? state.map
             completed.changes = BlockResult.changes(
-                of: block, map: state.map, records: try records(of: block),
-                courseStarted: block.actionType == "start_course", texts: try ownerTexts())
+                of: ownerMap.block(blockID) ?? block, map: ownerMap, records: try records(of: block),
+                courseStarted: block.actionType == "start_course", texts: texts)
             if let reminder {
                 var summary: JSONObject = [
                     "kind": .string(reminder.kind), "due_at": .string(Timestamp.format(reminder.dueAt)),
                 ]
                 for key in ["text", "leads_to"] { summary[key] = reminder.payload[key] }
+                summary["text"] = summary["text"].map { DeferredText.rendered($0, texts: texts) }
                 completed.returnReminder = .object(summary)
             }
             effects.append(.blockCompleted(completed))

@@ -76,10 +76,18 @@ public struct JourneyMap: Sendable {
                         needs: (block["needs"]?.arrayValue ?? []).compactMap(\.stringValue),
                         minutes: Int(block["minutes"]?.numberValue ?? 0),
                         position: Int(block["position"]?.numberValue ?? 0),
-                        checkType: block["check_type"]?.stringValue ?? "", action: block["action"] ?? [:],
+                        checkType: block["check_type"]?.stringValue ?? "",
+                        action: Self.action(block["action"], label: content[blockID]?["action"]?["label"]),
                         content: content[blockID] ?? [:], personalNote: block["personal_note"]?.stringValue)
                 })
         }
+    }
+
+    /// The manifest's action with the catalog's label (a locale text) when it has one.
+    static func action(_ stored: JSON?, label: JSON?) -> JSON {
+        guard case .object(var action) = stored ?? [:] else { return stored ?? [:] }
+        if let label, label.stringValue != nil { action["label"] = label }
+        return .object(action)
     }
 
     /// Every block, in path order (branch by branch).

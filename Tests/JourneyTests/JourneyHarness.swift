@@ -1,6 +1,7 @@
 import Core
 import Engine
 import Features
+import FeatureKit
 import Foundation
 import JQ
 import Journey
@@ -77,6 +78,11 @@ final class JourneyHarness {
     }
 
     var views: JourneyViews { JourneyViews(store: store, evaluator: evaluator, now: clock) }
+    /// The views in `locale`, as a request asking for it reads them.
+    func views(in locale: String) -> JourneyViews {
+        let texts = RequestTexts.choose(profile: nil, acceptLanguage: locale, catalog: evaluator.ruleSet.texts)
+        return JourneyViews(store: store, evaluator: evaluator, now: clock, texts: texts)
+    }
 
     func count(_ sql: String) throws -> Int {
         Int(try store.connection.scalar(sql) ?? -1)
