@@ -180,7 +180,7 @@ extension RuleSet {
     /// Where each locale's text of `key` is written.
     public func textPlaces(_ key: String) -> [String: SourceLocation] {
         documents(of: LocaleDocument.self).reduce(into: [:]) { places, document in
-            places[document.texts.locale] = document.places[key]
+            if let place = document.places[key] { places[document.texts.locale] = place }
         }
     }
 }
