@@ -221,7 +221,7 @@ let package = Package(
             dependencies: [
                 "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLiteStore", "SQLite",
                 "Postgres", "JQ",
-                "Core",
+                "Core", "FeatureKit",
                 "TestSupport",
             ],
             exclude: ["Cases"]

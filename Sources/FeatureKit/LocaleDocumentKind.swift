@@ -59,7 +59,8 @@ public struct LocaleDocumentKind: DocumentKind {
                 LocaleDocument.isKey(key)
             else {
                 file.error(
-                    "invalid_key", "a text key is lowercase words joined by dots (onboarding.welcome.title; a word may hold `-` and `_`)",
+                    "invalid_key",
+                    "a text key is lowercase words joined by dots (onboarding.welcome.title; a word may hold `-` and `_`)",
                     at: file.location(pair.key))
                 continue
             }

@@ -130,11 +130,15 @@ struct CatalogChecks {
         }
         var problems: [(code: String, message: String)] = []
         if fallback["text"]?.stringValue?.isEmpty != false {
-            problems.append(("invalid_check", "\(place) needs `fallback.text`, the line that offers it (\"Not nearby? …\")"))
+            problems.append(
+                ("invalid_check", "\(place) needs `fallback.text`, the line that offers it (\"Not nearby? …\")"))
         }
         if type == block.checkType {
             return problems + [
-                ("invalid_check", "\(place) is a \(type) check like the block's own; a fallback is a check of another type")
+                (
+                    "invalid_check",
+                    "\(place) is a \(type) check like the block's own; a fallback is a check of another type"
+                )
             ]
         }
         if check["fallback"] != nil {
@@ -148,9 +152,10 @@ struct CatalogChecks {
                 )
             ]
         }
-        return problems + plugin.problems(in: check, evaluator: context.evaluator).map {
-            ("invalid_check", "\(place) (\(type)): \($0)")
-        }
+        return problems
+            + plugin.problems(in: check, evaluator: context.evaluator).map {
+                ("invalid_check", "\(place) (\(type)): \($0)")
+            }
     }
 
     private func checkAction(_ block: Catalog.Block) {

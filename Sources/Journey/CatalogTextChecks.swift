@@ -51,7 +51,9 @@ struct CatalogTextChecks {
     }
 
     /// "has no `ru` text for `title` (journey.block.x.title)" or, without locale files, "has no `title`".
-    private func missing(_ version: LocalizedCatalog, _ what: String, key: String, _ subject: String, at: SourceLocation) {
+    private func missing(
+        _ version: LocalizedCatalog, _ what: String, key: String, _ subject: String, at: SourceLocation
+    ) {
         if let locale = version.locale {
             context.error(
                 "missing_text",
@@ -63,7 +65,7 @@ struct CatalogTextChecks {
     }
 
     private func checkPresent(_ version: LocalizedCatalog) {
-        if version.json["title"]?.stringValue == nil || version.json["title"] == .null {
+        if version.json["title"]?.stringValue == nil {
             missing(version, "title", key: CatalogTexts.catalogKey(catalog.id), "the catalog", at: catalog.location)
         }
         for metric in catalog.metrics {
@@ -80,7 +82,9 @@ struct CatalogTextChecks {
         for branch in catalog.branches {
             let written = branches.first { $0["id"]?.stringValue == branch.id }
             if written?["title"]?.stringValue == nil {
-                missing(version, "title", key: CatalogTexts.branchKey(branch.id), "branch `\(branch.id)`", at: branch.location)
+                missing(
+                    version, "title", key: CatalogTexts.branchKey(branch.id), "branch `\(branch.id)`",
+                    at: branch.location)
             }
         }
         for block in catalog.blocks {
@@ -88,7 +92,9 @@ struct CatalogTextChecks {
             var required = ["title", "preview.learn", "preview.why", "action.label", "note"]
             if written["reminder"] != nil { required.append("reminder.text") }
             for path in required where Self.text(written, path) == nil {
-                missing(version, path, key: CatalogTexts.blockKey(block.id, path), "block `\(block.id)`", at: block.location)
+                missing(
+                    version, path, key: CatalogTexts.blockKey(block.id, path), "block `\(block.id)`", at: block.location
+                )
             }
             let cards = written["theory"]?.arrayValue ?? []
             for (index, card) in cards.enumerated() where card == .null {
@@ -126,7 +132,9 @@ struct CatalogTextChecks {
                             at: place)
                     }
                 }
-                if ["preview.learn", "preview.why", "action.label"].contains(path), source.count > catalog.previewLineLimit {
+                if ["preview.learn", "preview.why", "action.label"].contains(path),
+                    source.count > catalog.previewLineLimit
+                {
                     context.error(
                         "invalid_value",
                         "block `\(block.id)`: the `\(locale.texts.locale)` `\(path)` is \(source.count) characters long; a preview line fits at most \(catalog.previewLineLimit) (the preview has three lines: move the rest into the theory)",

@@ -71,7 +71,11 @@ public enum CatalogTexts {
             let source = text.message.source
             switch parts[1] {
             case "catalog":
-                if parts[2] == catalogID, parts.count == 4, parts[3] == "title" { root["title"] = .string(source) }
+                guard parts[2] == catalogID, parts.count == 4, parts[3] == "title" else {
+                    unplaced.append(key)
+                    continue
+                }
+                root["title"] = .string(source)
             case "branch":
                 guard let b = branchIndex[parts[2]], parts.count == 4, parts[3] == "title",
                     case .object(var branch) = branches[b]

@@ -102,14 +102,20 @@ public struct JourneyFeature: Feature {
         let keys = ruleSet.texts.keys
         var uses: [TextUse] = []
         for catalog in ruleSet.documents(of: Catalog.self) {
-            var places: [String: String] = ["journey.catalog.\(catalog.id)": "\(catalog.location.file):\(catalog.location.line) (catalog \(catalog.id))"]
+            var places: [String: String] = [
+                "journey.catalog.\(catalog.id)":
+                    "\(catalog.location.file):\(catalog.location.line) (catalog \(catalog.id))"
+            ]
             for metric in catalog.metrics {
-                places["journey.metric.\(metric.key)"] = "\(metric.location.file):\(metric.location.line) (metric \(metric.key))"
+                places["journey.metric.\(metric.key)"] =
+                    "\(metric.location.file):\(metric.location.line) (metric \(metric.key))"
             }
             for branch in catalog.branches {
-                places["journey.branch.\(branch.id)"] = "\(branch.location.file):\(branch.location.line) (branch \(branch.id))"
+                places["journey.branch.\(branch.id)"] =
+                    "\(branch.location.file):\(branch.location.line) (branch \(branch.id))"
                 for block in branch.blocks {
-                    places["journey.block.\(block.id)"] = "\(block.location.file):\(block.location.line) (block \(block.id))"
+                    places["journey.block.\(block.id)"] =
+                        "\(block.location.file):\(block.location.line) (block \(block.id))"
                 }
             }
             for key in keys where key.hasPrefix("journey.") {

@@ -23,7 +23,9 @@ public enum JourneyLoader {
             guard let manifest = try store.manifest(dog: dog.id) else { return nil }
             let hash = manifest.manifest["catalog_hash"]?.stringValue ?? ""
             let localized = try SnapshotCache.shared.catalog("\(hash)\u{0}\(ruleSet.revision)\u{0}\(locale)") {
-                guard let catalog = try SnapshotCache.shared.catalog(hash, load: { try store.catalogSnapshot(hash: hash) })
+                guard
+                    let catalog = try SnapshotCache.shared.catalog(
+                        hash, load: { try store.catalogSnapshot(hash: hash) })
                 else { return nil }
                 return CatalogTexts.localized(catalog, texts: texts, locale: locale)
             }

@@ -35,9 +35,11 @@ enum ManifestBuilder {
         manifest["recommended_first"] = state.recommended.map(JSON.string) ?? .null
         manifest["recommended_block_id"] = manifest["recommended_first"]
 
-        var insights = manifest["insights"]?.arrayValue ?? []
+        // The cards as registered, in the default locale (a view writes them in its reader's).
+        var insights = map.insights
         if let first = state.recommended.flatMap(map.block) {
-            var card: JSONObject = ["metric": .null, "label": "Recommended first", "block_id": .string(first.id)]
+            let label = texts.render(JourneyViews.recommendedFirstKey, locale: texts.defaultLocale)
+            var card: JSONObject = ["metric": .null, "label": .string(label), "block_id": .string(first.id)]
             card["text"] = .string("\(first.title): \(map.text(first, "preview", "why") ?? "")")
             insights.append(.object(card))
         }

@@ -80,7 +80,9 @@ public struct WordingDocumentKind: DocumentKind {
         }
         var required: [WordingRules.Required] = []
         for item in fields.values["required"]?.items ?? [] {
-            guard let rule = file.fields(item, what: "required phrase", allowed: ["branch", "phrase", "reason", "locale"]),
+            guard
+                let rule = file.fields(
+                    item, what: "required phrase", allowed: ["branch", "phrase", "reason", "locale"]),
                 let branch = rule.string("branch", required: true)?.value,
                 let phrase = rule.string("phrase", required: true)?.value,
                 let reason = rule.string("reason", required: true)?.value

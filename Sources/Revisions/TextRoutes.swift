@@ -198,10 +198,16 @@ enum TextRoutes {
         // A locale's files: its own (`locales/ru.yaml`) first, then a feature's (`locales/journey/ru.yaml`).
         var localeFiles: [String: [String]] = [:]
         for (path, text) in base.files.files {
-            if path.hasSuffix(".yaml"), let code = LocaleFileEdit.locale(of: text) { localeFiles[code, default: []].append(path) }
+            if path.hasSuffix(".yaml"), let code = LocaleFileEdit.locale(of: text) {
+                localeFiles[code, default: []].append(path)
+            }
         }
         for (code, paths) in localeFiles {
-            localeFiles[code] = paths.sorted { ($0.hasSuffix("/\(code).yaml") ? $0.count : Int.max, $0) < ($1.hasSuffix("/\(code).yaml") ? $1.count : Int.max, $1) }
+            localeFiles[code] = paths.sorted {
+                ($0.hasSuffix("/\(code).yaml") ? $0.count : Int.max, $0) < (
+                    $1.hasSuffix("/\(code).yaml") ? $1.count : Int.max, $1
+                )
+            }
         }
         let files: [String: String] = localeFiles.compactMapValues(\.first)
         let catalog = base.ruleSet.texts

@@ -1,8 +1,8 @@
 import CheckPlugins
 import Core
 import Engine
-import Features
 import FeatureKit
+import Features
 import Foundation
 import JQ
 import RuleEngine
@@ -43,7 +43,8 @@ import Testing
         let catalogPath = folder.file("journey/catalog.yaml")
         var catalog = try String(contentsOfFile: catalogPath, encoding: .utf8)
         let breed = try #require(catalog.range(of: "- id: breed-traits\n        topic: exercise\n        needs: []\n"))
-        catalog.replaceSubrange(breed, with: "- id: breed-traits\n        topic: exercise\n        needs: []\n        minutes: 5\n")
+        catalog.replaceSubrange(
+            breed, with: "- id: breed-traits\n        topic: exercise\n        needs: []\n        minutes: 5\n")
         catalog = catalog.replacingOccurrences(of: "minutes: 5\n        minutes: 3\n", with: "minutes: 5\n")
         try catalog.write(toFile: catalogPath, atomically: true, encoding: .utf8)
         let textsPath = folder.file("locales/journey/en.yaml")
@@ -219,7 +220,8 @@ import Testing
         // The texts of the check it replaces name nothing now: they go too.
         for locale in ["ru", "en"] {
             let path = folder.file("locales/journey/\(locale).yaml")
-            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
             try lines.filter { !$0.contains("journey.block.bond-building-games.check.") }.joined(separator: "\n")
                 .write(toFile: path, atomically: true, encoding: .utf8)
         }

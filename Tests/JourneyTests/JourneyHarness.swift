@@ -1,7 +1,7 @@
 import Core
 import Engine
-import Features
 import FeatureKit
+import Features
 import Foundation
 import JQ
 import Journey

@@ -1,6 +1,6 @@
 import Core
-import Features
 import FeatureKit
+import Features
 import Foundation
 import SQLite
 import SQLiteStore

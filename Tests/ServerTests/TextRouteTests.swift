@@ -144,7 +144,8 @@ import Testing
         let listed = harness.send("GET", "/v1/texts", admin: true).json
         let entry = listed["keys"]?.arrayValue?.first { $0["key"] == .string(key) }
         #expect(entry?["texts"]?["ru"] == "Первый замер веса" && entry?["texts"]?["en"] == "Weight baseline")
-        let kept = harness.send("PUT", "/v1/texts", json: ["texts": [.init(key): ["ru": "Первое взвешивание"]]], admin: true)
+        let kept = harness.send(
+            "PUT", "/v1/texts", json: ["texts": [.init(key): ["ru": "Первое взвешивание"]]], admin: true)
         #expect(kept.status == 201, "\(kept.text.prefix(1400))")
         let revision = try #require(kept.json["revision"]?["revision"]?.stringValue)
         let diff = harness.send("GET", "/v1/rules/revisions/\(bundled)/diff/\(revision)", admin: true).json
