@@ -196,20 +196,7 @@ enum TextRoutes {
         try fields.check()
         let base = try DraftRevision(base: baseName, service: service)
         // A locale's files: its own (`locales/ru.yaml`) first, then a feature's (`locales/journey/ru.yaml`).
-        var localeFiles: [String: [String]] = [:]
-        for (path, text) in base.files.files {
-            if path.hasSuffix(".yaml"), let code = LocaleFileEdit.locale(of: text) {
-                localeFiles[code, default: []].append(path)
-            }
-        }
-        for (code, paths) in localeFiles {
-            localeFiles[code] = paths.sorted {
-                ($0.hasSuffix("/\(code).yaml") ? $0.count : Int.max, $0) < (
-                    $1.hasSuffix("/\(code).yaml") ? $1.count : Int.max, $1
-                )
-            }
-        }
-        let files: [String: String] = localeFiles.compactMapValues(\.first)
+        let localeFiles = LocaleFileEdit.files(in: base.files.files)
         let catalog = base.ruleSet.texts
         var errors: [FieldError] = []
         var edits: [String: LocaleFileEdit] = [:]
@@ -229,7 +216,7 @@ enum TextRoutes {
                 let pointer = JSONPointer.appending(code, to: at)
                 // The file that holds the key, else the locale's own file.
                 let place = base.ruleSet.textPlaces(key)[code]?.file
-                guard let path = localeFiles[code]?.first(where: { place?.hasSuffix($0) == true }) ?? files[code] else {
+                guard let path = LocaleFileEdit.file(among: localeFiles[code] ?? [], holding: place) else {
                     errors.append(FieldError(.invalid, at: pointer, unknownLocale(code, catalog)))
                     continue
                 }
