@@ -73,7 +73,7 @@ let package = Package(
             name: "Journey",
             dependencies: [
                 "CheckPlugins", "Engine", "RuleEngine", "Store", "JQ", "Core", "YAML", "FeatureKit", "CommandKit",
-                "HTTP",
+                "HTTP", "Locales",
             ], resources: [.copy("openapi.json")]),
         // The statistics of experiment results (pure Swift): Student t and chi-square
         // distributions, gbstats' frequentist t-test of proportions, the sample-ratio check.
@@ -219,9 +219,9 @@ let package = Package(
         .testTarget(
             name: "JourneyTests",
             dependencies: [
-                "Journey", "Features", "CheckPlugins", "Engine", "FeatureKit", "RuleEngine", "Store", "SQLiteStore",
-                "SQLite", "Postgres", "JQ",
-                "Core",
+                "Journey", "Features", "CheckPlugins", "Engine", "RuleEngine", "Store", "SQLiteStore", "SQLite",
+                "Postgres", "JQ",
+                "Core", "FeatureKit",
                 "TestSupport",
             ],
             exclude: ["Cases"]

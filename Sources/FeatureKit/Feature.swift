@@ -57,6 +57,9 @@ public protocol Feature: Sendable {
     /// The text keys its code renders (`Rules/locales/*.yaml`): `journey check` refuses a rule
     /// set whose locales lack one, `journey texts` shows what uses each.
     var texts: [TextUse] { get }
+    /// The text keys its rule files use without naming them (the Dog Journey catalog's texts,
+    /// keyed by their place in the catalog), for `journey texts`.
+    func textUses(in ruleSet: RuleSet) -> [TextUse]
 }
 
 extension Feature {
@@ -81,4 +84,5 @@ extension Feature {
     public var migrations: [Migration] { [] }
     public var isolatedJobs: [IsolatedJob] { [] }
     public var texts: [TextUse] { [] }
+    public func textUses(in ruleSet: RuleSet) -> [TextUse] { [] }
 }

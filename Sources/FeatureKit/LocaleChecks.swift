@@ -21,11 +21,6 @@ struct LocaleChecks {
                 "`\(extra.texts.locale)` and `\(defaults[0].texts.locale)` both say `default: true`: one may",
                 at: extra.location)
         }
-        var seen = Set<String>()
-        for document in documents where !seen.insert(document.texts.locale).inserted {
-            context.error(
-                "duplicate_locale", "a second file for locale `\(document.texts.locale)`", at: document.location)
-        }
         let reference = defaults.first ?? documents[0]
         let keys = Set(documents.flatMap(\.texts.texts.keys)).sorted()
         for key in keys {

@@ -1,9 +1,16 @@
+import Foundation
 import Locales
 import RuleEngine
 import YAML
 
 /// One locale file (`Rules/locales/ru.yaml`) as loaded: its texts, and where each is written.
 public struct LocaleDocument: Sendable {
+    /// What a text key looks like: lowercase words joined by dots, a word of letters, digits,
+    /// `_` and `-` (`journey.block.weight-baseline.title`: a catalog id keeps its spelling).
+    public static func isKey(_ key: String) -> Bool {
+        key.wholeMatch(of: #/[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)*/#) != nil
+    }
+
     public var texts: LocaleTexts
     /// Where the file's `locale:` document starts.
     public var location: SourceLocation
@@ -49,10 +56,11 @@ public struct LocaleDocumentKind: DocumentKind {
         }
         for pair in pairs {
             guard let key = pair.key.scalar?.value,
-                key.wholeMatch(of: #/[a-z][a-z0-9_]*(\.[a-z0-9_]+)*/#) != nil
+                LocaleDocument.isKey(key)
             else {
                 file.error(
-                    "invalid_key", "a text key is lowercase words joined by dots (onboarding.welcome.title)",
+                    "invalid_key",
+                    "a text key is lowercase words joined by dots (onboarding.welcome.title; a word may hold `-` and `_`)",
                     at: file.location(pair.key))
                 continue
             }
@@ -101,8 +109,12 @@ public struct LocaleDocumentKind: DocumentKind {
     }
 
     public func check(_ documents: [LoadedDocument], in context: DocumentCheckContext) {
-        LocaleChecks(documents: documents.compactMap { $0.value as? LocaleDocument }, usedKeys: usedKeys)
-            .run(context)
+        let files = documents.compactMap { $0.value as? LocaleDocument }
+        for (key, place, first) in LocaleDocument.keysGivenTwice(files) {
+            context.error(
+                "duplicate_key", "the key `\(key)` is given twice in its locale: first at \(first)", at: place)
+        }
+        LocaleChecks(documents: LocaleDocument.merged(files), usedKeys: usedKeys).run(context)
     }
 }
 
@@ -119,16 +131,80 @@ public struct TextUse: Sendable, Equatable {
     }
 }
 
+extension LocaleDocument {
+    /// One document per locale: the files of a locale (`Rules/locales/ru.yaml` and a
+    /// feature's `Rules/locales/journey/ru.yaml`) joined, the shortest path first. A locale is the default
+    /// when one of its files says so; it is placed where its first file starts.
+    public static func merged(_ files: [LocaleDocument]) -> [LocaleDocument] {
+        var merged: [LocaleDocument] = []
+        var index: [String: Int] = [:]
+        // The locale's own file (`locales/ru.yaml`, the shortest path) first: where the locale is told.
+        let depth = { (file: LocaleDocument) in file.location.file.split(separator: "/").count }
+        for file in files.sorted(by: { (depth($0), $0.location.file) < (depth($1), $1.location.file) }) {
+            guard let at = index[file.texts.locale] else {
+                index[file.texts.locale] = merged.count
+                merged.append(file)
+                continue
+            }
+            merged[at].texts.isDefault = merged[at].texts.isDefault || file.texts.isDefault
+            merged[at].texts.texts.merge(file.texts.texts) { first, _ in first }
+            merged[at].places.merge(file.places) { first, _ in first }
+        }
+        return merged
+    }
+
+    /// Keys two files of one locale both give: (key, the second place, the first place).
+    static func keysGivenTwice(_ files: [LocaleDocument]) -> [(String, SourceLocation, SourceLocation)] {
+        var first: [String: SourceLocation] = [:]
+        var twice: [(String, SourceLocation, SourceLocation)] = []
+        for file in files.sorted(by: { $0.location.file < $1.location.file }) {
+            for (key, place) in file.places.sorted(by: { $0.key < $1.key }) {
+                let id = file.texts.locale + "\u{0}" + key
+                if let earlier = first[id] { twice.append((key, place, earlier)) } else { first[id] = place }
+            }
+        }
+        return twice
+    }
+}
+
 extension RuleSet {
-    /// The texts of every locale file of the rule set (the default locale first).
+    /// The texts of every locale file of the rule set (the default locale first; the files of
+    /// one locale joined).
     public var texts: TextCatalog {
-        TextCatalog(documents(of: LocaleDocument.self).map(\.texts))
+        let files = documents(of: LocaleDocument.self)
+        // A loader without the locale kind reads the same files and finds no texts.
+        return TextCatalogCache.shared.catalog("\(revision)\u{0}\(files.count)") {
+            TextCatalog(LocaleDocument.merged(files).map(\.texts))
+        }
     }
 
     /// Where each locale's text of `key` is written.
     public func textPlaces(_ key: String) -> [String: SourceLocation] {
         documents(of: LocaleDocument.self).reduce(into: [:]) { places, document in
-            places[document.texts.locale] = document.places[key]
+            if let place = document.places[key] { places[document.texts.locale] = place }
         }
+    }
+}
+
+/// The text catalogs of the latest rule revisions: a revision is a hash over every file, so its
+/// texts are made once (the locale files of each locale joined) and shared by every request.
+///
+/// `@unchecked Sendable`: `catalogs` is only touched with `lock` held; the values are immutable.
+final class TextCatalogCache: @unchecked Sendable {
+    static let shared = TextCatalogCache()
+    private let lock = NSLock()
+    private var catalogs: [String: TextCatalog] = [:]
+
+    func catalog(_ key: String, make: () -> TextCatalog) -> TextCatalog {
+        lock.lock()
+        let kept = catalogs[key]
+        lock.unlock()
+        if let kept { return kept }
+        let made = make()
+        lock.lock()
+        if catalogs.count >= 16 { catalogs.removeAll() }
+        catalogs[key] = made
+        lock.unlock()
+        return made
     }
 }

@@ -50,6 +50,18 @@ struct BlockFlow {
         return RequestTexts.choose(profile: profile, acceptLanguage: nil, catalog: evaluator.ruleSet.texts)
     }
 
+    /// `block`'s content in the owner's locale: what a check's plugin answers with (its labels
+    /// and interpretations are the catalog's locale texts).
+    private func ownerContent(of block: JourneyMap.Block) throws -> JSON {
+        try ownerMap(locale: ownerTexts().locale)?.block(block.id)?.content ?? block.content
+    }
+
+    /// The dog's map in the owner's `locale`; nil when it is the one this flow has (the default's).
+    private func ownerMap(locale: String) throws -> JourneyMap? {
+        guard locale != evaluator.ruleSet.texts.defaultLocale else { return nil }
+        return try JourneyLoader.map(of: dog, store: store, ruleSet: evaluator.ruleSet, locale: locale)
+    }
+
     // MARK: Block events
 
     /// `block_started`, `theory_viewed`, `check_answered`, `auto_complete_accepted`.
@@ -198,7 +210,7 @@ struct BlockFlow {
     private func answeredCheck(of block: JourneyMap.Block) throws -> (String, JSON, Bool) {
         switch event.payload["fallback"] {
         case nil, .null, .bool(false):
-            return (block.checkType, block.content["check"] ?? [:], false)
+            return (block.checkType, try ownerContent(of: block)["check"] ?? [:], false)
         case .bool(true):
             guard let check = block.fallbackCheck, let type = block.fallbackCheckType else {
                 throw Rejection(
@@ -207,7 +219,7 @@ struct BlockFlow {
                         "is true, but block `\(block.id)` has no fallback check (its check is \(block.checkType)): answer it without"
                     ))
             }
-            return (type, check, true)
+            return (type, FallbackCheck.content(of: try ownerContent(of: block)["check"]) ?? check, true)
         default:
             throw Rejection(
                 FieldError(
@@ -401,14 +413,18 @@ struct BlockFlow {
             let reminder = returnReminder(of: block, completedAt: completedAt)
             var completed = BlockCompletedEffect(
                 dogID: dog.id, blockID: blockID, nextBlock: next?.id, nextReason: next?.reason)
+            // What the owner is told is in the owner's locale (the course's title too).
+            let texts = try ownerTexts()
+            let ownerMap = try ownerMap(locale: texts.locale) ?? state.map
             completed.changes = BlockResult.changes(
-                of: block, map: state.map, records: try records(of: block),
-                courseStarted: block.actionType == "start_course", texts: try ownerTexts())
+                of: ownerMap.block(blockID) ?? block, map: ownerMap, records: try records(of: block),
+                courseStarted: block.actionType == "start_course", texts: texts)
             if let reminder {
                 var summary: JSONObject = [
                     "kind": .string(reminder.kind), "due_at": .string(Timestamp.format(reminder.dueAt)),
                 ]
                 for key in ["text", "leads_to"] { summary[key] = reminder.payload[key] }
+                summary["text"] = summary["text"].map { DeferredText.rendered($0, texts: texts) }
                 completed.returnReminder = .object(summary)
             }
             effects.append(.blockCompleted(completed))
@@ -527,8 +543,12 @@ struct BlockFlow {
         guard case .object(let reminder)? = block.content["reminder"],
             let delay = reminder["after"]?.stringValue.flatMap(DurationText.parse)
         else { return nil }
+        // The text is the catalog's locale text, written in the recipient's locale when read.
+        let written = state.map.render(reminder["text"]?.stringValue ?? "")
         var payload: JSONObject = [
-            "text": .string(state.map.render(reminder["text"]?.stringValue ?? "")), "block_id": .string(block.id),
+            "text": DeferredText.json(
+                CatalogTexts.blockKey(block.id, "reminder.text"), ["name": .string(dog.name)], default: written),
+            "block_id": .string(block.id),
         ]
         if let target = reminder["block"]?.stringValue { payload["leads_to"] = .string(target) }
         return Reminder(

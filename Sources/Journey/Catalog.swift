@@ -22,18 +22,23 @@ public struct Catalog: Sendable {
     public var outline: JSON
     /// Every text, with where it is written and its branch: for the wording rules.
     public var texts: [Text]
+    /// The longest line of a block's preview, in characters (``previewLineLimit`` unless set).
+    public var previewLineLimit: Int = Catalog.previewLineLimit
 
     public struct Metric: Sendable {
         public var key: String
         public var label: String
-        /// Insight text by band: `low` (< 40), `mid` (40–69), `high` (≥ 70).
+        /// Insight text by band: `low` (< 40), `mid` (40–69), `high` (≥ 70), when written in
+        /// place (else they are locale texts).
         public var bands: [String: String]
+        public var location: SourceLocation
     }
 
     public struct Branch: Sendable {
         public var id: String
         public var title: String
         public var blocks: [Block]
+        public var location: SourceLocation
     }
 
     public struct Block: Sendable {

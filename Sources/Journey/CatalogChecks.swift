@@ -1,4 +1,5 @@
 import CheckPlugins
+import Core
 import JQ
 import RuleEngine
 
@@ -7,6 +8,8 @@ struct CatalogChecks {
     let catalog: Catalog
     let context: DocumentCheckContext
     let registry: CheckPluginRegistry
+    /// The catalog in each locale (or as written, without locale files).
+    let localized: [LocalizedCatalog]
 
     func run() {
         checkBlocks()
@@ -82,55 +85,77 @@ struct CatalogChecks {
         closestMatch(to: id, in: names ?? catalog.blocks.map(\.id)).map { "; did you mean `\($0)`?" } ?? ""
     }
 
+    /// The block's check (and fallback check) against its plugin, in each locale: a problem
+    /// every locale has is told once, one some locales have names them.
     private func checkCheck(_ block: Catalog.Block) {
-        guard let plugin = registry.plugin(block.checkType) else {
+        guard registry.plugin(block.checkType) != nil else {
             error(
                 "unknown_check_type",
                 "block `\(block.id)` has a check of type `\(block.checkType)`, which no plugin provides; types: \(registry.types.joined(separator: ", "))\(suggestion(block.checkType, in: registry.types))",
                 at: block.checkLocation)
             return
         }
-        for problem in plugin.problems(in: block.check, evaluator: context.evaluator) {
-            error(
-                "invalid_check", "block `\(block.id)`'s \(block.checkType) check: \(problem)", at: block.checkLocation)
+        var problems: [(code: String, message: String)] = []
+        var locales: [String: [String]] = [:]
+        for version in localized {
+            let check = version.block(block.id)?["check"] ?? block.check
+            for problem in checkProblems(block, check: check) {
+                let id = problem.code + "\u{0}" + problem.message
+                if locales[id] == nil { problems.append(problem) }
+                locales[id, default: []].append(version.locale?.texts.locale ?? "")
+            }
         }
-        checkFallbackCheck(block)
+        for problem in problems {
+            let having = locales[problem.code + "\u{0}" + problem.message] ?? []
+            let suffix =
+                having.count == localized.count ? "" : " (in \(having.map { "`\($0)`" }.joined(separator: ", ")))"
+            error(problem.code, problem.message + suffix, at: block.checkLocation)
+        }
+    }
+
+    private func checkProblems(_ block: Catalog.Block, check: JSON) -> [(code: String, message: String)] {
+        guard let plugin = registry.plugin(block.checkType) else { return [] }
+        return plugin.problems(in: check, evaluator: context.evaluator).map {
+            ("invalid_check", "block `\(block.id)`'s \(block.checkType) check: \($0)")
+        } + fallbackProblems(block, check: check)
     }
 
     /// A fallback check (`check.fallback.check`) is a check of another type, with the line that
     /// offers it and no fallback of its own; its plugin checks its content.
-    private func checkFallbackCheck(_ block: Catalog.Block) {
-        guard let fallback = block.check["fallback"], fallback["check"] != nil else { return }
+    private func fallbackProblems(_ block: Catalog.Block, check blockCheck: JSON) -> [(code: String, message: String)] {
+        guard let fallback = blockCheck["fallback"], fallback["check"] != nil else { return [] }
         let place = "block `\(block.id)`'s fallback check"
-        guard let check = FallbackCheck.content(of: block.check), let type = FallbackCheck.type(of: block.check) else {
-            error("invalid_check", "\(place) must be a check with a `type` (its plugin)", at: block.checkLocation)
-            return
+        guard let check = FallbackCheck.content(of: blockCheck), let type = FallbackCheck.type(of: blockCheck) else {
+            return [("invalid_check", "\(place) must be a check with a `type` (its plugin)")]
         }
+        var problems: [(code: String, message: String)] = []
         if fallback["text"]?.stringValue?.isEmpty != false {
-            error(
-                "invalid_check", "\(place) needs `fallback.text`, the line that offers it (\"Not nearby? …\")",
-                at: block.checkLocation)
+            problems.append(
+                ("invalid_check", "\(place) needs `fallback.text`, the line that offers it (\"Not nearby? …\")"))
         }
         if type == block.checkType {
-            error(
-                "invalid_check",
-                "\(place) is a \(type) check like the block's own; a fallback is a check of another type",
-                at: block.checkLocation)
-            return
+            return problems + [
+                (
+                    "invalid_check",
+                    "\(place) is a \(type) check like the block's own; a fallback is a check of another type"
+                )
+            ]
         }
         if check["fallback"] != nil {
-            error("invalid_check", "\(place) has a fallback of its own; a fallback ends there", at: block.checkLocation)
+            problems.append(("invalid_check", "\(place) has a fallback of its own; a fallback ends there"))
         }
         guard let plugin = registry.plugin(type) else {
-            error(
-                "unknown_check_type",
-                "\(place) is of type `\(type)`, which no plugin provides; types: \(registry.types.joined(separator: ", "))\(suggestion(type, in: registry.types))",
-                at: block.checkLocation)
-            return
+            return problems + [
+                (
+                    "unknown_check_type",
+                    "\(place) is of type `\(type)`, which no plugin provides; types: \(registry.types.joined(separator: ", "))\(suggestion(type, in: registry.types))"
+                )
+            ]
         }
-        for problem in plugin.problems(in: check, evaluator: context.evaluator) {
-            error("invalid_check", "\(place) (\(type)): \(problem)", at: block.checkLocation)
-        }
+        return problems
+            + plugin.problems(in: check, evaluator: context.evaluator).map {
+                ("invalid_check", "\(place) (\(type)): \($0)")
+            }
     }
 
     private func checkAction(_ block: Catalog.Block) {
@@ -184,15 +209,20 @@ struct CatalogChecks {
                     context.error("wording", message, at: text.location)
                 }
             }
-            for rule in wording.required {
-                for branch in catalog.branches where branch.id == rule.branch {
-                    for block in branch.blocks {
-                        let texts = catalog.texts.filter { $0.block == block.id }.map(\.text)
-                        if !texts.contains(where: { WordingRules.contains($0, rule.phrase) }) {
-                            context.error(
-                                "wording",
-                                "block `\(block.id)` of the \(branch.id) branch must say \"\(rule.phrase)\": \(rule.reason)",
-                                at: block.location)
+            // In each locale, with that locale's phrase (written in place, a text is English).
+            for version in localized {
+                let code = version.locale?.texts.locale ?? "en"
+                for rule in wording.required where rule.locale == code {
+                    for branch in catalog.branches where branch.id == rule.branch {
+                        for block in branch.blocks {
+                            let texts = CatalogTexts.texts(in: version.block(block.id) ?? [:])
+                            if !texts.contains(where: { WordingRules.contains($0, rule.phrase) }) {
+                                let which = version.locale == nil ? "" : " in `\(code)`"
+                                context.error(
+                                    "wording",
+                                    "block `\(block.id)` of the \(branch.id) branch must say \"\(rule.phrase)\"\(which): \(rule.reason)",
+                                    at: block.location)
+                            }
                         }
                     }
                 }

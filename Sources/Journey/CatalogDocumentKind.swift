@@ -1,5 +1,6 @@
 import CheckPlugins
 import Core
+import FeatureKit
 import JQ
 import RuleEngine
 import YAML
@@ -31,7 +32,7 @@ public struct CatalogDocumentKind: DocumentKind {
             prose.previewLineLimit = limit
         }
         guard let id = fields.identifier("catalog", required: true)?.value,
-            let title = fields.string("title", required: true)?.value
+            case let title = fields.string("title")?.value ?? id
         else { return nil }
         var ranges: [AgeRange] = []
         if let node = fields.values["age_ranges"], let items = node.items, !items.isEmpty {
@@ -59,7 +60,8 @@ public struct CatalogDocumentKind: DocumentKind {
         let text = json.compactText
         let catalog = Catalog(
             id: id, title: title, ageRanges: ranges, metrics: metrics, branches: branches, location: fields.start,
-            json: json, text: text, hash: SHA256.hex(text), outline: Self.outline(json), texts: prose.texts)
+            json: json, text: text, hash: SHA256.hex(text), outline: Self.outline(json), texts: prose.texts,
+            previewLineLimit: prose.previewLineLimit)
         return DecodedDocument(value: catalog)
     }
 
@@ -77,21 +79,21 @@ public struct CatalogDocumentKind: DocumentKind {
             guard let key = pair.key.scalar?.value,
                 let fields = file.fields(pair.value, what: "metric", allowed: ["label", "bands"])
             else { continue }
-            let label = fields.string("label", required: true)?.value ?? key
+            // The label and the bands are locale texts (journey.metric.<metric>.label, .bands.<band>),
+            // or written in place (a draft); `journey check` wants them in every locale.
+            let label = fields.string("label")?.value ?? key
             var bands: [String: String] = [:]
             if let node = fields.values["bands"],
                 let bandFields = file.fields(node, what: "bands", allowed: ["low", "mid", "high"])
             {
                 for band in ["low", "mid", "high"] {
-                    if let (text, textNode) = bandFields.string(band, required: true) {
+                    if let (text, textNode) = bandFields.string(band) {
                         bands[band] = text
                         prose.add(text, at: file.location(textNode), branch: nil, block: nil)
                     }
                 }
-            } else {
-                fields.missing("bands", "give the insight text for `low`, `mid` and `high` scores")
             }
-            metrics.append(Catalog.Metric(key: key, label: label, bands: bands))
+            metrics.append(Catalog.Metric(key: key, label: label, bands: bands, location: fields.start))
         }
         return metrics
     }
@@ -101,15 +103,15 @@ public struct CatalogDocumentKind: DocumentKind {
     {
         guard let fields = file.fields(node, what: "branch", allowed: ["id", "title", "blocks"]),
             let id = fields.identifier("id", required: true)?.value,
-            let title = fields.string("title", required: true)?.value
+            case let title = fields.string("title")?.value ?? id
         else { return nil }
-        prose.add(title, at: fields.start, branch: id, block: nil)
+        if fields.has("title") { prose.add(title, at: fields.start, branch: id, block: nil) }
         guard let items = fields.values["blocks"]?.items, !items.isEmpty else {
             fields.missing("blocks", "a branch lists its blocks in path order")
             return nil
         }
         let blocks = items.compactMap { decodeBlock($0, branch: id, file: file, prose: &prose) }
-        return Catalog.Branch(id: id, title: title, blocks: blocks)
+        return Catalog.Branch(id: id, title: title, blocks: blocks, location: fields.start)
     }
 
     private func decodeBlock(_ node: YAMLNode, branch: String, file: DocumentFile, prose: inout CatalogTextCollector)
@@ -121,7 +123,7 @@ public struct CatalogDocumentKind: DocumentKind {
         else { return nil }
         // Every text of the block, for the wording rules.
         prose.collect(node, file: file, branch: branch, block: id)
-        let title = fields.string("title", required: true)?.value
+        let title = fields.string("title")?.value ?? id
         let topic = fields.string("topic", required: true)?.value
         let needs = (fields.values["needs"]?.items ?? []).compactMap(\.scalar?.value)
         if let node = fields.values["needs"], node.items == nil {
@@ -139,7 +141,9 @@ public struct CatalogDocumentKind: DocumentKind {
                 "block `\(id)`: `minutes` must be a whole number of minutes from \(range.lowerBound) to \(range.upperBound) (a block takes \(range.lowerBound)–\(range.upperBound) minutes; a longer one is two blocks)",
                 at: fields.values["minutes"].map(file.location) ?? fields.start)
         }
-        for required in ["preview", "theory", "check", "action", "note"] where !fields.has(required) {
+        // The texts (title, preview, theory, note, labels) are locale texts, checked with the
+        // locale files (``CatalogTextChecks``); the structure is required here.
+        for required in ["check", "action"] where !fields.has(required) {
             fields.missing(required)
         }
         if let node = fields.values["theory"] {
@@ -163,7 +167,7 @@ public struct CatalogDocumentKind: DocumentKind {
             let preview = file.fields(node, what: "preview", allowed: ["learn", "why"])
         {
             for key in ["learn", "why"] {
-                if let line = preview.string(key, required: true) {
+                if let line = preview.string(key) {
                     checkPreviewLine(
                         line, field: "preview.\(key)", block: id, limit: prose.previewLineLimit, file: file)
                 }
@@ -184,7 +188,7 @@ public struct CatalogDocumentKind: DocumentKind {
                 actionNode, what: "action", allowed: ["type", "label", "auto_complete", "course_id"]),
             let actionType = action.string("type", required: true)
         else { return nil }
-        if let label = action.string("label", required: true) {
+        if let label = action.string("label") {
             checkPreviewLine(
                 label, field: "action.label", block: id, limit: prose.previewLineLimit, file: file)
         }
@@ -206,12 +210,12 @@ public struct CatalogDocumentKind: DocumentKind {
             _ = reminder.duration("after", within: .seconds(60)...(.seconds(365 * 86_400)))
             if !reminder.has("after") { reminder.missing("after") }
             _ = reminder.string("kind", required: true)
-            _ = reminder.string("text", required: true)
+            _ = reminder.string("text")
             reminderBlock = reminder.string("block")?.value
         }
         // A block with a wrong `minutes` (told above) is kept, so that the checks of the rest
         // of the catalog (its needs, its wording) still run on it.
-        guard let title, let topic else { return nil }
+        guard let topic else { return nil }
         return Catalog.Block(
             id: id, title: title, topic: topic, needs: needs, minutes: minutes, checkType: checkType, check: check,
             actionType: actionType.value, autoComplete: action.string("auto_complete")?.value, courseID: courseID,
@@ -256,6 +260,21 @@ public struct CatalogDocumentKind: DocumentKind {
     public func check(_ documents: [LoadedDocument], in context: DocumentCheckContext) {
         let registry = CheckPluginRegistry(ruleSet: context.ruleSet, swiftPlugins: swiftPlugins)
         let catalogs = documents.compactMap { $0.value as? Catalog }
+        let locales = LocaleDocument.merged(context.documents(of: LocaleDocument.self))
+        let localized = catalogs.map { LocalizedCatalog.all($0, locales: locales) }
+        // A key of the catalogs' kinds that no catalog has a place for.
+        if let first = localized.first {
+            for (index, version) in first.enumerated() {
+                for key in version.unplaced.sorted()
+                where localized.allSatisfy({ $0[index].unplaced.contains(key) }) {
+                    guard let place = version.place(key) else { continue }
+                    context.error(
+                        "unknown_text_key",
+                        "`\(key)` names nothing in the catalogs: no such block, branch, metric, list item (by `id`) or text field",
+                        at: place)
+                }
+            }
+        }
         LiteralReferenceChecks(catalogs: catalogs, registry: registry, context: context).run()
         ParameterReferenceChecks(catalogs: catalogs, context: context).run()
         var seen: [String: SourceLocation] = [:]
@@ -265,7 +284,9 @@ public struct CatalogDocumentKind: DocumentKind {
                     "duplicate_catalog", "catalog `\(catalog.id)` is already defined at \(first)", at: catalog.location)
             }
             seen[catalog.id] = catalog.location
-            CatalogChecks(catalog: catalog, context: context, registry: registry).run()
+            let versions = localized[catalogs.firstIndex { $0.location == catalog.location } ?? 0]
+            CatalogChecks(catalog: catalog, context: context, registry: registry, localized: versions).run()
+            CatalogTextChecks(catalog: catalog, localized: versions, context: context).run()
         }
     }
 }

@@ -26,10 +26,7 @@ extension DogViewCommand {
             options: [
                 CommonOptions.database, CommonOptions.rules, CommonOptions.plugins,
                 OptionSpec(long: "now", valueName: "iso8601", help: "What time it is (default: the clock)."),
-                OptionSpec(
-                    long: "locale", valueName: "code",
-                    help: "The texts' locale (default: the dog's owner's profile's, else ru)."),
-                CommonOptions.format,
+                DogViewTexts.option, CommonOptions.format,
             ])
     }
 
@@ -52,8 +49,7 @@ extension DogViewCommand {
         }
         return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in
             engine.prepare(evaluator, store: store)
-            let texts = try RequestTexts.command(
-                locale: locale, user: try store.dog(dog)?.userID, store: store, catalog: catalog)
+            let texts = try DogViewTexts.texts(arguments, spec: spec, dog: dog, store: store, evaluator: evaluator)
             let views = JourneyViews(store: store, evaluator: evaluator, now: now, texts: texts) {
                 io.stderr.line("warning: \($0)")
             }
@@ -61,6 +57,20 @@ extension DogViewCommand {
         } text: { view in
             io.stdout.write(text(view))
         }
+    }
+}
+
+/// The `--locale` of the dog views: the texts a view is written in (its catalog texts too).
+enum DogViewTexts {
+    static let option = OptionSpec(
+        long: "locale", valueName: "code", help: "The texts' locale (default: the dog's owner's profile's, else ru).")
+
+    static func texts(
+        _ arguments: ParsedArguments, spec: CommandSpec, dog: String, store: any StoreReader, evaluator: RuleEvaluator
+    ) throws -> RequestTexts {
+        let owner = try store.dog(dog)?.userID
+        return try RequestTexts.command(
+            locale: arguments.value("locale", spec: spec), user: owner, store: store, catalog: evaluator.ruleSet.texts)
     }
 }
 

@@ -46,7 +46,7 @@ enum ExplainCommand: Command {
             CommonOptions.database, CommonOptions.rules, CommonOptions.plugins,
             OptionSpec(long: "now", valueName: "iso8601", help: "What time it is (default: the clock)."),
             OptionSpec(long: "full", help: "Print each rule's whole input, not a summary."),
-            CommonOptions.format,
+            DogViewTexts.option, CommonOptions.format,
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO, engine: FeatureSet) throws(UsageError)
@@ -72,7 +72,9 @@ enum ExplainCommand: Command {
             let log = DecisionLog(detailed: true)
             evaluator.decisionLog = log
             defer { evaluator.decisionLog = nil }
-            let answer = try view.json(JourneyViews(store: store, evaluator: evaluator, now: now), dog, target)
+            let texts = try DogViewTexts.texts(arguments, spec: spec, dog: dog, store: store, evaluator: evaluator)
+            let answer = try view.json(
+                JourneyViews(store: store, evaluator: evaluator, now: now, texts: texts), dog, target)
             return Explanation(
                 view: name, dog: dog, revision: evaluator.ruleSet.revision, answer: answer,
                 entries: log.entries.map { Explanation.Step($0, evaluator: evaluator, now: now) })

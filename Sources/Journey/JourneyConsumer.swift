@@ -84,7 +84,10 @@ public struct JourneyConsumer: EventConsumer {
             let later = steps.contains { $0.step == "action" && $0.completedAt > event.occurredAt }
             guard inProgress || later else { return [] }
         }
-        guard let state = try JourneyLoader.state(of: dog, steps: steps, store: context.store) else {
+        guard
+            let state = try JourneyLoader.state(
+                of: dog, steps: steps, store: context.store, ruleSet: context.evaluator.ruleSet)
+        else {
             if isBlockEvent {
                 throw Rejection(
                     .invalid,

@@ -102,6 +102,36 @@ public struct JourneyFeature: Feature {
         ]
     }
 
+    /// Each catalog text's key, used where the catalog puts it: its block, branch or metric
+    /// (`Rules/journey/catalog.yaml:43 (block weight-baseline)`).
+    public func textUses(in ruleSet: RuleSet) -> [TextUse] {
+        let keys = ruleSet.texts.keys
+        var uses: [TextUse] = []
+        for catalog in ruleSet.documents(of: Catalog.self) {
+            var places: [String: String] = [
+                "journey.catalog.\(catalog.id)":
+                    "\(catalog.location.file):\(catalog.location.line) (catalog \(catalog.id))"
+            ]
+            for metric in catalog.metrics {
+                places["journey.metric.\(metric.key)"] =
+                    "\(metric.location.file):\(metric.location.line) (metric \(metric.key))"
+            }
+            for branch in catalog.branches {
+                places["journey.branch.\(branch.id)"] =
+                    "\(branch.location.file):\(branch.location.line) (branch \(branch.id))"
+                for block in branch.blocks {
+                    places["journey.block.\(block.id)"] =
+                        "\(block.location.file):\(block.location.line) (block \(block.id))"
+                }
+            }
+            for key in keys where key.hasPrefix("journey.") {
+                let prefix = key.split(separator: ".").prefix(3).joined(separator: ".")
+                if let place = places[prefix] { uses.append(TextUse(key, usedBy: place)) }
+            }
+        }
+        return uses
+    }
+
     public var commands: [any Command.Type] {
         [
             DogTodayCommand.self, DogJourneyCommand.self, DogPathCommand.self, DogPreviewCommand.self,

@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import JQ
 import Store
 
@@ -8,6 +9,8 @@ public struct JourneyMap: Sendable {
     public let dog: DogProfile
     public let manifest: StoredManifest
     public let branches: [Branch]
+    /// The catalog's metrics with their labels and insight texts by band.
+    public let metrics: JSON
 
     public struct Branch: Sendable {
         public var id: String
@@ -44,12 +47,17 @@ public struct JourneyMap: Sendable {
         }
     }
 
-    /// Joins `manifest` with `catalog` (the snapshot it refers to).
+    /// Joins `manifest` with `catalog` (the snapshot it refers to, with its texts in place:
+    /// ``CatalogTexts/localized(_:texts:locale:)``). Titles are the catalog's, else the
+    /// manifest's (written at registration).
     public init(dog: DogProfile, manifest: StoredManifest, catalog: JSON) {
         self.dog = dog
         self.manifest = manifest
+        metrics = catalog["metrics"] ?? [:]
         var content: [String: JSON] = [:]
+        var branchTitles: [String: String] = [:]
         for branch in catalog["branches"]?.arrayValue ?? [] {
+            if let id = branch["id"]?.stringValue, let title = branch["title"]?.stringValue { branchTitles[id] = title }
             for block in branch["blocks"]?.arrayValue ?? [] {
                 if let id = block["id"]?.stringValue { content[id] = block }
             }
@@ -57,19 +65,30 @@ public struct JourneyMap: Sendable {
         branches = (manifest.manifest["branches"]?.arrayValue ?? []).map { branch in
             let id = branch["id"]?.stringValue ?? ""
             return Branch(
-                id: id, title: branch["title"]?.stringValue ?? id, order: Int(branch["order"]?.numberValue ?? 0),
+                id: id, title: branchTitles[id] ?? branch["title"]?.stringValue ?? id,
+                order: Int(branch["order"]?.numberValue ?? 0),
                 blocks: (branch["blocks"]?.arrayValue ?? []).map { block in
                     let blockID = block["id"]?.stringValue ?? ""
                     return Block(
-                        id: blockID, title: block["title"]?.stringValue ?? blockID, branch: id,
+                        id: blockID,
+                        title: content[blockID]?["title"]?.stringValue ?? block["title"]?.stringValue ?? blockID,
+                        branch: id,
                         topic: block["topic"]?.stringValue ?? "",
                         needs: (block["needs"]?.arrayValue ?? []).compactMap(\.stringValue),
                         minutes: Int(block["minutes"]?.numberValue ?? 0),
                         position: Int(block["position"]?.numberValue ?? 0),
-                        checkType: block["check_type"]?.stringValue ?? "", action: block["action"] ?? [:],
+                        checkType: block["check_type"]?.stringValue ?? "",
+                        action: Self.action(block["action"], label: content[blockID]?["action"]?["label"]),
                         content: content[blockID] ?? [:], personalNote: block["personal_note"]?.stringValue)
                 })
         }
+    }
+
+    /// The manifest's action with the catalog's label (a locale text) when it has one.
+    static func action(_ stored: JSON?, label: JSON?) -> JSON {
+        guard case .object(var action) = stored ?? [:] else { return stored ?? [:] }
+        if let label, label.stringValue != nil { action["label"] = label }
+        return .object(action)
     }
 
     /// Every block, in path order (branch by branch).
@@ -120,8 +139,26 @@ public struct JourneyMap: Sendable {
         branch(block.branch)?.order ?? 0
     }
 
-    /// The insight cards kept with the dog.
-    public var insights: [JSON] { manifest.manifest["insights"]?.arrayValue ?? [] }
+    /// The insight cards kept with the dog, their texts in the catalog's locale: a metric's
+    /// `label` and its band's text (with `{name}` and `{value}`), the first block's title and
+    /// personal line (a key, written when shown). A text the catalog lacks stays as kept at registration.
+    public var insights: [JSON] {
+        (manifest.manifest["insights"]?.arrayValue ?? []).map { card in
+            guard case .object(var object) = card else { return card }
+            if let metric = object["metric"]?.stringValue, let info = metrics[metric] {
+                if let label = info["label"]?.stringValue { object["label"] = .string(label) }
+                if let band = object["band"]?.stringValue, let text = info["bands"]?[band]?.stringValue {
+                    let value = object["value"]?.numberValue.map { JSON.format(number: $0) } ?? ""
+                    object["text"] = .string(render(text).replacingOccurrences(of: "{value}", with: value))
+                }
+            } else if let id = object["block_id"]?.stringValue, let block = block(id) {
+                object["text"] = DeferredText.json(
+                    ManifestBuilder.recommendedFirstTextKey,
+                    ["title": .string(block.title), "why": .string(text(block, "preview", "why") ?? "")])
+            }
+            return .object(object)
+        }
+    }
 
     /// The block recommended at registration (`recommended_block_id`; `recommended_first` in
     /// manifests stored before it), if the journey has it.

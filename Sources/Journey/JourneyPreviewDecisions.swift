@@ -10,9 +10,10 @@ enum JourneyPreviewDecisions {
     static func decisions(dog dogID: String, store: any StoreReader, evaluators: [RuleEvaluator], now: Double) throws
         -> [JSONObject]
     {
+        guard let first = evaluators.first else { return [] }
         guard let dog = try store.dog(dogID),
             let base = try JourneyLoader.state(
-                of: dog, steps: try store.blockSteps(dog: dogID), store: store)
+                of: dog, steps: try store.blockSteps(dog: dogID), store: store, ruleSet: first.ruleSet)
         else {
             return evaluators.map { _ in [:] }  // no dog or no journey: nothing decided
         }

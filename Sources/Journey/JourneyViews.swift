@@ -50,7 +50,10 @@ public struct JourneyViews {
         guard let dog = try store.dog(dogID) else {
             throw JourneyViewError(code: .unknownDog, message: "no dog \(dogID)")
         }
-        guard let state = try JourneyLoader.state(of: dog, store: store, evaluator: evaluator, now: now) else {
+        guard
+            let state = try JourneyLoader.state(
+                of: dog, store: store, evaluator: evaluator, now: now, locale: texts.locale)
+        else {
             throw JourneyViewError(code: .noJourney, message: "dog \(dogID) has no journey (no catalog covers its age)")
         }
         if let problem = state.recommendationProblem { log(problem.description) }

@@ -27,12 +27,16 @@ enum ManifestBuilder {
 
         let draft = StoredManifest(
             dogID: dog.id, ruleRevision: ruleSet.revision, createdAt: now, manifest: .object(manifest))
-        let map = JourneyMap(dog: dog, manifest: draft, catalog: catalog.json)
+        let texts = ruleSet.texts
+        let map = JourneyMap(
+            dog: dog, manifest: draft,
+            catalog: CatalogTexts.localized(catalog.json, texts: texts, locale: texts.defaultLocale))
         let state = try JourneyState(map: map, steps: [], evaluator: evaluator, now: now)
         manifest["recommended_first"] = state.recommended.map(JSON.string) ?? .null
         manifest["recommended_block_id"] = manifest["recommended_first"]
 
-        var insights = manifest["insights"]?.arrayValue ?? []
+        // The cards as registered, in the default locale (a view writes them in its reader's).
+        var insights = map.insights
         if let first = state.recommended.flatMap(map.block) {
             // Its label is kept as a key, written in the reader's locale when shown.
             var card: JSONObject = [

@@ -25,10 +25,20 @@ enum ManifestDocument {
         for block in map.blocks { statuses[block.id] = .string(state.status(of: block.id).rawValue) }
         return [
             "dog_id": .string(map.dog.id), "age_range": stored["age_range"] ?? .string(map.dog.ageRange ?? ""),
-            "catalog": catalog, "title": stored["title"] ?? .null, "catalog_hash": stored["catalog_hash"] ?? .null,
+            "catalog": catalog, "title": title(of: catalog, stored: stored["title"], texts: texts),
+            "catalog_hash": stored["catalog_hash"] ?? .null,
             "created_at": stored["created_at"] ?? .null, "recommended_block_id": recommended,
             "notes": stored["notes"] ?? .array([]), "branches": .array(branches), "statuses": .object(statuses),
         ]
+    }
+
+    /// The catalog's title in `texts`' locale (`journey.catalog.<catalog>.title`), else as
+    /// stored at registration.
+    static func title(of catalog: JSON, stored: JSON?, texts: RequestTexts) -> JSON {
+        guard let id = catalog.stringValue, texts.catalog.has(CatalogTexts.catalogKey(id)) else {
+            return stored ?? .null
+        }
+        return .string(texts(CatalogTexts.catalogKey(id)))
     }
 
     /// Where the block route (``BlockContent``) serves a part of `block`'s content.

@@ -27,6 +27,8 @@ public struct WordingRules: Sendable {
     }
 
     public struct Required: Sendable {
+        /// The locale whose texts must carry it (`en` when not given).
+        public var locale: String = "en"
         public var branch: String
         public var phrase: String
         public var reason: String
@@ -78,12 +80,15 @@ public struct WordingDocumentKind: DocumentKind {
         }
         var required: [WordingRules.Required] = []
         for item in fields.values["required"]?.items ?? [] {
-            guard let rule = file.fields(item, what: "required phrase", allowed: ["branch", "phrase", "reason"]),
+            guard
+                let rule = file.fields(
+                    item, what: "required phrase", allowed: ["branch", "phrase", "reason", "locale"]),
                 let branch = rule.string("branch", required: true)?.value,
                 let phrase = rule.string("phrase", required: true)?.value,
                 let reason = rule.string("reason", required: true)?.value
             else { continue }
-            required.append(.init(branch: branch, phrase: phrase, reason: reason))
+            required.append(
+                .init(locale: rule.string("locale")?.value ?? "en", branch: branch, phrase: phrase, reason: reason))
         }
         return DecodedDocument(value: WordingRules(forbidden: forbidden, required: required))
     }

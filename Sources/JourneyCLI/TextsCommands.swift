@@ -143,6 +143,7 @@ struct TextUses {
         }
         for feature in features.features {
             for use in feature.texts { uses[use.key, default: []].append("\(feature.name): \(use.usedBy)") }
+            for use in feature.textUses(in: ruleSet) { uses[use.key, default: []].append(use.usedBy) }
         }
     }
 

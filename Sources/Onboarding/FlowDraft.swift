@@ -89,10 +89,8 @@ struct FlowDraft {
             if names != (flow.startsOn ?? []) { startsOn = names }
         }
         let catalog = base.ruleSet.texts
-        var localeFiles: [String: String] = [:]
-        for (path, text) in base.files.files {
-            if path.hasSuffix(".yaml"), let code = LocaleFileEdit.locale(of: text) { localeFiles[code] = path }
-        }
+        // A tooltip's text goes to the locale file that holds its key, else the locale's own.
+        let localeFiles = LocaleFileEdit.files(in: base.files.files)
         flowPath = base.revisionPath(flow.location.file)
         var file = FlowFileEdit(base.files.files[flowPath] ?? "")
         var locales: [String: LocaleFileEdit] = [:]
@@ -167,7 +165,9 @@ struct FlowDraft {
             }
             for (code, text) in tooltip {
                 let current = catalog.locales.first { $0.locale == code }?.texts[tooltipKey]?.message.source
-                guard current != text, let path = localeFiles[code] else { continue }
+                let place = base.ruleSet.textPlaces(tooltipKey)[code]?.file
+                guard current != text, let path = LocaleFileEdit.file(among: localeFiles[code] ?? [], holding: place)
+                else { continue }
                 var edit = locales[path] ?? LocaleFileEdit(base.files.files[path] ?? "")
                 edit.set(tooltipKey, text, limit: existing == nil && code == catalog.defaultLocale ? 90 : nil)
                 locales[path] = edit

@@ -25,6 +25,26 @@ public struct LocaleFileEdit {
         return nil
     }
 
+    /// The locale files among `files` (path → text) by locale, each locale's own file
+    /// (`locales/ru.yaml`, the shortest path ending in `/<locale>.yaml`) first, then a
+    /// feature's (`locales/journey/ru.yaml`).
+    public static func files(in files: [String: String]) -> [String: [String]] {
+        var byLocale: [String: [String]] = [:]
+        for (path, text) in files where path.hasSuffix(".yaml") {
+            if let code = locale(of: text) { byLocale[code, default: []].append(path) }
+        }
+        return byLocale.mapValues { paths in
+            let rank = { (path: String) in (path.split(separator: "/").count, path) }
+            return paths.sorted { rank($0) < rank($1) }
+        }
+    }
+
+    /// The file of `paths` (one locale's, its own first) to write a key in: the one whose
+    /// path ends `place` (where the key is written now), else the locale's own.
+    public static func file(among paths: [String], holding place: String?) -> String? {
+        paths.first { path in place.map { $0.hasSuffix(path) } ?? false } ?? paths.first
+    }
+
     /// The index of the `texts:` line.
     private var textsLine: Int? { lines.firstIndex { $0.hasPrefix("texts:") } }
 

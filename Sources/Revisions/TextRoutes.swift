@@ -195,17 +195,15 @@ enum TextRoutes {
         let baseName = ((try? fields.optionalIdentifier("base")) ?? nil) ?? "active"
         try fields.check()
         let base = try DraftRevision(base: baseName, service: service)
-        var files: [String: String] = [:]
-        for (path, text) in base.files.files {
-            if path.hasSuffix(".yaml"), let code = LocaleFileEdit.locale(of: text) { files[code] = path }
-        }
+        // A locale's files: its own (`locales/ru.yaml`) first, then a feature's (`locales/journey/ru.yaml`).
+        let localeFiles = LocaleFileEdit.files(in: base.files.files)
         let catalog = base.ruleSet.texts
         var errors: [FieldError] = []
         var edits: [String: LocaleFileEdit] = [:]
         var changed: [(key: String, locale: String, from: String?, to: String)] = []
         for key in texts.keys.sorted() {
             let at = JSONPointer.appending(key, to: "/texts")
-            guard key.count <= 200, key.wholeMatch(of: #/[a-z0-9_]+(\.[a-z0-9_]+)*/#) != nil else {
+            guard key.count <= 200, LocaleDocument.isKey(key) else {
                 errors.append(
                     FieldError(.invalid, at: at, "a text key is lowercase words joined by dots (habits.title)"))
                 continue
@@ -216,7 +214,9 @@ enum TextRoutes {
             }
             for code in byLocale.keys.sorted() {
                 let pointer = JSONPointer.appending(code, to: at)
-                guard let path = files[code] else {
+                // The file that holds the key, else the locale's own file.
+                let place = base.ruleSet.textPlaces(key)[code]?.file
+                guard let path = LocaleFileEdit.file(among: localeFiles[code] ?? [], holding: place) else {
                     errors.append(FieldError(.invalid, at: pointer, unknownLocale(code, catalog)))
                     continue
                 }
@@ -255,7 +255,7 @@ enum TextRoutes {
         }
         let edited = edits.mapValues(\.text)
         var locales: [String: String] = [:]
-        for (code, path) in files { locales[path] = code }
+        for (code, paths) in localeFiles { for path in paths { locales[path] = code } }
         return (TextDraft(base: base, edited: edited, changed: changed, locales: locales), message)
     }
 

@@ -81,7 +81,7 @@ import Testing
 
     @Test func todayTextAndJSON() throws {
         let store = Store()
-        let text = store.dog("today", "q-123")
+        let text = store.dog("today", "q-123", "--locale", "en")
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.hasPrefix("Today for Q\n"))
         // Q's owner is in the `by-branch` variation of recommendation-v2 (kept since the
@@ -116,8 +116,14 @@ import Testing
         #expect(path["nodes"]?[0]?["status"] == "completed")
         #expect(path["nodes"]?[1]?["status"] == "recommended")
         #expect(path["nodes"]?[2]?["status"] == "available")
-        let preview = store.dog("preview", "q-123", "leash-manners")
+        let preview = store.dog("preview", "q-123", "leash-manners", "--locale", "en")
         #expect(preview.stdout.contains("Locked: finish Recall foundations and Calm settling on a mat first"))
+        // Without --locale: the owner's profile's, else the default, Russian.
+        let russian = store.dog("preview", "q-123", "leash-manners")
+        #expect(russian.stdout.hasPrefix("Прогулка на свободном поводке — locked"), "\(russian.stdout)")
+        #expect(russian.stdout.contains("Locked: finish Основы подзыва and Спокойствие на коврике first"))
+        let german = store.dog("preview", "q-123", "leash-manners", "--locale", "de")
+        #expect(german.status != 0 && german.stderr.contains("no texts for locale `de`; the locales are ru, en"))
         let map = try JV.parse(store.dog("map", "q-123", "--format", "json").stdout).json()
         #expect(map["lines"]?.arrayValue?.map { $0["nodes"]?.arrayValue?.count ?? 0 } == [7, 7, 7])
     }

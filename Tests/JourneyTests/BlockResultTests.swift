@@ -65,7 +65,7 @@ import Testing
         #expect(
             texts == [
                 "Выдержка, секунды: прогноз и замер сохранены в профиле Miso",
-                "Курс Miso начат: «Impulse control basics»",
+                "Курс Miso начат: «Основы самоконтроля»",
             ], "\(done.compactText)")
         #expect(!texts.joined().contains("impulse-101"))
     }
@@ -83,7 +83,8 @@ import Testing
         #expect(done["next_reason"] == "unlocked")
         #expect(done["return_reminder"]?["kind"] == "weigh_again")
         #expect(done["return_reminder"]?["due_at"] == "2026-12-04T08:05:00Z")
-        #expect(done["return_reminder"]?["text"] == "Time to weigh Miso again — two weeks since the baseline.")
+        // In the owner's locale (no profile: the default, Russian): the document's «взвесьте Q через 2 недели».
+        #expect(done["return_reminder"]?["text"] == "Взвесьте Miso: прошло 2 недели с первого замера.")
         // DJ-40: the push leads to the Progress review, which is open when it fires.
         #expect(done["return_reminder"]?["leads_to"] == "growth-check")
         let due = try #require(Timestamp.parse("2026-12-04T08:05:00Z"))

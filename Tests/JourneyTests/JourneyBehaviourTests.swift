@@ -1,6 +1,7 @@
 import CheckPlugins
 import Core
 import Engine
+import FeatureKit
 import Features
 import Foundation
 import JQ
@@ -37,10 +38,19 @@ import Testing
         let first = try JourneyHarness(rules: folder.path, now: "2026-11-20T08:00:00Z")
         first.send("dog_registered", dog: "old", Self.registration)
 
+        // The structure changes (the catalog is copied at registration) and a text changes (texts
+        // are the locale files', shown as they are when read).
         let catalogPath = folder.file("journey/catalog.yaml")
         var catalog = try String(contentsOfFile: catalogPath, encoding: .utf8)
-        catalog = catalog.replacingOccurrences(of: "title: Know your breed", with: "title: Your breed, explained")
+        let breed = try #require(catalog.range(of: "- id: breed-traits\n        topic: exercise\n        needs: []\n"))
+        catalog.replaceSubrange(
+            breed, with: "- id: breed-traits\n        topic: exercise\n        needs: []\n        minutes: 5\n")
+        catalog = catalog.replacingOccurrences(of: "minutes: 5\n        minutes: 3\n", with: "minutes: 5\n")
         try catalog.write(toFile: catalogPath, atomically: true, encoding: .utf8)
+        let textsPath = folder.file("locales/journey/en.yaml")
+        let texts = try String(contentsOfFile: textsPath, encoding: .utf8)
+        try texts.replacingOccurrences(of: "\"Know your breed\"", with: "\"Your breed, explained\"")
+            .write(toFile: textsPath, atomically: true, encoding: .utf8)
         let second = try JourneyHarness(rules: folder.path, now: "2026-11-21T08:00:00Z")
         // The second harness writes to its own file: copy the first store there.
         try second.store.connection.execute("ATTACH DATABASE '\(first.path)' AS first")
@@ -50,11 +60,15 @@ import Testing
         try second.store.connection.execute("DETACH DATABASE first")
         second.send("dog_registered", dog: "new", user: "owner-2", Self.registration)
 
-        let oldPath = try second.views.path("old", branch: "lifestyle")
-        let newPath = try second.views.path("new", branch: "lifestyle")
-        #expect(oldPath["nodes"]?[0]?["title"] == "Know your breed")
-        #expect(newPath["nodes"]?[0]?["title"] == "Your breed, explained")
+        let english = RequestTexts.choose(profile: nil, acceptLanguage: "en", catalog: second.evaluator.ruleSet.texts)
+        let views = JourneyViews(store: second.store, evaluator: second.evaluator, now: second.clock, texts: english)
+        #expect(try views.preview("old", block: "breed-traits")["minutes"] == 3)
+        #expect(try views.preview("new", block: "breed-traits")["minutes"] == 5)
         #expect(try second.count("SELECT count(*) FROM catalog_snapshots") == 2)
+        for dog in ["old", "new"] {
+            #expect(try views.path(dog, branch: "lifestyle")["nodes"]?[0]?["title"] == "Your breed, explained")
+            #expect(try second.views.path(dog, branch: "lifestyle")["nodes"]?[0]?["title"] == "Узнайте свою породу")
+        }
     }
 
     static let refusals: [(String, String, JSONObject, String)] = [
@@ -207,6 +221,14 @@ import Testing
         catalog.replaceSubrange(
             start.lowerBound..<end.lowerBound, with: "        check:\n          type: quiz\n          answer: yes\n")
         try catalog.write(toFile: catalogPath, atomically: true, encoding: .utf8)
+        // The texts of the check it replaces name nothing now: they go too.
+        for locale in ["ru", "en"] {
+            let path = folder.file("locales/journey/\(locale).yaml")
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            try lines.filter { !$0.contains("journey.block.bond-building-games.check.") }.joined(separator: "\n")
+                .write(toFile: path, atomically: true, encoding: .utf8)
+        }
 
         let plugins: [any CheckPlugin] = [QuizPlugin()]
         let features = Features.standard(swiftPlugins: plugins)

@@ -78,6 +78,11 @@ final class JourneyHarness {
     }
 
     var views: JourneyViews { JourneyViews(store: store, evaluator: evaluator, now: clock) }
+    /// The views in `locale`, as a request asking for it reads them.
+    func views(in locale: String) -> JourneyViews {
+        let texts = RequestTexts.choose(profile: nil, acceptLanguage: locale, catalog: evaluator.ruleSet.texts)
+        return JourneyViews(store: store, evaluator: evaluator, now: clock, texts: texts)
+    }
 
     /// The views written in `locale`, as a request in it gets them.
     func views(locale: String) -> JourneyViews {

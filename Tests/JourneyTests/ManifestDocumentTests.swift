@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import Features
 import Foundation
 import SQLite
@@ -17,7 +18,8 @@ import Testing
     @Test func theManifestHasTheDocumentsShapeAndItsReferencesResolve() throws {
         let journey = try JourneyHarness(now: "2026-11-20T08:00:00Z")
         journey.send("dog_registered", Self.registration)
-        let manifest = try journey.views.manifest("miso")
+        let english = journey.views(in: "en")
+        let manifest = try english.manifest("miso")
         #expect(manifest["dog_id"] == "miso")
         #expect(manifest["age_range"] == "4-8m")
         #expect(manifest["recommended_block_id"] == "breed-traits")
@@ -28,7 +30,7 @@ import Testing
             #expect(block["theory_ref"]?.stringValue == "/v1/dogs/miso/blocks/\(id)#theory")
             #expect(block["check"]?["content_ref"]?.stringValue == "/v1/dogs/miso/blocks/\(id)#check")
             // The reference resolves: the block route serves the cards and the check's content.
-            let content = try journey.views.block("miso", block: id)
+            let content = try english.block("miso", block: id)
             let cards = content["theory"]?.arrayValue ?? []
             #expect((3...5).contains(cards.count), "\(id): \(cards.count) cards")
             #expect(!cards.contains { $0.stringValue?.contains("{name}") != false }, "\(id): rendered cards")
@@ -74,7 +76,8 @@ import Testing
             "UPDATE manifests SET manifest = ? WHERE dog_id = 'miso'", [.text(JSON.object(old).compactText)])
         // A fresh store on the same file: nothing of the new manifest is cached.
         let store = try SQLiteStore(path: journey.path, schema: Features.all.schema)
-        let views = JourneyViews(store: store, evaluator: journey.evaluator, now: journey.clock)
+        let english = RequestTexts.choose(profile: nil, acceptLanguage: "en", catalog: journey.evaluator.ruleSet.texts)
+        let views = JourneyViews(store: store, evaluator: journey.evaluator, now: journey.clock, texts: english)
         let manifest = try views.manifest("miso")
         #expect(manifest["dog_id"] == "miso")
         #expect(manifest["age_range"] == "4-8m", "from the dog's registration")

@@ -1,5 +1,6 @@
 import Core
 import Engine
+import FeatureKit
 import Foundation
 import Store
 import TestSupport
@@ -45,7 +46,17 @@ import Testing
         let pending = try journey.store.dueReminders(before: .infinity, limit: 10).filter { $0.kind == "weigh_again" }
         #expect(pending.count == 1, "\(pending)")
         #expect(pending.first?.payload["leads_to"] == "growth-check", "\(pending)")
-        #expect(pending.first?.payload["text"] == "Time to weigh Miso again — two weeks since the baseline.")
+        // The text is kept as its key and rendered in the recipient's locale when read.
+        let text = try #require(pending.first?.payload["text"])
+        #expect(text["$text"] == "journey.block.weight-baseline.reminder.text")
+        let catalog = journey.evaluator.ruleSet.texts
+        for (locale, expected) in [
+            ("ru", "Взвесьте Miso: прошло 2 недели с первого замера."),
+            ("en", "Time to weigh Miso again — two weeks since the baseline."),
+        ] {
+            let texts = RequestTexts.choose(profile: nil, acceptLanguage: locale, catalog: catalog)
+            #expect(DeferredText.rendered(text, texts: texts) == .string(expected))
+        }
         #expect(pending.first?.dueAt == baseline + 14 * 86_400)
         let preview = try journey.views.preview("miso", block: "growth-check")
         #expect(preview["status"] != "locked")

@@ -28,6 +28,7 @@ import Testing
         #expect(
             try journey.views.journey("miso")["insights"]?.arrayValue?.last?["text"]?.stringValue?.contains(": ")
                 == true)
+        #expect(manifest["insights"]?.arrayValue?.first?["text"]?.stringValue?.contains("Miso") == true)
         #expect(manifest["notes"]?.arrayValue?.first?.stringValue?.contains("Miso's weakest metric") == true)
 
         let state = try journey.views.state("miso")

@@ -26,6 +26,16 @@ import Testing
         var laterReply: String
         var laterPush: String
         var caption: String
+        /// The catalog's texts (Rules/locales/journey/*.yaml): a block title, a theory card, an
+        /// outcome's interpretation, the return reminder, a metric's insight, the predict texts,
+        /// and the first block's card label.
+        var bondTitle: String
+        var weightTheory: String
+        var weighedInterpretation: String
+        var reminder: String
+        var bondInsight: String
+        var predictQuestion: String
+        var reference: String
         var testDescription: String { locale }
     }
 
@@ -37,14 +47,33 @@ import Testing
             recommendedFirst: "С чего начать", progress: "0 из 21",
             guessed: "Ваш прогноз: 10 секунд. Обычно: 8–15 секунд. Q рядом — проверим?",
             laterReply: "Хорошо, напомним вечером.", laterPush: "Q рядом? Сделайте прогноз — и проверим вместе.",
-            caption: "Пройдено: 2 из 21"),
+            caption: "Пройдено: 2 из 21",
+            bondTitle: "Игры для контакта",
+            weightTheory:
+                "Щенки от четырёх до восьми месяцев растут быстро, и регулярное взвешивание — самый простой способ следить за этим ростом. Одна цифра сама по себе говорит немного, а серия замеров складывается в кривую.",
+            weighedInterpretation:
+                "Отлично, первый замер есть. Сохраните его, чтобы следующему взвешиванию было с чем сравнить.",
+            // The document's «взвесьте Q через 2 недели», «Bond 55 — Q проверяет, где вы, на прогулке:
+            // хорошая ориентация на человека» and «Сколько секунд Q выдержит команду "ждать"?».
+            reminder: "Взвесьте Q: прошло 2 недели с первого замера.",
+            bondInsight: "Контакт 55 — Q проверяет, где вы, на прогулке: хорошая ориентация на человека.",
+            predictQuestion: "Сколько секунд Q выдержит команду \"ждать\"?", reference: "от 8 до 15 секунд"),
         Reader(
             locale: "en", observation: "This is an observation, not a diagnosis.",
             vetCaption: "This check does not replace a vet.", later: "Q isn't nearby — remind me later",
             weightAdded: "Weight added to Q's history", recommendedFirst: "Recommended first", progress: "0 of 21",
             guessed: "Your guess: 10 seconds. Typical: 8–15 seconds. Now check Q?",
             laterReply: "No problem — we'll remind you this evening.",
-            laterPush: "Ready to guess, then check with Q?", caption: "2 of 21 completed"),
+            laterPush: "Ready to guess, then check with Q?", caption: "2 of 21 completed",
+            bondTitle: "Bond-building games",
+            weightTheory:
+                "Puppies between four and eight months grow fast, and a regular weight is the simplest way to follow that growth. One number on its own says little, but a series of weights shows a curve.",
+            weighedInterpretation:
+                "Great, you have a baseline. Save it so the next weigh-in has something to compare with.",
+            reminder: "Time to weigh Q again — two weeks since the baseline.",
+            bondInsight: "Q's bond score is 55, a solid base.",
+            predictQuestion: "How many seconds do you think Q will wait before grabbing the treat?",
+            reference: "between 8 and 15 seconds"),
     ]
 
     @Test(arguments: readers)
@@ -67,6 +96,9 @@ import Testing
         let (_, journey) = try owner.json("GET", "/v1/dogs/q-9/journey")
         let insights = journey["insights"]?.arrayValue ?? []
         #expect(insights.last?["label"] == .string(reader.recommendedFirst), "\(journey)")
+        let bondCard = insights.first { $0["metric"] == "bond" }
+        #expect(bondCard?["text"]?.stringValue?.hasPrefix(reader.bondInsight) == true, "\(journey)")
+        #expect(insights.last?["text"]?.stringValue?.contains("{name}") == false, "\(journey)")
         #expect(journey["label"] == .string(reader.progress) && journey["branches"]?.arrayValue?.count == 3)
         // DJ-43: not read yet, so the app shows it first; read once the app reports it (the
         // cached views follow), a resent report changes nothing, another user's is refused.
@@ -105,7 +137,7 @@ import Testing
         let (_, locked) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics/preview")
         #expect(locked["text_lines"]?.arrayValue?.count == 3)
         #expect(locked["text_lines"]?[1] == "Impulse control 22 — Q's weakest metric")
-        #expect(locked["finish_first"]?[0] == ["block_id": "bond-building-games", "title": "Bond-building games"])
+        #expect(locked["finish_first"]?[0] == ["block_id": "bond-building-games", "title": .string(reader.bondTitle)])
         // One shape wherever it appears: the block route's finish_first is the preview's.
         let (_, lockedBlock) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics")
         #expect(lockedBlock["finish_first"] == locked["finish_first"], "\(lockedBlock["finish_first"] ?? .null)")
@@ -136,9 +168,9 @@ import Testing
         // Issue 42: the reference's text tells the range the reply names (a border collie's 8–15).
         #expect(impulse["check"]?["content"]?["reference"]?["range"] == [8, 15])
         #expect(
-            impulse["check"]?["content"]?["reference"]?["text"]?.stringValue?.contains("between 8 and 15 seconds")
-                == true,
+            impulse["check"]?["content"]?["reference"]?["text"]?.stringValue?.contains(reader.reference) == true,
             "\(impulse)")
+        #expect(impulse["check"]?["content"]?["question"] == .string(reader.predictQuestion), "\(impulse)")
         _ = try step("impulse-control-basics", "start")
         _ = try step("impulse-control-basics", "theory")
         // A guess sent as text is refused naming the body's field and what it must be.
@@ -185,7 +217,10 @@ import Testing
         // "Check it now", with its fallback check when Q isn't nearby; then the action's result.
         _ = try step("weight-baseline", "start")
         _ = try step("weight-baseline", "theory")
+        let (_, weightBlock) = try owner.json("GET", "/v1/dogs/q-9/blocks/weight-baseline")
+        #expect(weightBlock["theory"]?[0] == .string(reader.weightTheory), "\(weightBlock)")
         let weighed = try step("weight-baseline", "check", ["answer": ["outcome": "weighed"]])
+        #expect(weighed.compactText.contains(reader.weighedInterpretation), "\(weighed)")
         #expect(weighed.compactText.contains(reader.vetCaption), "DJ-31: \(weighed)")
         // Issue 42: one button, one text — the block's "later" and the manifest's fallback.
         let (_, weight) = try owner.json("GET", "/v1/dogs/q-9/blocks/weight-baseline")
@@ -197,6 +232,7 @@ import Testing
             weightDone["changed"]?.arrayValue?.contains { $0["text"] == .string(reader.weightAdded) } == true,
             "\(weightDone)")
         #expect(weightDone["return_reminder"]?["leads_to"] == "growth-check")
+        #expect(weightDone["return_reminder"]?["text"] == .string(reader.reminder), "\(weightDone)")
         let (_, bcs) = try owner.json("GET", "/v1/dogs/q-9/blocks/body-condition-score")
         #expect(bcs["check"]?["fallback"]?["type"] == "self_screen")
         let silhouette = try #require(bcs["check"]?["fallback"]?["content"]?["options"]?[0]?["id"])

@@ -134,4 +134,28 @@ import Testing
             "POST", "/v1/rules/revisions/\(revision)/activate", json: ["message": "a shorter button"], admin: true)
         #expect(activated.status == 200, "\(activated.text.prefix(300))")
     }
+
+    /// A Dog Journey catalog text (Rules/locales/journey/ru.yaml) is listed and edited in its
+    /// own file, the line that holds it.
+    @Test func aCatalogTextIsEditedInTheJourneyFile() throws {
+        let harness = try ServiceHarness()
+        let bundled = try ParameterRouteTests.publishBundled(harness)
+        let key = "journey.block.weight-baseline.title"
+        let listed = harness.send("GET", "/v1/texts", admin: true).json
+        let entry = listed["keys"]?.arrayValue?.first { $0["key"] == .string(key) }
+        #expect(entry?["texts"]?["ru"] == "Первый замер веса" && entry?["texts"]?["en"] == "Weight baseline")
+        let kept = harness.send(
+            "PUT", "/v1/texts", json: ["texts": [.init(key): ["ru": "Первое взвешивание"]]], admin: true)
+        #expect(kept.status == 201, "\(kept.text.prefix(1400))")
+        let revision = try #require(kept.json["revision"]?["revision"]?.stringValue)
+        let diff = harness.send("GET", "/v1/rules/revisions/\(bundled)/diff/\(revision)", admin: true).json
+        let files = diff["files"]?.arrayValue ?? []
+        #expect(files.count == 1, "\(diff.compactText.prefix(400))")
+        #expect(files.first?["path"]?.stringValue?.hasSuffix("locales/journey/ru.yaml") == true, "\(files)")
+        let lines = files.flatMap { $0["lines"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        #expect(
+            lines.filter { $0.hasPrefix("+") || $0.hasPrefix("-") } == [
+                "-   \(key): \"Первый замер веса\"", "+   \(key): \"Первое взвешивание\"",
+            ], "\(lines)")
+    }
 }
