@@ -1,3 +1,4 @@
+import Core
 /// Rows for one table sent as one `INSERT … SELECT … FROM json_populate_recordset(…)` of a
 /// single parameter, the rows as a JSON array of objects (each value a JSON string of its
 /// text, or null): the server reads each value with its column's type, as it reads a
@@ -33,34 +34,15 @@ struct PipelinedRows {
         json.append(0x7B)
         for (index, (column, value)) in zip(columns, values).enumerated() {
             if index > 0 { json.append(0x2C) }
-            Self.appendString(column, to: &json)
+            JSON.writeQuoted(column, to: &json)
             json.append(0x3A)
             if let text = value.text {
-                Self.appendString(text, to: &json)
+                JSON.writeQuoted(text, to: &json)
             } else {
                 json.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])  // null
             }
         }
         json.append(0x7D)
         count += 1
-    }
-
-    /// `text` as a JSON string: quote, backslash and control characters escaped.
-    static func appendString(_ text: String, to json: inout [UInt8]) {
-        json.append(0x22)
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: json.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: json.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: json.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: json.append(contentsOf: [0x5C, 0x72])
-            case 0x09: json.append(contentsOf: [0x5C, 0x74])
-            case ..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                json.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: json.append(byte)
-            }
-        }
-        json.append(0x22)
     }
 }
