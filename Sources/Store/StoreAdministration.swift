@@ -39,7 +39,8 @@ extension StoreAdministration {
 /// kept until it changes.
 public protocol ChangeSignal: AnyObject {
     /// A number that changes whenever another connection commits; commits through this
-    /// connection do not change it.
+    /// connection do not change it. It may change with no change to this store (PostgreSQL:
+    /// any commit on the server moves its snapshot), never the other way round.
     func externalVersion() throws -> Int64
     /// Starts listening on `channel` for ``Store/notify(_:)`` from other connections; the
     /// descriptor to wait on, or nil where there is nothing to wait on (SQLite: poll instead).

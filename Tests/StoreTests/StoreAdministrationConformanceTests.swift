@@ -44,7 +44,10 @@ import Testing
         let backend = try TestStore(name, schema: .core)
         let other = try backend.connect()
         let before = try backend.store.externalVersion()
-        #expect(try backend.store.externalVersion() == before)
+        // Unchanged while nobody commits: provable on SQLite only. PostgreSQL's version follows
+        // the server-wide snapshot, so other tests' commits on the shared server move it too (a
+        // spurious change costs a view-cache refresh, never a stale read).
+        if name == "sqlite" { #expect(try backend.store.externalVersion() == before) }
         try other.transaction { try other.ensureUser("u9", firstSeenAt: 1) }
         #expect(try backend.store.externalVersion() != before)
     }
