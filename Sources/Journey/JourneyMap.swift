@@ -152,12 +152,17 @@ public struct JourneyMap: Sendable {
                     object["text"] = .string(render(text).replacingOccurrences(of: "{value}", with: value))
                 }
             } else if let id = object["block_id"]?.stringValue, let block = block(id) {
-                object["text"] = DeferredText.json(
-                    ManifestBuilder.recommendedFirstTextKey,
-                    ["title": .string(block.title), "why": .string(text(block, "preview", "why") ?? "")])
+                object["text"] = firstBlockLine(block)
             }
             return .object(object)
         }
+    }
+
+    /// The first block's insight line, «{title}: {why}», as a key written when shown.
+    func firstBlockLine(_ block: Block) -> JSON {
+        DeferredText.json(
+            ManifestBuilder.recommendedFirstTextKey,
+            ["title": .string(block.title), "why": .string(text(block, "preview", "why") ?? "")])
     }
 
     /// The block recommended at registration (`recommended_block_id`; `recommended_first` in

@@ -42,9 +42,7 @@ enum ManifestBuilder {
             var card: JSONObject = [
                 "metric": .null, "label": DeferredText.json(recommendedFirstKey), "block_id": .string(first.id),
             ]
-            card["text"] = DeferredText.json(
-                recommendedFirstTextKey,
-                ["title": .string(first.title), "why": .string(map.text(first, "preview", "why") ?? "")])
+            card["text"] = map.firstBlockLine(first)
             insights.append(.object(card))
         }
         manifest["insights"] = .array(insights)
