@@ -66,6 +66,10 @@ extension RequestTexts {
     public struct UnknownLocale: Error, CustomStringConvertible {
         public var locale: String
         public var supported: [String]
+        public init(locale: String, supported: [String]) {
+            self.locale = locale
+            self.supported = supported
+        }
         public var description: String {
             "no texts for locale `\(locale)`; the locales are \(supported.joined(separator: ", "))"
         }

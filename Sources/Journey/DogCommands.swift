@@ -43,8 +43,7 @@ extension DogViewCommand {
         let locale = arguments.value("locale", spec: spec)
         let catalog = evaluator.ruleSet.texts
         if let locale, !catalog.supports(locale) {
-            io.stderr.line(
-                "Error: no texts for locale `\(locale)`; the locales are \(catalog.codes.joined(separator: ", "))")
+            io.stderr.line("Error: \(RequestTexts.UnknownLocale(locale: locale, supported: catalog.codes))")
             return .failure
         }
         return CommonOptions.present(arguments, spec: spec, io: io, engine: engine, store: .existing) { store in

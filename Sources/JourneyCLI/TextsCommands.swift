@@ -98,8 +98,7 @@ enum TextsRenderCommand: Command {
         let catalog = ruleSet.texts
         let locale = arguments.value("locale", spec: spec) ?? catalog.defaultLocale
         guard catalog.supports(locale) else {
-            io.stderr.line(
-                "Error: no texts for locale `\(locale)`; the locales are \(catalog.codes.joined(separator: ", "))")
+            io.stderr.line("Error: \(RequestTexts.UnknownLocale(locale: locale, supported: catalog.codes))")
             return .failure
         }
         guard let text = catalog.locale(locale)?.texts[key] ?? catalog.locales.first?.texts[key] else {

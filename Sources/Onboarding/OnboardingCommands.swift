@@ -39,8 +39,7 @@ enum OnboardingShowCommand: Command {
             if let locale = arguments.value("locale", spec: spec) {
                 guard ruleSet.texts.supports(locale) else {
                     io.stderr.line(
-                        "Error: no texts for locale `\(locale)`; the locales are \(ruleSet.texts.codes.joined(separator: ", "))"
-                    )
+                        "Error: \(RequestTexts.UnknownLocale(locale: locale, supported: ruleSet.texts.codes))")
                     return .failure
                 }
                 texts = RequestTexts(locale: locale, source: "option", catalog: ruleSet.texts)
