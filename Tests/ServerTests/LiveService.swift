@@ -49,8 +49,10 @@ final class LiveService {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try process.run()
-        // The port is announced on stderr once every worker serves.
-        let deadline = Date().addingTimeInterval(60)
+        // The port is announced on stderr once every worker serves. The deadline only guards
+        // against a hang: on a loaded 2-core machine a start took over 60 s (load 30).
+        let started = Date()
+        let deadline = started.addingTimeInterval(300)
         var found: Int?
         let handle = errors.fileHandleForReading
         var buffer = ""
@@ -66,8 +68,10 @@ final class LiveService {
         }
         stderrText.set(buffer)
         guard let found else {
+            let waited = Int(Date().timeIntervalSince(started))
+            let state = process.isRunning ? "still starting after \(waited) s" : "exited after \(waited) s"
             process.terminate()
-            throw LiveServiceError("journey serve did not start: \(buffer)")
+            throw LiveServiceError("journey serve did not start (\(state)): \(buffer)")
         }
         port = found
         // Keep draining stderr so the service never blocks on a full pipe.
