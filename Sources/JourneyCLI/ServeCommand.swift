@@ -95,6 +95,10 @@ enum ServeCommand: Command {
                 help: "How long a halted evaluation may keep running before its worker is ended.",
                 defaultValue: "1s"),
             OptionSpec(
+                long: "shutdown-grace", valueName: "duration",
+                help: "How long SIGTERM lets requests in progress finish before their connections close.",
+                defaultValue: "10s"),
+            OptionSpec(
                 long: "require-approvals", valueName: "n",
                 help:
                     "Activate a revision only once N people other than its author approved it (kept in the store: journey publish and rollback obey it too).",
@@ -247,6 +251,7 @@ enum ServeCommand: Command {
         configuration.accessLog = log == "off" ? nil : log
         configuration.workerMemoryBytes = try size(arguments, "worker-memory", "4GiB")
         configuration.stuckGrace = try duration(arguments, "stuck-grace", "1s")
+        configuration.shutdownGrace = try duration(arguments, "shutdown-grace", "10s")
         configuration.activationPoll = try duration(arguments, "activation-poll", "200ms")
         configuration.watchFiles = !arguments.flag("no-watch")
         configuration.requiredApprovals = try integer(arguments, "require-approvals", in: 0...20) ?? 0
@@ -301,6 +306,7 @@ enum ServeCommand: Command {
             "--access-log", configuration.accessLog ?? "off",
             "--worker-memory", String(configuration.workerMemoryBytes),
             "--stuck-grace", DurationText.format(configuration.stuckGrace),
+            "--shutdown-grace", DurationText.format(configuration.shutdownGrace),
             "--activation-poll", DurationText.format(configuration.activationPoll),
             "--require-approvals", String(configuration.requiredApprovals),
         ]

@@ -123,12 +123,12 @@ final class LiveService {
         guard response.status == 200 else { throw LiveServiceError("seeding failed: \(response.text)") }
     }
 
-    /// Stops the service with SIGTERM; returns its exit status.
+    /// Stops the service with SIGTERM; its exit code, nil when it did not end within `seconds`.
     @discardableResult
-    func stop() -> Int32? {
+    func stop(seconds: Double = 30) -> Int32? {
         if let exitStatus { return exitStatus }
         kill(process.processIdentifier, SIGTERM)
-        return reap(seconds: 30)
+        return reap(seconds: seconds)
     }
 
     /// The exit code once the service ended (reaped here: Foundation's own wait can miss it).

@@ -13,7 +13,9 @@ import Testing
 /// `journey serve` in its own processes on loopback: real sockets, real workers.
 @Suite(.serialized) struct LiveServiceTests {
     @Test func bindsLoopbackServesAndStopsGracefully() throws {
-        let service = try LiveService()
+        // The grace is long so that the request in progress finishes on a loaded machine too
+        // (with 10 s it got no answer at load 30: its 800 ms of CPU took longer than that).
+        let service = try LiveService(arguments: ["--shutdown-grace", "120s"])
         let client = service.client()
         let (status, health) = try client.json("GET", "/healthz")
         #expect(status == 200 && health["status"] == "ok")
@@ -24,17 +26,21 @@ import Testing
         let port = service.port
         let answer = LockedText()
         let slow = Thread {
-            let client = HTTPClient(port: port)
-            let response = try? client.json(
-                "POST", "/v1/eval", ["expr": "def f: f; f", "timeout_ms": 800], admin: true)
-            answer.set(response.map { "\($0.0) \($0.1["code"]?.stringValue ?? "")" } ?? "no answer")
+            let client = HTTPClient(port: port, timeoutSeconds: 150)
+            do {
+                let (status, body) = try client.json(
+                    "POST", "/v1/eval", ["expr": "def f: f; f", "timeout_ms": 800], admin: true)
+                answer.set("\(status) \(body["code"]?.stringValue ?? "")")
+            } catch {
+                answer.set("no answer: \(error)")
+            }
         }
         slow.start()
         // In progress: a worker has started the evaluation's own process.
         try waitUntil("the evaluation process of the request in progress") {
             Self.evaluationProcess(of: service.process.processIdentifier) != nil
         }
-        let exit = service.stop()
+        let exit = service.stop(seconds: 150)
         #expect(exit == 0, "\(service.log)")
         #expect(answer.text == "422 timeout", "the request in progress finished: \(answer.text)")
         // Nothing listens any more.
