@@ -1,5 +1,6 @@
 import Core
 import FeatureKit
+import Foundation
 import JQ
 import Locales
 import Store
@@ -128,13 +129,25 @@ public struct JourneyMap: Sendable {
     /// that reads `{value}` stays as it is). A text that is no valid message (a draft's lone
     /// `{`) only gets the name.
     public func render(_ text: String, _ arguments: [String: TextArgument] = [:]) -> String {
-        guard text.utf8.contains(UInt8(ascii: "{")) || text.utf8.contains(UInt8(ascii: "'")) else { return text }
+        guard Self.mayHavePlaceholders(text) else { return text }
         guard let message = Message.parsed(text) else {
             return text.replacingOccurrences(of: "{name}", with: dog.name)
         }
         var arguments = arguments
         arguments["name"] = .text(dog.name)
         return message.render(arguments, rules: rules)
+    }
+
+    /// Whether `text` has a `{` or `'` (what a message's placeholders and quotes start with),
+    /// found with `memchr`: a long text without them (most theory cards) is returned as it is
+    /// at the cost of a byte scan, whatever its script (Cyrillic takes twice the bytes).
+    static func mayHavePlaceholders(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(UInt8(ascii: "{")), bytes.count) != nil
+                || memchr(base, Int32(UInt8(ascii: "'")), bytes.count) != nil
+        }
     }
 
     /// `value` with `{name}` replaced in every string inside it.

@@ -141,5 +141,8 @@ import Testing
         #expect(map.render("{name}: {value} — {name}", ["value": 8500]) == expected)
         // A draft's text that is no valid message still gets the name.
         #expect(map.render("{name} {", ["value": 8500]) == "{value} {")
+        // A text without `{` or `'` is returned as it is; a quoted brace is the character.
+        #expect(map.render("Самоконтроль растёт") == "Самоконтроль растёт")
+        #expect(map.render("'{'name'}' — {name}") == "{name} — {value}")
     }
 }
