@@ -33,7 +33,7 @@ struct BenchmarkOptions {
 
         USAGE: journey-bench rules [--rules <dir>] [--fixture <path>] [--only <rule>] [--iterations <n>] [--rounds <n>]
                journey-bench ingest [--rules <dir>] [--events <n>] [--rounds <n>] [--scaling] [--without-features]
-               journey-bench views [--rules <dir>] [--iterations <n>] [--rounds <n>]
+               journey-bench views [--rules <dir>] [--iterations <n>] [--rounds <n>] [--only <locale>]
                journey-bench habits [--rules <dir>] [--iterations <n>] [--rounds <n>]
                journey-bench challenges [--rules <dir>] [--participants <n>] [--events <n>] [--late <n>]
                journey-bench preview [--rules <dir>] [--dogs <n>] [--events <n>]
@@ -48,7 +48,8 @@ struct BenchmarkOptions {
           ingest                  The ingest path (three consumers) beside plain prepared-statement inserts
                                   of the same rows into the same schema.
           views                   Today and a branch path for a dog with 300 records: store reads, rule
-                                  evaluation, assembly, beside the raw cost of the same rules.
+                                  evaluation, assembly, beside the raw cost of the same rules; the same
+                                  views in each locale (ru beside en); every text rendered per locale.
           habits                  Habit statistics for 20 trackers with 3 years of check-ins: store reads,
                                   facts and the habit_stat rules, beside raw libjq on the same facts;
                                   computed and kept; a check-in on trackers 30, 400, 1,000 days old.
@@ -77,6 +78,8 @@ struct BenchmarkOptions {
                                   (default: journey/fixtures/q-123.json)
           --only <rule>           rules: measure this rule alone (for callgrind), or `params`: what reading
                                   $params costs, three ways. (default: all four, then params)
+                                  views: render the five views in this locale alone, --iterations times
+                                  (for callgrind: --toggle-collect='*LocaleViewBenchmark*render*').
           --iterations <n>        rules: evaluations per round and side. (default: 1000)
           --rounds <n>            Alternating rounds; medians are reported. (default: 15 for rules, 3 for ingest)
           --events <n>            ingest, challenges, preview, events: events per run. (default: 100000;

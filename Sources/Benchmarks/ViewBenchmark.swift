@@ -35,6 +35,10 @@ struct ViewBenchmark {
         let clock = Clock()
         try setUp(store: store, evaluator: evaluator, clock: clock)
         let dog = "bench-dog"
+        if let locale = options.only {
+            return try LocaleViewBenchmark(options: options).runOnly(
+                locale, store: store, evaluator: evaluator, now: clock.now, dog: dog)
+        }
         let views = JourneyViews(store: store, evaluator: evaluator, now: clock.now)
         // The same dog 60 days on: its weights are older than the offer's 30 days.
         let later = JourneyViews(store: store, evaluator: evaluator, now: clock.now + 60 * 86_400)
@@ -176,6 +180,7 @@ struct ViewBenchmark {
             except that the offer's is narrowed by kind alone (\(kindsOnly.map { "reads: " + $0.description } ?? "the whole window")):
             the records the rule needs to decide when the engine does not drop the older ones for it.
             """)
+        try LocaleViewBenchmark(options: options).run(store: store, evaluator: evaluator, now: clock.now, dog: dog)
         TextBenchmark(options: options).run(ruleSet: ruleSet)
     }
 

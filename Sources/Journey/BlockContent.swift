@@ -103,12 +103,11 @@ extension JourneyViews {
                 reference["range"] = range
                 // The text tells this dog's range, the one the reply names too (issue 42): its
                 // `{low}` and `{high}` are the range's ends.
-                if let text = reference["text"]?.stringValue, let low = range[0]?.numberValue,
+                // Rendered from the text as written, in one pass: a dog named `{low}` stays so.
+                if let text = check["reference"]?["text"]?.stringValue, let low = range[0]?.numberValue,
                     let high = range[1]?.numberValue
                 {
-                    reference["text"] = .string(
-                        text.replacingOccurrences(of: "{low}", with: texts.rules.format(low))
-                            .replacingOccurrences(of: "{high}", with: texts.rules.format(high)))
+                    reference["text"] = .string(map.render(text, ["low": .number(low), "high": .number(high)]))
                 }
                 reference["ranges"] = nil
                 reference["revealed"] = "after_guess"

@@ -29,7 +29,9 @@ public enum JourneyLoader {
                 else { return nil }
                 return CatalogTexts.localized(catalog, texts: texts, locale: locale)
             }
-            return JourneyMap(dog: dog, manifest: manifest, catalog: localized ?? [:])
+            return JourneyMap(
+                dog: dog, manifest: manifest, catalog: localized ?? [:],
+                texts: RequestTexts(locale: locale, source: "map", catalog: texts))
         }
     }
 

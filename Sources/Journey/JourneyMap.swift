@@ -1,16 +1,22 @@
 import Core
 import FeatureKit
+import Foundation
 import JQ
+import Locales
 import Store
 
 /// One dog's journey: its manifest (the branches and blocks it got at registration) joined with
-/// the catalog content the manifest was built from. Texts are rendered with the dog's name.
+/// the catalog content the manifest was built from, in one locale. Texts are rendered with the
+/// dog's name in the locale's digits.
 public struct JourneyMap: Sendable {
     public let dog: DogProfile
     public let manifest: StoredManifest
     public let branches: [Branch]
     /// The catalog's metrics with their labels and insight texts by band.
     public let metrics: JSON
+    /// The texts the map is written in: its locale's catalog texts, personal notes and numbers.
+    public let texts: RequestTexts
+    private let rules: LocaleRules
 
     public struct Branch: Sendable {
         public var id: String
@@ -32,8 +38,10 @@ public struct JourneyMap: Sendable {
         public var action: JSON
         /// The block as written in the catalog: preview, theory, check, reminder, note.
         public var content: JSON
-        /// The dog's line on this block, written at registration ("Impulse control 22 — Q's
-        /// weakest metric"); nil in manifests stored before notes existed, or without the metric.
+        /// The dog's line on this block in the map's locale, kept at registration as a key with
+        /// its arguments («Самоконтроль 22 — самая слабая метрика Q»; a manifest stored before
+        /// notes were keys keeps its English text); nil in manifests stored before notes
+        /// existed, or without the metric.
         public var personalNote: String?
 
         public var actionType: String { action["type"]?.stringValue ?? "" }
@@ -47,12 +55,14 @@ public struct JourneyMap: Sendable {
         }
     }
 
-    /// Joins `manifest` with `catalog` (the snapshot it refers to, with its texts in place:
-    /// ``CatalogTexts/localized(_:texts:locale:)``). Titles are the catalog's, else the
-    /// manifest's (written at registration).
-    public init(dog: DogProfile, manifest: StoredManifest, catalog: JSON) {
+    /// Joins `manifest` with `catalog` (the snapshot it refers to, with the texts of `texts`'
+    /// locale in place: ``CatalogTexts/localized(_:texts:locale:)``). Titles are the catalog's,
+    /// else the manifest's (written at registration).
+    public init(dog: DogProfile, manifest: StoredManifest, catalog: JSON, texts: RequestTexts) {
         self.dog = dog
         self.manifest = manifest
+        self.texts = texts
+        rules = texts.rules
         metrics = catalog["metrics"] ?? [:]
         var content: [String: JSON] = [:]
         var branchTitles: [String: String] = [:]
@@ -79,9 +89,17 @@ public struct JourneyMap: Sendable {
                         position: Int(block["position"]?.numberValue ?? 0),
                         checkType: block["check_type"]?.stringValue ?? "",
                         action: Self.action(block["action"], label: content[blockID]?["action"]?["label"]),
-                        content: content[blockID] ?? [:], personalNote: block["personal_note"]?.stringValue)
+                        content: content[blockID] ?? [:],
+                        personalNote: Self.note(block["personal_note"], texts: texts))
                 })
         }
+    }
+
+    /// A personal note as kept: a key with its arguments (``DeferredText``) written in `texts`'
+    /// locale, or a text (manifests stored before notes were keys).
+    static func note(_ kept: JSON?, texts: RequestTexts) -> String? {
+        guard let kept, kept != .null else { return nil }
+        return DeferredText.rendered(kept, texts: texts).stringValue
     }
 
     /// The manifest's action with the catalog's label (a locale text) when it has one.
@@ -106,9 +124,30 @@ public struct JourneyMap: Sendable {
         branches.first { $0.id == id }
     }
 
-    /// `text` with `{name}` replaced by the dog's name.
-    public func render(_ text: String) -> String {
-        text.replacingOccurrences(of: "{name}", with: dog.name)
+    /// `text` (a catalog text) with `{name}` the dog's name and `arguments` in place, in one
+    /// pass through the locale's formatter (numbers in its digits: «8 500», "8,500"; a name
+    /// that reads `{value}` stays as it is). A text that is no valid message (a draft's lone
+    /// `{`) only gets the name.
+    public func render(_ text: String, _ arguments: [String: TextArgument] = [:]) -> String {
+        guard Self.mayHavePlaceholders(text) else { return text }
+        guard let message = Message.parsed(text) else {
+            return text.replacingOccurrences(of: "{name}", with: dog.name)
+        }
+        var arguments = arguments
+        arguments["name"] = .text(dog.name)
+        return message.render(arguments, rules: rules)
+    }
+
+    /// Whether `text` has a `{` or `'` (what a message's placeholders and quotes start with),
+    /// found with `memchr`: a long text without them (most theory cards) is returned as it is
+    /// at the cost of a byte scan, whatever its script (Cyrillic takes twice the bytes).
+    static func mayHavePlaceholders(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(UInt8(ascii: "{")), bytes.count) != nil
+                || memchr(base, Int32(UInt8(ascii: "'")), bytes.count) != nil
+        }
     }
 
     /// `value` with `{name}` replaced in every string inside it.
@@ -125,7 +164,7 @@ public struct JourneyMap: Sendable {
     public func text(_ block: Block, _ path: String...) -> String? {
         var value: JSON? = block.content
         for key in path { value = value?[key] }
-        return value?.stringValue.map(render)
+        return value?.stringValue.map { render($0) }
     }
 
     /// The block's personal line for the preview and Today: its note from the manifest, or (in
@@ -141,15 +180,16 @@ public struct JourneyMap: Sendable {
 
     /// The insight cards kept with the dog, their texts in the catalog's locale: a metric's
     /// `label` and its band's text (with `{name}` and `{value}`), the first block's title and
-    /// personal line (a key, written when shown). A text the catalog lacks stays as kept at registration.
+    /// personal line (a key, written when shown). A text the catalog lacks stays as kept at
+    /// registration (a key with its arguments, written when shown; text in manifests kept before).
     public var insights: [JSON] {
         (manifest.manifest["insights"]?.arrayValue ?? []).map { card in
             guard case .object(var object) = card else { return card }
             if let metric = object["metric"]?.stringValue, let info = metrics[metric] {
                 if let label = info["label"]?.stringValue { object["label"] = .string(label) }
                 if let band = object["band"]?.stringValue, let text = info["bands"]?[band]?.stringValue {
-                    let value = object["value"]?.numberValue.map { JSON.format(number: $0) } ?? ""
-                    object["text"] = .string(render(text).replacingOccurrences(of: "{value}", with: value))
+                    let value = object["value"]?.numberValue.map(TextArgument.number)
+                    object["text"] = .string(render(text, value.map { ["value": $0] } ?? [:]))
                 }
             } else if let id = object["block_id"]?.stringValue, let block = block(id) {
                 object["text"] = firstBlockLine(block)

@@ -1,4 +1,5 @@
 import Core
+import FeatureKit
 import RuleEngine
 
 /// The Dog Journey's rule kinds.
@@ -45,9 +46,15 @@ extension RuleKind {
         summary: "Renders a personal note for a dog.",
         inputDescription: "{dog, …}",
         requiredMembers: [Member("dog", .object)], inputIsObject: true,
-        outputDescription: "a string",
+        outputDescription: "a locale text's key with its arguments ({\"$text\": KEY, \"args\": {…}}), or a string",
         cardinality: .one,
-        checkOutput: { $0.stringValue == nil ? "expected a string" : nil })
+        checkOutput: { output in
+            if output.stringValue != nil { return nil }
+            guard output.objectValue?[DeferredText.marker] != nil else {
+                return "expected a locale text {\"$text\": KEY, \"args\": {…}} (or a string)"
+            }
+            return DeferredText.problem(in: output)
+        })
 
     public static let manifest = RuleKind(
         name: "manifest",
@@ -56,5 +63,5 @@ extension RuleKind {
         requiredMembers: [Member("dog", .object), Member("catalog", .object)], inputIsObject: true,
         outputDescription: "an object",
         cardinality: .one,
-        checkOutput: { $0.objectValue == nil ? "expected an object" : nil })
+        checkOutput: { $0.objectValue == nil ? "expected an object" : DeferredText.problem(in: $0) })
 }

@@ -30,13 +30,15 @@ enum ManifestBuilder {
         let texts = ruleSet.texts
         let map = JourneyMap(
             dog: dog, manifest: draft,
-            catalog: CatalogTexts.localized(catalog.json, texts: texts, locale: texts.defaultLocale))
+            catalog: CatalogTexts.localized(catalog.json, texts: texts, locale: texts.defaultLocale),
+            texts: RequestTexts(locale: texts.defaultLocale, source: "default", catalog: texts))
         let state = try JourneyState(map: map, steps: [], evaluator: evaluator, now: now)
         manifest["recommended_first"] = state.recommended.map(JSON.string) ?? .null
         manifest["recommended_block_id"] = manifest["recommended_first"]
 
-        // The cards as registered, in the default locale (a view writes them in its reader's).
-        var insights = map.insights
+        // The cards as registered: their texts kept as keys, written in the reader's locale
+        // (the answer to the registration, a view), with the default locale's as `default`.
+        var insights = map.insights.map { keptCard($0, dog: dog) }
         if let first = state.recommended.flatMap(map.block) {
             // Its label is kept as a key, written in the reader's locale when shown.
             var card: JSONObject = [
@@ -58,6 +60,21 @@ enum ManifestBuilder {
         let stored = StoredManifest(
             dogID: dog.id, ruleRevision: ruleSet.revision, createdAt: now, manifest: .object(manifest))
         return .manifestCreated(stored, catalogHash: hash, catalogText: catalog.text)
+    }
+
+    /// A metric's insight card as kept: its `label` and `text` as the keys of the catalog's
+    /// locale texts (`journey.metric.<metric>.label`, `.bands.<band>` with the dog's name and
+    /// score), with `card`'s texts (the default locale's) where no locale has the key.
+    static func keptCard(_ card: JSON, dog: DogProfile) -> JSON {
+        guard case .object(var object) = card, let metric = object["metric"]?.stringValue else { return card }
+        object["label"] = DeferredText.json(
+            CatalogTexts.metricKey(metric, "label"), default: object["label"]?.stringValue ?? metric)
+        if let band = object["band"]?.stringValue, let value = object["value"], value.numberValue != nil {
+            object["text"] = DeferredText.json(
+                CatalogTexts.metricKey(metric, "bands.\(band)"), ["name": .string(dog.name), "value": value],
+                default: object["text"]?.stringValue ?? "")
+        }
+        return .object(object)
     }
 
     /// The key of the insight card that names the first block: «С чего начать».

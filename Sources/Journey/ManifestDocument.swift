@@ -28,7 +28,8 @@ enum ManifestDocument {
             "catalog": catalog, "title": title(of: catalog, stored: stored["title"], texts: texts),
             "catalog_hash": stored["catalog_hash"] ?? .null,
             "created_at": stored["created_at"] ?? .null, "recommended_block_id": recommended,
-            "notes": stored["notes"] ?? .array([]), "branches": .array(branches), "statuses": .object(statuses),
+            "notes": DeferredText.rendered(stored["notes"] ?? .array([]), texts: texts), "branches": .array(branches),
+            "statuses": .object(statuses),
         ]
     }
 
@@ -88,7 +89,7 @@ enum ManifestDocument {
         let remindsLater = block.checkType == "hands_on" && block.fallbackCheckType == nil
         let text =
             remindsLater
-            ? texts(laterKey, ["name": .text(map.dog.name)]) : written?["text"]?.stringValue.map(map.render)
+            ? texts(laterKey, ["name": .text(map.dog.name)]) : written?["text"]?.stringValue.map { map.render($0) }
         guard let text else { return .null }
         var fallback: JSONObject = [
             "type": .string(block.checkType == "hands_on" ? "remind_later" : "tip"), "text": .string(text),

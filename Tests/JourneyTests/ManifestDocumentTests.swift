@@ -94,9 +94,9 @@ import Testing
     /// manifest, not the catalog's generic text.
     @Test(arguments: [
         ("weight-baseline", "Weight baseline — no body-condition score in the portrait", nil as String?),
-        ("impulse-control-basics", "weakest", "Impulse control 30 — Miso's weakest metric"),
-        ("bond-building-games", "a mid score", "Bond 62 — a solid base for Miso to build on"),
-        ("daily-exercise-needs", "exercise", "Exercise 54 — a solid base for Miso to build on"),
+        ("impulse-control-basics", "weakest", "Самоконтроль 30 — самая слабая метрика Miso"),
+        ("bond-building-games", "a mid score", "Контакт 62 — хорошая основа: Miso уже многое умеет"),
+        ("daily-exercise-needs", "exercise", "Активность 54 — хорошая основа: Miso уже многое умеет"),
     ])
     func thePreviewCarriesThePersonalLine(block: String, what: String, note: String?) throws {
         let journey = try JourneyHarness(now: "2026-11-20T08:00:00Z")
@@ -117,7 +117,10 @@ import Testing
         journey.send("dog_registered", registration)
         let today = try journey.views.today("miso")
         #expect(today["recommended"]?["block_id"] == "weight-baseline")
-        #expect(today["recommended"]?["why"] == "Body condition 35 — Miso's weakest metric")
+        #expect(today["recommended"]?["why"] == "Телосложение 35 — самая слабая метрика Miso")
+        #expect(
+            try journey.views(locale: "en").today("miso")["recommended"]?["why"]
+                == "Body condition 35 — Miso's weakest metric")
     }
 
     @Test func anUnknownBlockIsAViewError() throws {

@@ -28,8 +28,11 @@ import Testing
         #expect(
             try journey.views.journey("miso")["insights"]?.arrayValue?.last?["text"]?.stringValue?.contains(": ")
                 == true)
-        #expect(manifest["insights"]?.arrayValue?.first?["text"]?.stringValue?.contains("Miso") == true)
-        #expect(manifest["notes"]?.arrayValue?.first?.stringValue?.contains("Miso's weakest metric") == true)
+        // The metric cards and the note too: keys with the dog's name, written when shown.
+        let insights = journey.rendered(manifest["insights"], "en")?.arrayValue
+        #expect(insights?.first?["text"]?.stringValue?.contains("Miso") == true)
+        #expect(manifest["notes"]?[0]?["$text"] == "journey.note.weakest")
+        #expect(journey.rendered(manifest["notes"], "en")?[0]?.stringValue?.contains("Miso's weakest metric") == true)
 
         let state = try journey.views.state("miso")
         let blocks = state.map.blocks

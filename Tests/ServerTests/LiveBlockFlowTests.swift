@@ -25,7 +25,7 @@ import Testing
         #expect(manifest["dog_id"] == "pip" && manifest["age_range"] == "4-8m")
         let first = try #require(manifest["branches"]?[0]?["blocks"]?[0])
         #expect(first["id"] == "weight-baseline")
-        #expect(first["personal_note"] == "Body condition 20 — Pip's weakest metric")
+        #expect(first["personal_note"] == "Телосложение 20 — самая слабая метрика Pip")
         let reference = try #require(first["theory_ref"]?.stringValue?.split(separator: "#").first)
         let (blockStatus, block) = try client.json("GET", String(reference))
         #expect(blockStatus == 200, "\(block)")

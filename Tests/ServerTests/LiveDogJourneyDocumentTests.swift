@@ -26,6 +26,9 @@ import Testing
         var laterReply: String
         var laterPush: String
         var caption: String
+        /// The dog's personal line on its weakest metric's block (seed 000's «Impulse Control 22 —
+        /// самая слабая метрика»), in the preview and the registration's notes.
+        var weakest: String
         /// The catalog's texts (Rules/locales/journey/*.yaml): a block title, a theory card, an
         /// outcome's interpretation, the return reminder, a metric's insight, the predict texts,
         /// and the first block's card label.
@@ -47,7 +50,7 @@ import Testing
             recommendedFirst: "С чего начать", progress: "0 из 21",
             guessed: "Ваш прогноз: 10 секунд. Обычно: 8–15 секунд. Q рядом — проверим?",
             laterReply: "Хорошо, напомним вечером.", laterPush: "Q рядом? Сделайте прогноз — и проверим вместе.",
-            caption: "Пройдено: 2 из 21",
+            caption: "Пройдено: 2 из 21", weakest: "Самоконтроль 22 — самая слабая метрика Q",
             bondTitle: "Игры для контакта",
             weightTheory:
                 "Щенки от четырёх до восьми месяцев растут быстро, и регулярное взвешивание — самый простой способ следить за этим ростом. Одна цифра сама по себе говорит немного, а серия замеров складывается в кривую.",
@@ -65,6 +68,7 @@ import Testing
             guessed: "Your guess: 10 seconds. Typical: 8–15 seconds. Now check Q?",
             laterReply: "No problem — we'll remind you this evening.",
             laterPush: "Ready to guess, then check with Q?", caption: "2 of 21 completed",
+            weakest: "Impulse control 22 — Q's weakest metric",
             bondTitle: "Bond-building games",
             weightTheory:
                 "Puppies between four and eight months grow fast, and a regular weight is the simplest way to follow that growth. One number on its own says little, but a series of weights shows a curve.",
@@ -89,6 +93,11 @@ import Testing
         ]
         let (registered, answer) = try owner.json("POST", "/v1/dogs", registration)
         #expect(registered == 201, "\(answer)")
+        // The answer to the registration is written in the owner's locale: its note and cards.
+        let created = answer["effects"]?.arrayValue?.first { $0["type"] == "manifest_created" }
+        #expect(created?["notes"] == [.string(reader.weakest)], "\(answer)")
+        let registeredBond = created?["insights"]?.arrayValue?.first { $0["metric"] == "bond" }
+        #expect(registeredBond?["text"]?.stringValue?.hasPrefix(reader.bondInsight) == true, "\(answer)")
         let (_, dogs) = try owner.json("GET", "/v1/users/quinn/dogs")
         #expect(dogs["dogs"]?[0]?["links"]?["today"] == "/v1/dogs/q-9/today", "\(dogs)")
 
@@ -136,7 +145,7 @@ import Testing
         #expect(path["nodes"]?.arrayValue?.count ?? 0 >= 5 && path["now_block_id"] != nil, "\(path)")
         let (_, locked) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics/preview")
         #expect(locked["text_lines"]?.arrayValue?.count == 3)
-        #expect(locked["text_lines"]?[1] == "Impulse control 22 — Q's weakest metric")
+        #expect(locked["text_lines"]?[1] == .string(reader.weakest))
         #expect(locked["finish_first"]?[0] == ["block_id": "bond-building-games", "title": .string(reader.bondTitle)])
         // One shape wherever it appears: the block route's finish_first is the preview's.
         let (_, lockedBlock) = try owner.json("GET", "/v1/dogs/q-9/blocks/impulse-control-basics")
