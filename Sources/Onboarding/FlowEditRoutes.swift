@@ -72,15 +72,15 @@ enum FlowEditRoutes {
         let impact = try draft.impact(service)
         var consequences: [JSON] = []
         switch draft.versionChange {
-        case "minor": consequences.append(impact["minor"]?["says"] ?? .null)
-        case "major": consequences.append(impact["major"]?["says"] ?? .null)
+        case "minor": consequences.append(impact["minor_impact"]?["says"] ?? .null)
+        case "major": consequences.append(impact["major_impact"]?["says"] ?? .null)
         default:
             if draft.editedSteps.isEmpty, draft.startsOn == nil {
                 consequences.append(
                     .string("The steps stay as they are (version \(draft.flow.version)): only texts change."))
             }
         }
-        if let kept = impact["kept"]?["says"]?.stringValue, !kept.isEmpty { consequences.append(.string(kept)) }
+        if let kept = impact["kept_impact"]?["says"]?.stringValue, !kept.isEmpty { consequences.append(.string(kept)) }
         consequences += draft.sharedTexts.map(JSON.string)
         return try draft.base.keep(
             draft.edited, message: draft.message ?? draft.summary, request: request, service: service,

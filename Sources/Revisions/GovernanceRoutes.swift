@@ -63,7 +63,7 @@ enum GovernanceRoutes {
         return try RevisionRoutes.answer {
             let schedule = try RevisionPublisher(store: service.store, engine: service.features, now: service.now)
                 .schedule(id, at: at, author: service.adminName(of: request), message: message)
-            return ["schedule": schedule.json]
+            return ["scheduled_activation": schedule.json]
         }
     }
 
