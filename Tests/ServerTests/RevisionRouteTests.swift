@@ -122,7 +122,7 @@ import Testing
         let plain = harness.send("GET", "/v1/dogs/q-123/today").json
         let explained = harness.send("GET", "/v1/dogs/q-123/today?explain=true", admin: true).json
         #expect(explained["recommended"] == plain["recommended"], "the same answer")
-        let recommendation = explained["explain"]?.arrayValue?.first { $0["rule"] == "recommendation" }
+        let recommendation = explained["explanations"]?.arrayValue?.first { $0["rule"] == "recommendation" }
         #expect(recommendation?["variant"] == plain["decision"]?["rules"]?[0]?["variant"])
         #expect(recommendation?["input"]?["blocks"] != nil, "the input the engine built")
         #expect(recommendation?["outputs"]?.arrayValue?.count == 1)
@@ -137,7 +137,7 @@ import Testing
         let events = try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }
         #expect(harness.send("POST", "/v1/events", json: ["events": .array(events)]).status == 200)
         #expect(harness.send("GET", "/v1/funnels/onboarding").status == 401)
-        let funnels = harness.send("GET", "/v1/funnels/onboarding?flow=first_launch&by_variant=true", admin: true)
+        let funnels = harness.send("GET", "/v1/funnels/onboarding?flow_id=first_launch&by_variant=true", admin: true)
         #expect(funnels.status == 200, "\(funnels.text.prefix(300))")
         let variants = funnels.json["funnels"]?[0]?["variants"]?.arrayValue ?? []
         // onboarding.jsonl: two users in `pages` (one skipped the streaks page), one in `single_page`.
@@ -146,7 +146,7 @@ import Testing
         #expect(variants[0]["steps"]?[1]?["skipped"] == 1)
         // Without by_variant, the total: welcome_page and main_screen in both variants, the two
         // middle pages only in `pages`.
-        let total = harness.send("GET", "/v1/funnels/onboarding?flow=first_launch", admin: true).json
+        let total = harness.send("GET", "/v1/funnels/onboarding?flow_id=first_launch", admin: true).json
         #expect(total["funnels"]?[0]?["variants"] == nil)
         #expect(total["funnels"]?[0]?["all_variants"]?["started"] == 3)
         let steps = total["funnels"]?[0]?["all_variants"]?["steps"]?.arrayValue ?? []
@@ -155,7 +155,7 @@ import Testing
         #expect(steps.map { $0["variant_names"]?.arrayValue?.count ?? 0 } == [2, 1, 1, 2])
         #expect(steps.map { $0["reached"] ?? .null } == [3, 2, 2, 3])
         #expect(harness.send("GET", "/v1/funnels/onboarding?by_variant=yes", admin: true).status == 400)
-        let unknown = harness.send("GET", "/v1/funnels/onboarding?flow=nope", admin: true)
+        let unknown = harness.send("GET", "/v1/funnels/onboarding?flow_id=nope", admin: true)
         #expect(unknown.status == 404 && unknown.json["code"] == "unknown_flow")
     }
 }

@@ -1,6 +1,6 @@
 // The Onboarding page: a flow's steps in a form — reorder, add, remove, reword the tooltips
 // per locale, pick what completes a new step from the events the app sends — with the version
-// decision explicit and counted (GET/PUT /v1/onboarding/flows/{flow}, …/check), saved as a
+// decision explicit and counted (GET/PUT /v1/onboarding/flows/{flow_id}, …/check), saved as a
 // draft revision, previewed and published like any other change.
 "use strict";
 (function () {
