@@ -170,7 +170,7 @@ enum ChallengeRoutes {
         // CH-12: the app subscribes to the challenge's topic now, and unsubscribes after its end.
         return service.respond(
             result, to: request, created: joined, extra: ["push": ChallengeTopic.subscription(of: challenge)],
-            fieldsFrom: [("/payload/team", "/team_id")], otherwise: "challenge")
+            fieldsFrom: [("/payload/team", "/team_id")], otherwise: "challenge_id")
     }
 
     /// Participants by handle, the reader's lines marked: the reader is the token's user, or

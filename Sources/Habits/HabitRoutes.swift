@@ -130,6 +130,6 @@ enum HabitRoutes {
             "payload": .object(payload),
         ]
         return service.respond(
-            service.ingest([.object(event)])[0], to: request, fieldsFrom: [("/payload", "")], otherwise: "user")
+            service.ingest([.object(event)])[0], to: request, fieldsFrom: [("/payload", "")], otherwise: "user_id")
     }
 }

@@ -271,6 +271,6 @@ enum DogRoutes {
                     ("/payload/answer", "/answer"), ("/payload/fallback", "/answers_fallback"),
                     ("/payload/card", "/card"),
                 ],
-            otherwise: "block")
+            otherwise: "block_id")
     }
 }

@@ -69,7 +69,7 @@ enum OnboardingRoutes {
         if result.status != .rejected { extra["onboarding"] = try view(service, user: user, texts: texts) }
         return service.respond(
             result, to: request, extra: extra, fieldsFrom: [("/payload/flow", "/flow_id"), ("/payload", "")],
-            otherwise: "user")
+            otherwise: "user_id")
     }
 
     private static func view(_ service: any ServiceContext, user: String, texts: RequestTexts) throws(APIError)
