@@ -90,7 +90,7 @@ def publish_the_bundled_rules():
     click("publish")
     wait_text("publish-result", "needs 1 approval")
     listing = admin_get("/v1/rules/revisions")
-    assert listing["active"] is None, "activated without an approval"
+    assert listing["active_revision_id"] is None, "activated without an approval"
     shot("02-first-publish-waits")
     return listing["revisions"][0]["revision"]
 
@@ -304,9 +304,9 @@ def experiment_results_in_words():
         assert not re.search(r"[-−](10[1-9]|1[1-9]\d|[2-9]\d\d)\.\d%", text), "a relative change below −100%"
         for title in driver.find_elements(By.CSS_SELECTOR, "#experiment-report .metric h4"):
             assert " where " not in title.text and ".payload" not in title.text, title.text
-        if any(m.get("users_with_open_window", 0) > 0 for m in report["metrics"]):
+        if any(m.get("users_with_open_window", 0) > 0 for m in report["metric_results"]):
             assert "windows are still open" in text, text
-        if any(v.get("absolute") for m in report["metrics"] for v in m["variations"]):
+        if any(v.get("absolute") for m in report["metric_results"] for v in m["variations"]):
             assert " pp" in text, text
     assert driver.find_elements(By.CSS_SELECTOR, "#experiment-report svg circle"), "no chart"
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#funnel svg"))

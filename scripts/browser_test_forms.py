@@ -51,7 +51,7 @@ def served(path, revision, seconds=60):
 
 def active_is_served(seconds=60):
     """Waits until GET /v1/rules serves the active revision; returns it."""
-    active = admin_get("/v1/rules/revisions")["active"]
+    active = admin_get("/v1/rules/revisions")["active_revision_id"]
     deadline = time.time() + seconds
     while time.time() < deadline:
         if admin_get("/v1/rules")["revision"] == active:

@@ -10,7 +10,7 @@ import RuleEngine
 
 /// `journey serve` under `wrk` on loopback, beside a trivial libmicrohttpd responder built from
 /// the same adapter (the ceiling of this HTTP stack), measured in the same run: requests/s and
-/// p99 latency of `GET /v1/dogs/{dog}/today` (with the view cache, and without it) and of
+/// p99 latency of `GET /v1/dogs/{dog_id}/today` (with the view cache, and without it) and of
 /// `POST /v1/events` with batches of 10 events.
 struct HTTPBenchmark {
     var options: BenchmarkOptions

@@ -9,13 +9,14 @@ import Store
 
 /// Challenges: the list, one challenge's progress, its feed and ranking, and joining.
 enum ChallengeRoutes {
-    /// `GET /v1/challenges?user=`: running and upcoming challenges with progress, deadline and
+    /// `GET /v1/challenges?user_id=`: running and upcoming challenges with progress, deadline and
     /// participant count (and the user's standing).
     static func list(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
+        try request.refuseRenamedQuery("user", to: "user_id")
         do {
-            let user = request.query("user")
+            let user = request.query("user_id")
             return .json(
                 ChallengeViews.localized(
                     try ChallengeViews.list(
@@ -27,14 +28,15 @@ enum ChallengeRoutes {
         }
     }
 
-    /// `GET /v1/challenges/{challenge}?user=`: totals, the user's current value, completion and
+    /// `GET /v1/challenges/{challenge_id}?user_id=`: totals, the user's current value, completion and
     /// rank, the ranking and the newest feed lines; with an `ETag` (304 for `If-None-Match`).
     static func show(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let instance = try resolve(service, try p.require("challenge"))
+        try request.refuseRenamedQuery("user", to: "user_id")
+        let instance = try resolve(service, try p.require("challenge_id"))
         do {
-            let user = request.query("user")
+            let user = request.query("user_id")
             let view = ChallengeViews.localized(
                 try ChallengeViews.show(
                     instance, store: service.store, user: user, now: service.now(),
@@ -53,15 +55,16 @@ enum ChallengeRoutes {
         }
     }
 
-    /// `GET /v1/challenges/{challenge}/share?user=`: the share card of the user's standing.
+    /// `GET /v1/challenges/{challenge_id}/share?user_id=`: the share card of the user's standing.
     static func share(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let instance = try resolve(service, try p.require("challenge"))
-        guard let user = request.query("user"), !user.isEmpty else {
+        try request.refuseRenamedQuery("user", to: "user_id")
+        let instance = try resolve(service, try p.require("challenge_id"))
+        guard let user = request.query("user_id"), !user.isEmpty else {
             throw APIError(
-                422, "invalid_request", "user is required: whose standing to share",
-                errors: [["field": "user", "message": "required"]])
+                422, "invalid_request", "user_id is required: whose standing to share",
+                errors: [APIError.parameterEntry("user_id", .missing, "required", in: "query")])
         }
         return try APIError.answering {
             try RewardViews.share(
@@ -70,22 +73,23 @@ enum ChallengeRoutes {
         }
     }
 
-    /// `GET /v1/users/{user}/rewards`: XP total and badges, with the challenge that granted each.
+    /// `GET /v1/users/{user_id}/rewards`: XP total and badges, with the challenge that granted each.
     static func rewards(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let user = try p.require("user")
+        let user = try p.require("user_id")
         return try APIError.answering {
             try RewardViews.rewards(user: user, store: service.store, texts: service.texts(for: request, user: user))
         }
     }
 
-    /// `GET /v1/challenges/{challenge}/feed?limit=`: the activity feed, newest first; with an
+    /// `GET /v1/challenges/{challenge_id}/feed?limit=`: the activity feed, newest first; with an
     /// `ETag` (304 for `If-None-Match`).
     static func feed(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let instance = try resolve(service, try p.require("challenge"))
+        try request.refuseRenamedQuery("user", to: "user_id")
+        let instance = try resolve(service, try p.require("challenge_id"))
         let limit = try self.limit(request)
         do {
             let items = try service.store.challengeFeed(challenge: instance.id, limit: limit)
@@ -101,11 +105,12 @@ enum ChallengeRoutes {
         }
     }
 
-    /// `GET /v1/challenges/{challenge}/ranking?limit=`: participants by value (head-to-head: sides).
+    /// `GET /v1/challenges/{challenge_id}/ranking?limit=`: participants by value (head-to-head: sides).
     static func ranking(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let instance = try resolve(service, try p.require("challenge"))
+        try request.refuseRenamedQuery("user", to: "user_id")
+        let instance = try resolve(service, try p.require("challenge_id"))
         let limit = try self.limit(request)
         do {
             let naming = try naming(service, request)
@@ -138,13 +143,13 @@ enum ChallengeRoutes {
         }
     }
 
-    /// `POST /v1/challenges/{challenge}/join` with `{user_id, team_id?, event_id?, occurred_at?}`:
+    /// `POST /v1/challenges/{challenge_id}/join` with `{user_id, team_id?, event_id?, occurred_at?}`:
     /// a `challenge_joined` event through the one ingest path; the answer names the challenge's
     /// FCM topic to subscribe to (`push`).
     static func join(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let challenge = try p.require("challenge")
+        let challenge = try p.require("challenge_id")
         var fields = try RequestBody.fields(request)
         let user = (try? fields.identifier("user_id")) ?? ""
         let team = try? fields.optionalString("team_id", maxLength: 64)
@@ -165,19 +170,19 @@ enum ChallengeRoutes {
         // CH-12: the app subscribes to the challenge's topic now, and unsubscribes after its end.
         return service.respond(
             result, to: request, created: joined, extra: ["push": ChallengeTopic.subscription(of: challenge)],
-            fieldsFrom: [("/payload/team", "/team_id")], otherwise: "challenge")
+            fieldsFrom: [("/payload/team", "/team_id")], otherwise: "challenge_id")
     }
 
     /// Participants by handle, the reader's lines marked: the reader is the token's user, or
-    /// `?user=` (checked against the token before the handler runs).
+    /// `?user_id=` (checked against the token before the handler runs).
     private static func naming(_ service: any ServiceContext, _ request: HTTPRequest) throws -> ParticipantNaming {
         try ParticipantNaming.handles(
-            store: service.store, viewer: service.principal?.user ?? request.query("user"), now: service.now())
+            store: service.store, viewer: service.principal?.user ?? request.query("user_id"), now: service.now())
     }
 
     private static func resolve(_ service: any ServiceContext, _ id: String) throws(APIError) -> ChallengeInstance {
         guard let instance = ChallengeCatalog(ruleSet: service.ruleSet).resolve(id) else {
-            throw APIError.notFound("unknown_challenge", "no challenge \(id)", parameter: "challenge")
+            throw APIError.notFound("unknown_challenge", "no challenge \(id)", parameter: "challenge_id")
         }
         return instance
     }

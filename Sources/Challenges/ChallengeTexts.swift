@@ -123,8 +123,8 @@ public enum ChallengeTexts {
     /// unit, team and badge keys are named after it, and optional: each has its fallback).
     public static var uses: [TextUse] {
         let pushes = "GET /v1/reminders/due (challenge pushes)"
-        let views = "GET /v1/challenges/{challenge}"
-        let share = "GET /v1/challenges/{challenge}/share"
+        let views = "GET /v1/challenges/{challenge_id}"
+        let share = "GET /v1/challenges/{challenge_id}/share"
         return [
             TextUse(numberKey, usedBy: views + " (amounts without a unit)"),
             TextUse("challenges.team.unnamed", usedBy: pushes + ", " + views + " (a side without a name)"),
@@ -144,7 +144,7 @@ public enum ChallengeTexts {
             TextUse("challenges.feed.joined", usedBy: views + "/feed"),
             TextUse("challenges.feed.progress", usedBy: views + "/feed"),
             TextUse("challenges.feed.completed", usedBy: views + "/feed"),
-            TextUse("badges.default.image", usedBy: "GET /v1/users/{user}/rewards (a badge without an image)"),
+            TextUse("badges.default.image", usedBy: "GET /v1/users/{user_id}/rewards (a badge without an image)"),
         ]
     }
 }

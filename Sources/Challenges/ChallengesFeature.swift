@@ -44,20 +44,23 @@ public struct ChallengesFeature: Feature {
 
     public var routes: [FeatureRoute] {
         [
-            FeatureRoute("GET", "/v1/challenges", access: .user([.queryUser("user")]), ChallengeRoutes.list),
+            FeatureRoute("GET", "/v1/challenges", access: .user([.queryUser("user_id")]), ChallengeRoutes.list),
             FeatureRoute(
-                "GET", "/v1/challenges/{challenge}", access: .user([.queryUser("user")]), ChallengeRoutes.show),
+                "GET", "/v1/challenges/{challenge_id}", access: .user([.queryUser("user_id")]), ChallengeRoutes.show),
             FeatureRoute(
-                "GET", "/v1/challenges/{challenge}/share", access: .user([.queryUser("user")]), ChallengeRoutes.share),
+                "GET", "/v1/challenges/{challenge_id}/share", access: .user([.queryUser("user_id")]),
+                ChallengeRoutes.share),
             FeatureRoute(
-                "GET", "/v1/users/{user}/rewards", access: .user([.pathUser("user")]), ChallengeRoutes.rewards),
+                "GET", "/v1/users/{user_id}/rewards", access: .user([.pathUser("user_id")]), ChallengeRoutes.rewards),
             FeatureRoute(
-                "GET", "/v1/challenges/{challenge}/feed", access: .user([.queryUser("user")]), ChallengeRoutes.feed),
+                "GET", "/v1/challenges/{challenge_id}/feed", access: .user([.queryUser("user_id")]),
+                ChallengeRoutes.feed),
             FeatureRoute(
-                "GET", "/v1/challenges/{challenge}/ranking", access: .user([.queryUser("user")]),
+                "GET", "/v1/challenges/{challenge_id}/ranking", access: .user([.queryUser("user_id")]),
                 ChallengeRoutes.ranking),
             FeatureRoute(
-                "POST", "/v1/challenges/{challenge}/join", access: .user([.bodyUser("user_id")]), ChallengeRoutes.join),
+                "POST", "/v1/challenges/{challenge_id}/join", access: .user([.bodyUser("user_id")]),
+                ChallengeRoutes.join),
         ]
     }
 

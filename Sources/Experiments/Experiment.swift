@@ -70,7 +70,7 @@ public struct Experiment: Sendable {
         object["winner"] = winner.map(JSON.string) ?? .null
         object["starts_at"] = startsAt.map { .string(Timestamp.format($0)) } ?? .null
         object["ends_at"] = endsAt.map { .string(Timestamp.format($0)) } ?? .null
-        object["metrics"] = .array(metrics.map(\.json))
+        object["metric_definitions"] = .array(metrics.map(\.json))
         object["guardrails"] = .array(guardrails.map(\.json))
         let ranges = ranges
         object["variations"] = .array(

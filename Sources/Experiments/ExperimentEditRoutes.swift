@@ -70,9 +70,9 @@ enum ExperimentEditRoutes {
         }
     }
 
-    /// `{description?, variations?, weights?, coverage?, active?, starts_at?, ends_at?,
+    /// `{description?, variation_names?, weights?, coverage?, active?, starts_at?, ends_at?,
     /// reassign?, hash_attribute?, message?, base?}`: the experiment created (it needs
-    /// `variations`) or changed, as a draft revision; `consequences` says in plain words what
+    /// `variation_names`; the old `variations` is refused, naming it) or changed, as a draft revision; `consequences` says in plain words what
     /// the change does to the users in it. 422 names each refused field by its pointer.
     static func put(_ service: any ServiceContext, _ request: HTTPRequest, _ parameters: RouteParameters)
         throws(APIError) -> HTTPResponse
@@ -178,7 +178,7 @@ enum ExperimentEditRoutes {
             ],
             pointer: { diagnostic in
                 if diagnostic.code == "experiment_mismatch", written.contains(where: { $0.0 == "variations" }) {
-                    return "/variations"
+                    return "/variation_names"
                 }
                 guard base.revisionPath(diagnostic.location.file) == path || diagnostic.location.file.hasSuffix(path),
                     let field = edit?.field(atLine: diagnostic.location.line),

@@ -14,15 +14,16 @@ enum ExperimentFields {
             experiment.description = description
             written.append(("description", ExperimentFileEdit.quoted(description)))
         }
-        if let variations = (try? fields.optionalStrings("variations")) ?? nil {
+        fields.renamed("variations", to: "variation_names")
+        if let variations = (try? fields.optionalStrings("variation_names")) ?? nil {
             if let problem = problem(ofVariations: variations) {
-                fields.fail("variations", .invalid, problem)
+                fields.fail("variation_names", .invalid, problem)
             } else {
                 experiment.variations = variations
                 written.append(("variations", ExperimentFileEdit.list(variations)))
             }
-        } else if isNew {
-            fields.fail("variations", .missing, "is required for a new experiment (the control first)")
+        } else if isNew && !fields.has("variations") {
+            fields.fail("variation_names", .missing, "is required for a new experiment (the control first)")
         }
         if let hashAttribute = (try? fields.optionalString("hash_attribute")) ?? nil {
             if !isNew {

@@ -26,7 +26,7 @@ extension ExperimentReport {
                 "threshold": .number(Self.mismatchThreshold), "minimum_users": .number(Double(Self.minimumUsers)),
                 "small_variations": .array(sampleRatio.smallVariations.map(JSON.string)),
             ]),
-            "metrics": .array(metrics.map(\.json)),
+            "metric_results": .array(metrics.map(\.json)),
         ])
     }
 }

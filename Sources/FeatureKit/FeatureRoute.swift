@@ -1,7 +1,7 @@
 import Core
 import HTTP
 
-/// One HTTP route a feature serves: `GET /v1/users/{user}/habits/day`.
+/// One HTTP route a feature serves: `GET /v1/users/{user_id}/habits/day`.
 public struct FeatureRoute: Sendable {
     /// Answers a request matched to the route; a thrown ``APIError`` is the response.
     public typealias Handler =

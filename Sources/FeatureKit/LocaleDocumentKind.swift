@@ -122,7 +122,7 @@ public struct LocaleDocumentKind: DocumentKind {
 /// `journey check`).
 public struct TextUse: Sendable, Equatable {
     public var key: String
-    /// What renders it: `onboarding: GET /v1/users/{user}/onboarding`.
+    /// What renders it: `onboarding: GET /v1/users/{user_id}/onboarding`.
     public var usedBy: String
 
     public init(_ key: String, usedBy: String) {

@@ -164,8 +164,8 @@ public enum HabitDay {
 
         /// Every key, with what renders it.
         public static var uses: [TextUse] {
-            let day = "GET /v1/users/{user}/habits/day"
-            let trackers = "GET /v1/users/{user}/habits/trackers"
+            let day = "GET /v1/users/{user_id}/habits/day"
+            let trackers = "GET /v1/users/{user_id}/habits/trackers"
             return [
                 TextUse(title, usedBy: day + " (title)"), TextUse(pinned, usedBy: day + " (groups[].title)"),
                 TextUse(everyDay, usedBy: "\(day), \(trackers) (schedule_text)"),

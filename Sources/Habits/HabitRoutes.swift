@@ -10,11 +10,11 @@ import Store
 /// A user's habit trackers: the trackers, one day, the statistics, and checking a tracker.
 /// Tracker and category changes arrive as events (`POST /v1/events`).
 enum HabitRoutes {
-    /// `GET /v1/users/{user}/habits/trackers`: every tracker with its schedule, and the categories.
+    /// `GET /v1/users/{user_id}/habits/trackers`: every tracker with its schedule, and the categories.
     static func trackers(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let user = try p.require("user")
+        let user = try p.require("user_id")
         let zone = try UserTimeZone.resolve(user: user, requested: request.query("timezone"), store: service.store)
         let texts = service.texts(for: request, user: user)
         do {
@@ -49,12 +49,12 @@ enum HabitRoutes {
         }
     }
 
-    /// `GET /v1/users/{user}/habits/day?date=&filter=&q=`: the trackers of one local date.
+    /// `GET /v1/users/{user_id}/habits/day?date=&filter=&q=`: the trackers of one local date.
     static func day(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
         let zone = try UserTimeZone.resolve(
-            user: try p.require("user"), requested: request.query("timezone"), store: service.store)
+            user: try p.require("user_id"), requested: request.query("timezone"), store: service.store)
         var selected: CivilDate?
         if let text = request.query("date") {
             guard let parsed = CivilDate(text) else {
@@ -76,7 +76,7 @@ enum HabitRoutes {
         }
         // The user's today, in their time zone.
         let date = HabitDay.date(for: filter, selected: selected, today: zone.date(service.now()))
-        let user = try p.require("user")
+        let user = try p.require("user_id")
         do {
             return .json(
                 try HabitDay.json(
@@ -87,11 +87,11 @@ enum HabitRoutes {
         }
     }
 
-    /// `GET /v1/users/{user}/habits/stats`: the statistics from the `habit_stat` rules.
+    /// `GET /v1/users/{user_id}/habits/stats`: the statistics from the `habit_stat` rules.
     static func stats(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let user = try p.require("user")
+        let user = try p.require("user_id")
         do {
             // A failing statistic rule answers with its fallback or null (`degraded`), never 500.
             let stats = try HabitStatistics.json(user: user, store: service.store, evaluator: service.evaluator)
@@ -101,13 +101,13 @@ enum HabitRoutes {
         }
     }
 
-    /// `POST /v1/users/{user}/habits/checkins` with `{tracker_id, date?, done?, event_id?,
+    /// `POST /v1/users/{user_id}/habits/checkins` with `{tracker_id, date?, done?, event_id?,
     /// occurred_at?, timezone?}`: a `habit_checked` (or, with `done: false`, `habit_unchecked`)
     /// event; without `occurred_at` it happens now in the user's time zone.
     static func check(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let user = try p.require("user")
+        let user = try p.require("user_id")
         var fields = try RequestBody.fields(request)
         let tracker = (try? fields.identifier("tracker_id")) ?? ""
         let date = try? fields.optionalString("date")
@@ -130,6 +130,6 @@ enum HabitRoutes {
             "payload": .object(payload),
         ]
         return service.respond(
-            service.ingest([.object(event)])[0], to: request, fieldsFrom: [("/payload", "")], otherwise: "user")
+            service.ingest([.object(event)])[0], to: request, fieldsFrom: [("/payload", "")], otherwise: "user_id")
     }
 }

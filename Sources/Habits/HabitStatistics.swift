@@ -149,7 +149,7 @@ public enum HabitStatistics {
     public static let titleKeyPrefix = "habits.stats."
     /// The keys of the bundled statistics, with what renders them.
     public static var textUses: [TextUse] {
-        let route = "GET /v1/users/{user}/habits/stats"
+        let route = "GET /v1/users/{user_id}/habits/stats"
         return [TextUse(titleKey, usedBy: route + " (title)")]
             + ["best_period", "perfect_days", "trackers_completed", "average"].map {
                 TextUse(titleKeyPrefix + $0, usedBy: route + " (titles)")

@@ -42,11 +42,14 @@ public struct HabitsFeature: Feature {
     public var routes: [FeatureRoute] {
         [
             FeatureRoute(
-                "GET", "/v1/users/{user}/habits/trackers", access: .user([.pathUser("user")]), HabitRoutes.trackers),
-            FeatureRoute("GET", "/v1/users/{user}/habits/day", access: .user([.pathUser("user")]), HabitRoutes.day),
-            FeatureRoute("GET", "/v1/users/{user}/habits/stats", access: .user([.pathUser("user")]), HabitRoutes.stats),
+                "GET", "/v1/users/{user_id}/habits/trackers", access: .user([.pathUser("user_id")]),
+                HabitRoutes.trackers),
             FeatureRoute(
-                "POST", "/v1/users/{user}/habits/checkins", access: .user([.pathUser("user")]), HabitRoutes.check),
+                "GET", "/v1/users/{user_id}/habits/day", access: .user([.pathUser("user_id")]), HabitRoutes.day),
+            FeatureRoute(
+                "GET", "/v1/users/{user_id}/habits/stats", access: .user([.pathUser("user_id")]), HabitRoutes.stats),
+            FeatureRoute(
+                "POST", "/v1/users/{user_id}/habits/checkins", access: .user([.pathUser("user_id")]), HabitRoutes.check),
         ]
     }
 

@@ -2,7 +2,7 @@ import Core
 import FeatureKit
 import Store
 
-/// Everything the block flow draws (`GET /v1/dogs/{dog}/blocks/{block}`): the preview's three
+/// Everything the block flow draws (`GET /v1/dogs/{dog_id}/blocks/{block_id}`): the preview's three
 /// lines, the 3–5 theory cards, the check with its type's content and its fallback, the action
 /// with its auto-complete offer, the personal line, the status and the steps done. The
 /// manifest's `theory` and `check.content` references point here.

@@ -4,7 +4,7 @@ import HTTP
 import RuleEngine
 import Store
 
-/// `GET /v1/dogs/{dog}/records[?kind=weight&limit=100]`: the dog's dated profile records
+/// `GET /v1/dogs/{dog_id}/records[?kind=weight&limit=100]`: the dog's dated profile records
 /// (weights, observations, predictions, vaccines…), newest first — the profile's depth and
 /// "weight added to history" for the app. A `kind` the served revision cannot write
 /// (``RecordKinds``) is refused (422), so a typo is not an empty history.
@@ -12,7 +12,7 @@ enum DogRecordsRoute {
     static func records(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let dogID = try p.require("dog")
+        let dogID = try p.require("dog_id")
         let kind = request.query("kind")
         if let kind, !Identifier.isValid(kind) {
             throw APIError(400, "invalid_query", "kind must be a record kind such as weight (letters, digits, _ - .)")

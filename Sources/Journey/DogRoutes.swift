@@ -51,51 +51,51 @@ enum DogRoutes {
     static func today(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let dog = try p.require("dog")
+        let dog = try p.require("dog_id")
         return try view(service, request, dog: dog, key: "today") { try $0.today(dog) }
     }
 
     static func journey(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let dog = try p.require("dog")
+        let dog = try p.require("dog_id")
         return try view(service, request, dog: dog, key: "journey") { try $0.journey(dog) }
     }
 
     static func branch(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let (dog, branch) = (try p.require("dog"), try p.require("branch"))
+        let (dog, branch) = (try p.require("dog_id"), try p.require("branch_id"))
         return try view(service, request, dog: dog, key: "branch|" + branch) { try $0.path(dog, branch: branch) }
     }
 
     static func preview(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let (dog, block) = (try p.require("dog"), try p.require("block"))
+        let (dog, block) = (try p.require("dog_id"), try p.require("block_id"))
         return try view(service, request, dog: dog, key: "preview|" + block) { try $0.preview(dog, block: block) }
     }
 
-    /// `GET /v1/dogs/{dog}/manifest`: the journey map in the product document's shape.
+    /// `GET /v1/dogs/{dog_id}/manifest`: the journey map in the product document's shape.
     static func manifest(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let dog = try p.require("dog")
+        let dog = try p.require("dog_id")
         return try view(service, request, dog: dog, key: "manifest") { try $0.manifest(dog) }
     }
 
-    /// `GET /v1/dogs/{dog}/blocks/{block}`: everything the block flow draws.
+    /// `GET /v1/dogs/{dog_id}/blocks/{block_id}`: everything the block flow draws.
     static func block(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let (dog, block) = (try p.require("dog"), try p.require("block"))
+        let (dog, block) = (try p.require("dog_id"), try p.require("block_id"))
         return try view(service, request, dog: dog, key: "block|" + block) { try $0.block(dog, block: block) }
     }
 
     static func map(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let dog = try p.require("dog")
+        let dog = try p.require("dog_id")
         return try view(service, request, dog: dog, key: "map") { try $0.map(dog) }
     }
 
@@ -137,7 +137,7 @@ enum DogRoutes {
             let degraded = Degradation.of(log.entries)
             if !degraded.isEmpty { object["degraded"] = .array(degraded.map(\.json)) }
             if explain {
-                object["explain"] = Explanation.evaluations(
+                object["explanations"] = Explanation.evaluations(
                     log.entries.map { Explanation.Step($0, evaluator: service.evaluator, now: service.now()) },
                     full: true)
             }
@@ -168,7 +168,7 @@ enum DogRoutes {
         do {
             state = try views.state(dogID)
         } catch let error as JourneyViewError {
-            throw APIError.notFound(error.code.rawValue, error.message, parameter: "dog")
+            throw APIError.notFound(error.code.rawValue, error.message, parameter: "dog_id")
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
@@ -176,10 +176,10 @@ enum DogRoutes {
             throw APIError.notFound(
                 JourneyViewError.Code.unknownBlock.rawValue,
                 "\(state.map.dog.name)'s journey has no block `\(blockID)`",
-                parameter: "block")
+                parameter: "block_id")
         }
         func refuse(_ status: Int, _ code: String, _ message: String) -> APIError {
-            APIError(status, code, message, errors: [APIError.parameterEntry("block", .invalid, message)])
+            APIError(status, code, message, errors: [APIError.parameterEntry("block_id", .invalid, message)])
         }
         if let locked = state.lockedMessage(blockID) { throw refuse(422, "invalid", locked) }
         let done = state.steps[blockID] ?? []
@@ -204,13 +204,13 @@ enum DogRoutes {
         }
     }
 
-    /// `POST /v1/dogs/{dog}/blocks/{block}/start|theory|check|action|accept`: the step as an
+    /// `POST /v1/dogs/{dog_id}/blocks/{block_id}/start|theory|check|action|accept`: the step as an
     /// event of the dog's owner; answers with the result and the block's preview after it.
     static func blockStep(
         _ step: BlockStepRoute, _ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters
     ) throws(APIError) -> HTTPResponse {
-        let dogID = try p.require("dog")
-        let blockID = try p.require("block")
+        let dogID = try p.require("dog_id")
+        let blockID = try p.require("block_id")
         var fields = try RequestBody.fields(request, optional: true)
         let eventID = try? fields.optionalIdentifier("event_id")
         let occurredAt = try? fields.optionalString("occurred_at")
@@ -246,7 +246,7 @@ enum DogRoutes {
         } catch {
             throw APIError(503, "store_unavailable", "the store did not answer: \(error)")
         }
-        guard let dog else { throw APIError.notFound("unknown_dog", "no dog \(dogID)", parameter: "dog") }
+        guard let dog else { throw APIError.notFound("unknown_dog", "no dog \(dogID)", parameter: "dog_id") }
         try checkStep(step, type: type, of: blockID, dog: dogID, service)
         let event: JSONObject = [
             "event_id": .string(eventID ?? RouteEvents.newID()), "user_id": .string(dog.userID),
@@ -271,6 +271,6 @@ enum DogRoutes {
                     ("/payload/answer", "/answer"), ("/payload/fallback", "/answers_fallback"),
                     ("/payload/card", "/card"),
                 ],
-            otherwise: "block")
+            otherwise: "block_id")
     }
 }

@@ -51,21 +51,26 @@ public struct JourneyFeature: Feature {
     public var routes: [FeatureRoute] {
         [
             FeatureRoute("POST", "/v1/dogs", access: .user([.bodyUser("user_id")]), DogRoutes.register),
-            FeatureRoute("GET", "/v1/users/{user}/dogs", access: .user([.pathUser("user")]), UserDogsRoute.dogs),
+            FeatureRoute("GET", "/v1/users/{user_id}/dogs", access: .user([.pathUser("user_id")]), UserDogsRoute.dogs),
             FeatureRoute("GET", "/v1/dogs", admin: true, DogSearchRoute.find),
-            FeatureRoute("GET", "/v1/dogs/{dog}/today", access: .user([.pathDog("dog")]), DogRoutes.today),
-            FeatureRoute("GET", "/v1/dogs/{dog}/journey", access: .user([.pathDog("dog")]), DogRoutes.journey),
-            FeatureRoute("GET", "/v1/dogs/{dog}/branches/{branch}", access: .user([.pathDog("dog")]), DogRoutes.branch),
+            FeatureRoute("GET", "/v1/dogs/{dog_id}/today", access: .user([.pathDog("dog_id")]), DogRoutes.today),
+            FeatureRoute("GET", "/v1/dogs/{dog_id}/journey", access: .user([.pathDog("dog_id")]), DogRoutes.journey),
             FeatureRoute(
-                "GET", "/v1/dogs/{dog}/blocks/{block}/preview", access: .user([.pathDog("dog")]), DogRoutes.preview),
-            FeatureRoute("GET", "/v1/dogs/{dog}/map", access: .user([.pathDog("dog")]), DogRoutes.map),
-            FeatureRoute("GET", "/v1/dogs/{dog}/manifest", access: .user([.pathDog("dog")]), DogRoutes.manifest),
-            FeatureRoute("GET", "/v1/dogs/{dog}/blocks/{block}", access: .user([.pathDog("dog")]), DogRoutes.block),
-            FeatureRoute("GET", "/v1/dogs/{dog}/records", access: .user([.pathDog("dog")]), DogRecordsRoute.records),
+                "GET", "/v1/dogs/{dog_id}/branches/{branch_id}", access: .user([.pathDog("dog_id")]), DogRoutes.branch),
+            FeatureRoute(
+                "GET", "/v1/dogs/{dog_id}/blocks/{block_id}/preview", access: .user([.pathDog("dog_id")]),
+                DogRoutes.preview),
+            FeatureRoute("GET", "/v1/dogs/{dog_id}/map", access: .user([.pathDog("dog_id")]), DogRoutes.map),
+            FeatureRoute("GET", "/v1/dogs/{dog_id}/manifest", access: .user([.pathDog("dog_id")]), DogRoutes.manifest),
+            FeatureRoute(
+                "GET", "/v1/dogs/{dog_id}/blocks/{block_id}", access: .user([.pathDog("dog_id")]), DogRoutes.block),
+            FeatureRoute(
+                "GET", "/v1/dogs/{dog_id}/records", access: .user([.pathDog("dog_id")]), DogRecordsRoute.records),
         ]
             + BlockStepRoute.allCases.map { step in
-                FeatureRoute("POST", "/v1/dogs/{dog}/blocks/{block}/\(step.rawValue)", access: .user([.pathDog("dog")]))
-                {
+                FeatureRoute(
+                    "POST", "/v1/dogs/{dog_id}/blocks/{block_id}/\(step.rawValue)", access: .user([.pathDog("dog_id")])
+                ) {
                     service, request, parameters throws(APIError) in
                     try DogRoutes.blockStep(step, service, request, parameters)
                 }
@@ -80,7 +85,7 @@ public struct JourneyFeature: Feature {
     }
 
     public var texts: [TextUse] {
-        let block = "GET /v1/dogs/{dog}/blocks/{block}"
+        let block = "GET /v1/dogs/{dog_id}/blocks/{block_id}"
         let result = "block_completed (changed[].text)"
         return [
             TextUse(
@@ -95,10 +100,10 @@ public struct JourneyFeature: Feature {
             TextUse(
                 AutoComplete.foundKey,
                 usedBy: "the auto-complete offer of an action without its own journey.auto_complete.<action>"),
-            TextUse(JourneyViews.progressKey, usedBy: "GET /v1/dogs/{dog}/journey (label)"),
-            TextUse(JourneyViews.captionKey, usedBy: "GET /v1/dogs/{dog}/map (caption)"),
-            TextUse(ManifestBuilder.recommendedFirstKey, usedBy: "GET /v1/dogs/{dog}/journey (insights[].label)"),
-            TextUse(ManifestBuilder.recommendedFirstTextKey, usedBy: "GET /v1/dogs/{dog}/journey (insights[].text)"),
+            TextUse(JourneyViews.progressKey, usedBy: "GET /v1/dogs/{dog_id}/journey (label)"),
+            TextUse(JourneyViews.captionKey, usedBy: "GET /v1/dogs/{dog_id}/map (caption)"),
+            TextUse(ManifestBuilder.recommendedFirstKey, usedBy: "GET /v1/dogs/{dog_id}/journey (insights[].label)"),
+            TextUse(ManifestBuilder.recommendedFirstTextKey, usedBy: "GET /v1/dogs/{dog_id}/journey (insights[].text)"),
         ]
     }
 

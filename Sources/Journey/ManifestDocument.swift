@@ -2,7 +2,7 @@ import Core
 import FeatureKit
 import Store
 
-/// A dog's journey map in the product document's shape (`GET /v1/dogs/{dog}/manifest`):
+/// A dog's journey map in the product document's shape (`GET /v1/dogs/{dog_id}/manifest`):
 /// `dog_id`, `age_range`, `recommended_block_id`, branches → blocks with `needs`, `theory`,
 /// `check {type, content, fallback}`, `action {type, course_id?, auto_complete_if?}` and
 /// `personal_note`, plus the overview map's coordinates and each block's minutes.

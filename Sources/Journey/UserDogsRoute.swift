@@ -3,13 +3,13 @@ import FeatureKit
 import HTTP
 import Store
 
-/// `GET /v1/users/{user}/dogs`: the user's dogs, oldest registration first, each with where
+/// `GET /v1/users/{user_id}/dogs`: the user's dogs, oldest registration first, each with where
 /// its screens are and the age range of its journey (the manifest's `age_range`).
 enum UserDogsRoute {
     static func dogs(_ service: any ServiceContext, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let user = try p.require("user")
+        let user = try p.require("user_id")
         return try APIError.answering {
             let ids = try service.store.rows(
                 "SELECT dog_id FROM dogs WHERE user_id = ? ORDER BY registered_at, dog_id", [.text(user)]

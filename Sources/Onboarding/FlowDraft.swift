@@ -5,7 +5,7 @@ import Revisions
 import RuleEngine
 import Store
 
-/// A change of one variant of a flow that a `PUT /v1/onboarding/flows/{flow}` (or its check)
+/// A change of one variant of a flow that a `PUT /v1/onboarding/flows/{flow_id}` (or its check)
 /// asks for, read and written into the base revision's files: the flow document (the steps,
 /// the version) and the locale files (the tooltips' texts).
 struct FlowDraft {

@@ -16,9 +16,9 @@ import Store
 enum FlowEditRoutes {
     static let routes: [FeatureRoute] = [
         FeatureRoute("GET", "/v1/onboarding/flows", admin: true, list),
-        FeatureRoute("GET", "/v1/onboarding/flows/{flow}", admin: true, show),
-        FeatureRoute("PUT", "/v1/onboarding/flows/{flow}", admin: true, role: .editor, put),
-        FeatureRoute("POST", "/v1/onboarding/flows/{flow}/check", admin: true, role: .editor, check),
+        FeatureRoute("GET", "/v1/onboarding/flows/{flow_id}", admin: true, show),
+        FeatureRoute("PUT", "/v1/onboarding/flows/{flow_id}", admin: true, role: .editor, put),
+        FeatureRoute("POST", "/v1/onboarding/flows/{flow_id}/check", admin: true, role: .editor, check),
     ]
 
     /// Every flow, the locales, and the events a step can wait for.
@@ -48,7 +48,7 @@ enum FlowEditRoutes {
     static func show(_ service: any ServiceContext, _: HTTPRequest, _ parameters: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let id = try parameters.require("flow")
+        let id = try parameters.require("flow_id")
         let flows = OnboardingFlows(ruleSet: service.ruleSet)
         guard let flow = flows[id] else { throw unknown(id, flows) }
         var object = try json(flow, ruleSet: service.ruleSet, store: service.store)
@@ -68,19 +68,19 @@ enum FlowEditRoutes {
     static func put(_ service: any ServiceContext, _ request: HTTPRequest, _ parameters: RouteParameters)
         throws(APIError) -> HTTPResponse
     {
-        let draft = try FlowDraft(request, flow: try parameters.require("flow"), service: service, keeping: true)
+        let draft = try FlowDraft(request, flow: try parameters.require("flow_id"), service: service, keeping: true)
         let impact = try draft.impact(service)
         var consequences: [JSON] = []
         switch draft.versionChange {
-        case "minor": consequences.append(impact["minor"]?["says"] ?? .null)
-        case "major": consequences.append(impact["major"]?["says"] ?? .null)
+        case "minor": consequences.append(impact["minor_impact"]?["says"] ?? .null)
+        case "major": consequences.append(impact["major_impact"]?["says"] ?? .null)
         default:
             if draft.editedSteps.isEmpty, draft.startsOn == nil {
                 consequences.append(
                     .string("The steps stay as they are (version \(draft.flow.version)): only texts change."))
             }
         }
-        if let kept = impact["kept"]?["says"]?.stringValue, !kept.isEmpty { consequences.append(.string(kept)) }
+        if let kept = impact["kept_impact"]?["says"]?.stringValue, !kept.isEmpty { consequences.append(.string(kept)) }
         consequences += draft.sharedTexts.map(JSON.string)
         return try draft.base.keep(
             draft.edited, message: draft.message ?? draft.summary, request: request, service: service,
@@ -97,7 +97,7 @@ enum FlowEditRoutes {
     static func check(_ service: any ServiceContext, _ request: HTTPRequest, _ parameters: RouteParameters)
         throws(APIError) -> HTTPResponse
     {
-        let draft = try FlowDraft(request, flow: try parameters.require("flow"), service: service, keeping: false)
+        let draft = try FlowDraft(request, flow: try parameters.require("flow_id"), service: service, keeping: false)
         return .json([
             "flow_id": .string(draft.flow.id), "variant": .string(draft.variant),
             "version": .string(draft.flow.version), "steps_change": .bool(draft.stepsChange),

@@ -87,16 +87,18 @@ struct FlowImpact {
         }
         kept["says"] = .string(keptSays.joined(separator: " "))
         return [
-            "kept": .object(kept),
+            "kept_impact": .object(kept),
             "started_users": .number(Double(started)), "finished_users": .number(Double(finished)),
             "in_progress_users": .number(Double(inProgress)), "other_variant_users": .number(Double(otherVariants)),
             "added_steps": .array(added.map(JSON.string)), "removed_steps": .array(removed.map(JSON.string)),
-            "minor": [
+            "minor_impact": [
                 "version": .string(minor), "see_new_steps": .number(Double(seeNewSteps)),
                 "see_nothing_new": .number(Double(finished - seeNewSteps)), "carry_on": .number(Double(inProgress)),
                 "unaffected": .number(Double(otherVariants)), "says": .string(minorSays),
             ],
-            "major": ["version": .string(major), "start_again": .number(Double(started)), "says": .string(majorSays)],
+            "major_impact": [
+                "version": .string(major), "start_again": .number(Double(started)), "says": .string(majorSays),
+            ],
         ]
     }
 }

@@ -7,11 +7,12 @@ import RuleEngine
 /// or per variant, each step's reached, completed, skipped, stuck and median time, and the
 /// biggest drop-off.
 enum FunnelRoutes {
-    /// `GET /v1/funnels/onboarding[?flow=ID][&by_variant=true]`: what `journey funnel onboarding
+    /// `GET /v1/funnels/onboarding[?flow_id=ID][&by_variant=true]` (the former `?flow=` refused naming it): what `journey funnel onboarding
     /// --format json [--by-variant]` prints, from the rules served and the store.
     static func onboarding(_ service: any ServiceContext, _ request: HTTPRequest, _: RouteParameters)
         throws(APIError) -> HTTPResponse
     {
+        try request.refuseRenamedQuery("flow", to: "flow_id")
         var byVariant = false
         if let value = request.query("by_variant") {
             guard value == "true" || value == "false" else {
@@ -20,7 +21,7 @@ enum FunnelRoutes {
             byVariant = value == "true"
         }
         var flows = OnboardingFlows(ruleSet: service.ruleSet).flows
-        if let only = request.query("flow") {
+        if let only = request.query("flow_id") {
             flows = flows.filter { $0.id == only }
             guard !flows.isEmpty else {
                 let known = OnboardingFlows(ruleSet: service.ruleSet).flows.map(\.id)

@@ -42,18 +42,19 @@ public struct OnboardingFeature: Feature {
     public var routes: [FeatureRoute] {
         [
             FeatureRoute(
-                "GET", "/v1/users/{user}/onboarding", access: .user([.pathUser("user")]), OnboardingRoutes.show),
+                "GET", "/v1/users/{user_id}/onboarding", access: .user([.pathUser("user_id")]), OnboardingRoutes.show),
             FeatureRoute(
-                "GET", "/v1/users/{user}/onboarding/flows", access: .user([.pathUser("user")]),
+                "GET", "/v1/users/{user_id}/onboarding/flows", access: .user([.pathUser("user_id")]),
                 OnboardingRoutes.flows),
             FeatureRoute(
-                "POST", "/v1/users/{user}/onboarding/skip", access: .user([.pathUser("user")]), OnboardingRoutes.skip),
+                "POST", "/v1/users/{user_id}/onboarding/skip", access: .user([.pathUser("user_id")]),
+                OnboardingRoutes.skip),
             FeatureRoute("GET", "/v1/funnels/onboarding", admin: true, FunnelRoutes.onboarding),
         ] + FlowEditRoutes.routes
     }
 
     public var texts: [TextUse] {
-        [TextUse(OnboardingView.stepsLeftKey, usedBy: "GET /v1/users/{user}/onboarding (steps_left_text)")]
+        [TextUse(OnboardingView.stepsLeftKey, usedBy: "GET /v1/users/{user_id}/onboarding (steps_left_text)")]
     }
 
     public var commands: [any Command.Type] { [OnboardingShowCommand.self, FunnelCommand.self] }

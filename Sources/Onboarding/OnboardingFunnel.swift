@@ -133,8 +133,8 @@ public struct OnboardingFunnel: Sendable {
     /// The step of `variant` where most of those who reached it went no further.
     public func biggestDropOff(in variant: Variant) -> Step? { Self.biggestDropOff(among: variant.steps) }
 
-    /// Per variant (`byVariant`), as `{flow_id, key, variants: [...]}`; else in total, as
-    /// `{flow_id, key, total: {...}}`.
+    /// Per variant (`byVariant`), as `{flow_id, key, variants: [...]}`; else over every variant,
+    /// as `{flow_id, key, all_variants: {variant_names, ...}}` (`total` is a count elsewhere).
     public func json(byVariant: Bool) -> JSON {
         guard !byVariant else {
             return .object([
@@ -152,8 +152,8 @@ public struct OnboardingFunnel: Sendable {
         }
         return .object([
             "flow_id": .string(flow), "key": .string(key),
-            "total": .object([
-                "variants": .array(total.variants.map(JSON.string)), "started": .number(Double(total.started)),
+            "all_variants": .object([
+                "variant_names": .array(total.variants.map(JSON.string)), "started": .number(Double(total.started)),
                 "finished": .number(Double(total.finished)),
                 "biggest_drop_off": Self.biggestDropOff(among: total.steps).map { .string($0.id) } ?? .null,
                 "steps": .array(
@@ -166,7 +166,7 @@ public struct OnboardingFunnel: Sendable {
 
     private static func json(_ step: Step, variants: [String]? = nil) -> JSON {
         var object: JSONObject = ["step_id": .string(step.id)]
-        if let variants { object["variants"] = .array(variants.map(JSON.string)) }
+        if let variants { object["variant_names"] = .array(variants.map(JSON.string)) }
         object["reached"] = .number(Double(step.reached))
         object["completed"] = .number(Double(step.completed))
         object["skipped"] = .number(Double(step.skipped))

@@ -124,7 +124,7 @@ private enum RevisionRow {
     static func make(_ row: any SQLRow) throws -> RuleRevision {
         RuleRevision(
             id: row.text(0) ?? "", parent: row.text(1), author: row.text(2) ?? "", message: row.text(3) ?? "",
-            createdAt: row.real(4), gates: try JSONParser().parse(row.text(5) ?? "null"))
+            createdAt: row.real(4), gates: StoredGateReport.current(try JSONParser().parse(row.text(5) ?? "null")))
     }
 }
 

@@ -78,7 +78,7 @@ public struct AuditEntry: Sendable, Equatable {
     public var json: JSON {
         [
             "id": .number(Double(id)), "at": .string(Timestamp.format(at)), "actor": .string(actor),
-            "action": .string(action), "subject": .string(subject), "message": .string(message), "detail": detail,
+            "operation": .string(action), "subject": .string(subject), "message": .string(message), "detail": detail,
         ]
     }
 }

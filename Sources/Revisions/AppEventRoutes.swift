@@ -25,7 +25,7 @@ enum AppEventRoutes {
             items.append([
                 "type": .string(type), "says": .string("sends \(type)"),
                 "description": .string("Named by the rules \(rules.joined(separator: ", ")); no feature declares it."),
-                "feature": .null, "field": .null, "rules": .array(rules.map(JSON.string)),
+                "feature": .null, "field": .null, "rule_ids": .array(rules.map(JSON.string)),
             ])
         }
         return .json(["revision": .string(service.ruleSet.revision), "events": .array(items)])

@@ -83,7 +83,7 @@ public struct DraftRevision {
         }
         let isActive = (try? service.store.activeRevision()?.revision) == outcome.report.revision
         var body: JSONObject = [
-            "revision": outcome.revision?.json ?? .null, "base": .string(id), "kept": .bool(outcome.kept),
+            "draft_revision": outcome.revision?.json ?? .null, "base": .string(id), "kept": .bool(outcome.kept),
             "active": .bool(isActive), "gates": outcome.report.json,
         ]
         for (key, value) in extra { body[key] = value }

@@ -117,7 +117,7 @@ public struct EventImpact: Sendable {
     public var json: JSON {
         func change(_ change: Change) -> JSON {
             [
-                "events": .number(Double(change.events)), "added": .number(Double(change.added)),
+                "event_count": .number(Double(change.events)), "added": .number(Double(change.added)),
                 "removed": .number(Double(change.removed)),
                 "examples": .array(
                     change.examples.map {

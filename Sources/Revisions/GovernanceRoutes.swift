@@ -11,7 +11,7 @@ enum GovernanceRoutes {
         FeatureRoute("POST", "/v1/rules/revisions/{revision}/approve", admin: true, role: .publisher, approve),
         FeatureRoute("POST", "/v1/rules/revisions/{revision}/schedule", admin: true, role: .publisher, schedule),
         FeatureRoute("GET", "/v1/rules/schedules", admin: true, schedules),
-        FeatureRoute("DELETE", "/v1/rules/schedules/{schedule}", admin: true, role: .publisher, cancel),
+        FeatureRoute("DELETE", "/v1/rules/schedules/{schedule_id}", admin: true, role: .publisher, cancel),
     ]
 
     /// The files a draft starts from: the active revision's, or before the first publish the
@@ -63,7 +63,7 @@ enum GovernanceRoutes {
         return try RevisionRoutes.answer {
             let schedule = try RevisionPublisher(store: service.store, engine: service.features, now: service.now)
                 .schedule(id, at: at, author: service.adminName(of: request), message: message)
-            return ["schedule": schedule.json]
+            return ["scheduled_activation": schedule.json]
         }
     }
 
@@ -82,7 +82,7 @@ enum GovernanceRoutes {
     static func cancel(_ service: any ServiceContext, _ request: HTTPRequest, _ parameters: RouteParameters)
         throws(APIError) -> HTTPResponse
     {
-        let text = parameters.values["schedule"] ?? ""
+        let text = parameters.values["schedule_id"] ?? ""
         guard let id = Int64(text) else { throw APIError.notFound("unknown_schedule", "no schedule \(text)") }
         var fields = try RequestBody.fields(request, optional: true)
         let message = (try? fields.optionalString("message", maxLength: 2_000)) ?? ""

@@ -134,8 +134,9 @@ public struct ImpactReport: Sendable {
 
     public var json: JSON {
         [
-            "events": events?.json ?? .null,
-            "active": .string(active), "candidate": .string(candidate), "dogs": .number(Double(dogs)),
+            "event_impact": events?.json ?? .null,
+            "active_revision_id": .string(active), "candidate": .string(candidate),
+            "dog_count": .number(Double(dogs)),
             "decisions": .number(Double(decisions)), "changed": .number(Double(changedCount)),
             "seconds": .number((seconds * 1000).rounded() / 1000),
             "by_rule": .object(

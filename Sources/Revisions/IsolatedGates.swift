@@ -124,7 +124,7 @@ extension GateReport {
         self.init(revision: revision, parent: json["parent"]?.stringValue)
         self.loaded = loaded
         diagnostics = (json["diagnostics"]?.arrayValue ?? []).compactMap(Diagnostic.init(json:))
-        rules = Int(json["rules"]?.numberValue ?? 0)
+        rules = Int(json["rule_count"]?.numberValue ?? 0)
         testsRun = Int(json["tests_run"]?.numberValue ?? 0)
         failedTests = (json["failed_outcomes"]?.arrayValue ?? []).compactMap(TestOutcome.init(json:))
         for (rule, digest) in json["rule_digests"]?.objectValue ?? [:] { ruleDigests[rule] = digest.stringValue }

@@ -66,7 +66,7 @@ enum ParameterRoutes {
         }
         let isActive = (try? service.store.activeRevision()?.revision) == outcome.report.revision
         let body: JSON = [
-            "revision": outcome.revision?.json ?? .null, "base": .string(draft.base), "kept": .bool(outcome.kept),
+            "draft_revision": outcome.revision?.json ?? .null, "base": .string(draft.base), "kept": .bool(outcome.kept),
             "active": .bool(isActive), "changes": draft.changesJSON, "gates": outcome.report.json,
         ]
         return .json(body, status: outcome.kept ? 201 : 200)

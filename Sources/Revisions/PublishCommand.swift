@@ -153,7 +153,7 @@ enum RollbackCommand: Command {
                     id, author: RevisionOptions.author(arguments, spec: spec), message: message, action: "rollback",
                     emergency: arguments.flag("emergency"))
         } json: { revision in
-            ["active": revision.json]
+            ["active_revision": revision.json]
         } text: { revision in
             io.stdout.line("revision \(revision.shortID) (\(revision.message)) is active now")
         }

@@ -84,12 +84,12 @@ public struct RevisionDiff: Sendable {
 
     public var json: JSON {
         [
-            "from": .string(from), "to": .string(to), "summary": summary,
-            "files": .array(
+            "from": .string(from), "to": .string(to), "change_counts": summary,
+            "file_changes": .array(
                 files.map { change in
                     [
                         "path": .string(change.path), "change": .string(change.kind.rawValue),
-                        "lines": change.lines.map { .array($0.map { .string($0.text) }) } ?? .null,
+                        "diff_lines": change.lines.map { .array($0.map { .string($0.text) }) } ?? .null,
                     ]
                 }),
         ]

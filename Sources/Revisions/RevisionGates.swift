@@ -120,7 +120,7 @@ public struct GateReport: Sendable {
     public var json: JSON {
         [
             "revision": .string(revision), "parent": parent.map(JSON.string) ?? .null, "passed": .bool(passed),
-            "summary": .string(summary), "rules": .number(Double(rules)), "tests_run": .number(Double(testsRun)),
+            "summary": .string(summary), "rule_count": .number(Double(rules)), "tests_run": .number(Double(testsRun)),
             "failed_tests": .array(
                 failedTests.map { test in
                     var object: JSONObject = [

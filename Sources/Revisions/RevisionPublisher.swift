@@ -36,7 +36,7 @@ public struct RevisionPublisher {
 
         public var json: JSON {
             [
-                "revision": revision?.json ?? .null, "activated": .bool(activated), "gates": report.json,
+                "published_revision": revision?.json ?? .null, "activated": .bool(activated), "gates": report.json,
                 "approvals": approvals?.json ?? .null,
             ]
         }

@@ -25,7 +25,7 @@ enum RevisionRoutes {
         let limit = try limit(request)
         return try answer {
             [
-                "active": try service.store.activeRevision().map { .string($0.revision) } ?? .null,
+                "active_revision_id": try service.store.activeRevision().map { .string($0.revision) } ?? .null,
                 "revisions": .array(try revisionsJSON(service, limit: limit)),
                 "required_approvals": .number(Double(try service.store.requiredApprovals())),
             ]
@@ -121,7 +121,7 @@ enum RevisionRoutes {
         return try answer {
             let revision = try RevisionPublisher(store: service.store, engine: service.features, now: service.now)
                 .activate(id, author: service.adminName(of: request), message: message, emergency: emergency)
-            return ["active": revision.json]
+            return ["active_revision": revision.json]
         }
     }
 

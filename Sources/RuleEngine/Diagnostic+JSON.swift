@@ -2,7 +2,8 @@ import Core
 import JQ
 
 extension Diagnostic {
-    /// The diagnostic as JSON: severity, code, message, file, line, column, rule, notes.
+    /// The diagnostic as JSON: severity, code, message, file, line, column, rule, `related_notes`
+    /// (other places the message points to; a dog's `notes` are something else).
     public var json: JSON {
         var object: JSONObject = [
             "severity": .string(severity.rawValue), "code": .string(code), "message": .string(message),
@@ -10,7 +11,7 @@ extension Diagnostic {
             "column": .number(Double(location.column)),
         ]
         object["rule"] = rule.map(JSON.string) ?? .null
-        object["notes"] = .array(
+        object["related_notes"] = .array(
             notes.map { note in
                 [
                     "message": .string(note.message), "file": .string(note.location.file),
@@ -26,7 +27,7 @@ extension Diagnostic {
             let code = json["code"]?.stringValue, let message = json["message"]?.stringValue,
             let location = SourceLocation(json: json)
         else { return nil }
-        let notes: [Note] = (json["notes"]?.arrayValue ?? []).compactMap { note in
+        let notes: [Note] = (json["related_notes"]?.arrayValue ?? json["notes"]?.arrayValue ?? []).compactMap { note in
             guard let message = note["message"]?.stringValue, let location = SourceLocation(json: note) else {
                 return nil
             }

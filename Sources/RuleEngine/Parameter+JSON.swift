@@ -10,7 +10,8 @@ extension Parameter {
             "name": .string(name), "owner": .string(declaration.owner), "param": .string(declaration.name),
             "type": .string(declaration.type.name),
         ]
-        if case .choice(let values) = declaration.type { object["values"] = .array(values.map(JSON.string)) }
+        // An `enum`'s choices are `choices`, as a `block_id`'s are: `values` is what a change sets.
+        if case .choice(let values) = declaration.type { object["choices"] = .array(values.map(JSON.string)) }
         if let unit = declaration.type == .percent ? "%" : declaration.unit { object["unit"] = .string(unit) }
         if let minimum = declaration.minimum { object["min"] = minimum.json }
         if let maximum = declaration.maximum { object["max"] = maximum.json }

@@ -408,8 +408,8 @@ final class ServiceStatus: @unchecked Sendable {
                 "id": .string(rule.id), "kind": .string(rule.kind.name),
                 "file": .string(rule.location.file), "line": .number(Double(rule.location.line)),
                 "experiment": rule.experiment.map(JSON.string) ?? .null,
-                "variants": .array(rule.variants.map { .string($0.name) }),
-                "has_fallback": .bool(rule.fallback != nil), "tests": .number(Double(rule.tests.count)),
+                "variant_names": .array(rule.variants.map { .string($0.name) }),
+                "has_fallback": .bool(rule.fallback != nil), "test_count": .number(Double(rule.tests.count)),
                 "budget_ms": .number(
                     Double(rule.budget.components.seconds * 1000)
                         + Double(rule.budget.components.attoseconds / 1_000_000_000_000_000)),

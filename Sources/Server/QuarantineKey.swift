@@ -5,8 +5,8 @@ import FeatureKit
 /// Nil (no dog, no user): each input is keyed by its own SHA-256.
 enum QuarantineKey {
     static func of(parameters: [String: String], principal: Principal?) -> String? {
-        if let dog = parameters["dog"] { return "dog:" + dog }
-        if let user = parameters["user"] { return "user:" + user }
+        if let dog = parameters["dog_id"] { return "dog:" + dog }
+        if let user = parameters["user_id"] { return "user:" + user }
         if let user = principal?.user { return "user:" + user }
         return nil
     }

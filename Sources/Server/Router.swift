@@ -11,7 +11,7 @@ public struct Router<Context>: Sendable {
         public var parameters: [String: String]
     }
 
-    /// One route: `GET /v1/dogs/{dog}/today`.
+    /// One route: `GET /v1/dogs/{dog_id}/today`.
     public struct Route: Sendable {
         public var method: String
         /// Segments; `{name}` matches one non-empty segment.
@@ -25,7 +25,7 @@ public struct Router<Context>: Sendable {
         let segments: [Substring]
         let handler: @Sendable (Context, HTTPRequest, [String: String]) -> HTTPResponse
 
-        /// `GET /v1/dogs/{dog}/today`, as metrics and logs name it.
+        /// `GET /v1/dogs/{dog_id}/today`, as metrics and logs name it.
         public var name: String { "\(method) \(pattern)" }
     }
 

@@ -7,23 +7,23 @@ import Store
 /// A user's profile: the locale they read the app in, their time zone and the name others see
 /// them by. Only its user reads or changes it (the path's user is the token's subject).
 enum ProfileRoutes {
-    /// `GET /v1/users/{user}/profile`: what the user set (null when not set), the locale their
+    /// `GET /v1/users/{user_id}/profile`: what the user set (null when not set), the locale their
     /// texts are served in for this request and why, and the locales there are texts for.
     static func show(_ service: JourneyService, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let user = try p.require("user")
+        let user = try p.require("user_id")
         let profile = try read(service, user)
         return .json(json(user: user, profile: profile ?? UserProfile(), service: service, request: request))
     }
 
-    /// `PUT /v1/users/{user}/profile` with `{locale, timezone, display_name}`: replaces all three
+    /// `PUT /v1/users/{user_id}/profile` with `{locale, timezone, display_name}`: replaces all three
     /// (absent or null clears one). A locale the rules have no texts for, a time zone that is not
     /// IANA's, or a name ``DisplayName`` refuses is `422` naming the field and what is accepted.
     static func replace(_ service: JourneyService, _ request: HTTPRequest, _ p: RouteParameters) throws(APIError)
         -> HTTPResponse
     {
-        let user = try p.require("user")
+        let user = try p.require("user_id")
         var fields = try RequestBody.fields(request)
         let supported = service.ruleSet.texts.codes
         let locale = try? fields.optionalString("locale", maxLength: 35)

@@ -69,8 +69,8 @@ extension JourneyService {
         add("DELETE", "/v1/rules/{rule}/quarantine", .service(.admin), AdminRoutes.liftQuarantine)
         add("POST", "/v1/eval", .service(.admin), role: .editor, AdminRoutes.eval)
         // A user's profile (their locale and time zone)
-        add("GET", "/v1/users/{user}/profile", .user([.pathUser("user")]), ProfileRoutes.show)
-        add("PUT", "/v1/users/{user}/profile", .user([.pathUser("user")]), ProfileRoutes.replace)
+        add("GET", "/v1/users/{user_id}/profile", .user([.pathUser("user_id")]), ProfileRoutes.show)
+        add("PUT", "/v1/users/{user_id}/profile", .user([.pathUser("user_id")]), ProfileRoutes.replace)
         return router
     }
 }

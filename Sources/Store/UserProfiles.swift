@@ -1,4 +1,4 @@
-/// What a user tells the engine about themselves (`PUT /v1/users/{user}/profile`): the locale
+/// What a user tells the engine about themselves (`PUT /v1/users/{user_id}/profile`): the locale
 /// they read the app in, their time zone and the name others see them by, kept on their
 /// `users` row (the zone is what their "today" and their check-ins' dates use when a request
 /// names none; the name is what a challenge's feed and ranking show of them).

@@ -148,10 +148,10 @@ import Testing
             #expect(run.status == 0, "\(run.stderr)")
             return try #require(try JV.parse(run.stdout).json()["funnels"]?[0])
         }
-        let total = try #require(try funnel([])["total"])
+        let total = try #require(try funnel([])["all_variants"])
         let variants = try #require(try funnel(["--by-variant"])["variants"]?.arrayValue)
         #expect(try funnel([])["variants"] == nil, "the total unless --by-variant")
-        #expect(total["variants"] == ["guided", "compact"])
+        #expect(total["variant_names"] == ["guided", "compact"])
         #expect(total["started"] == 3 && total["finished"] == 2)
         // Steps matched by id; compact's fill_form stands before the step they share next.
         let ids = total["steps"]?.arrayValue?.compactMap { $0["step_id"]?.stringValue }
@@ -172,7 +172,7 @@ import Testing
             let id = try #require(step["step_id"]?.stringValue)
             let having = byVariant.filter { $0.steps[id] != nil }
             let names: [JSON] = having.map(\.name)
-            #expect(step["variants"] == .array(names), "\(id)")
+            #expect(step["variant_names"] == .array(names), "\(id)")
             for count in ["reached", "completed", "skipped", "stuck"] {
                 var sum = 0.0
                 for variant in having { sum += variant.steps[id]?[count]?.numberValue ?? 0 }
@@ -252,7 +252,7 @@ import Testing
             ])
         #expect(json["sample_ratio"]?["status"] == "not_enough_traffic")
         #expect(json["multiple_exposures"] == ["users": 0, "share": 0, "excluded": true])
-        let metrics = try #require(json["metrics"]?.arrayValue)
+        let metrics = try #require(json["metric_results"]?.arrayValue)
         #expect(
             metrics.map { $0["key"] ?? .null } == ["finished", "checked_a_habit", "deleted_a_tracker"])
         #expect(metrics.map { $0["guardrail"] ?? .null } == [false, false, true])

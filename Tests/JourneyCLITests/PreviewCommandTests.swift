@@ -31,7 +31,7 @@ import Testing
 
         let (same, unchanged) = try preview(folder, database.path)
         #expect(same.status == 0, "\(same.stderr)")
-        #expect(unchanged["dogs"] == 2 && unchanged["changed"] == 0, "\(same.stdout)")
+        #expect(unchanged["dog_count"] == 2 && unchanged["changed"] == 0, "\(same.stdout)")
 
         let file = folder.path + "/Rules/journey/recommendation.yaml"
         let text = try String(contentsOfFile: file, encoding: .utf8)

@@ -52,7 +52,7 @@ struct LocaleCheckTests {
         #expect(
             errors.contains {
                 $0.message
-                    == "`onboarding.steps_left` (used by GET /v1/users/{user}/onboarding (steps_left_text)) has no text in any locale: add it to ru's file"
+                    == "`onboarding.steps_left` (used by GET /v1/users/{user_id}/onboarding (steps_left_text)) has no text in any locale: add it to ru's file"
             })
     }
 

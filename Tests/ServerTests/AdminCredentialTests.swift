@@ -85,7 +85,8 @@ import Testing
             "POST", "/v1/rules/revisions", Self.ann,
             json: ["message": "the bundled rules", "files": RevisionRouteTests.filesJSON(files.files)])
         #expect(
-            published.status == 201 && published.json["revision"]?["author"] == "ann", "\(published.text.prefix(200))")
+            published.status == 201 && published.json["published_revision"]?["author"] == "ann",
+            "\(published.text.prefix(200))")
         let activated = send(
             "POST", "/v1/rules/revisions/\(files.revision.prefix(12))/activate", Self.bob, json: ["message": "again"])
         #expect(activated.status == 200)

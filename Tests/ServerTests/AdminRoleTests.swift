@@ -31,13 +31,13 @@ import Testing
         ("POST /v1/rules/check", .editor), ("POST /v1/rules/revisions", .editor),
         ("POST /v1/rules/revisions/{revision}/preview", .editor), ("PUT /v1/rules/params", .editor),
         ("PUT /v1/experiments/{experiment}", .editor), ("POST /v1/experiments/{experiment}/conclude", .editor),
-        ("PUT /v1/onboarding/flows/{flow}", .editor), ("POST /v1/onboarding/flows/{flow}/check", .editor),
+        ("PUT /v1/onboarding/flows/{flow_id}", .editor), ("POST /v1/onboarding/flows/{flow_id}/check", .editor),
         ("PUT /v1/texts", .editor), ("POST /v1/texts/check", .editor), ("POST /v1/texts/render", .viewer),
         ("POST /v1/eval", .editor), ("POST /v1/rules/{rule}/evaluate", .editor),
         ("POST /v1/rules/revisions/{revision}/activate", .publisher),
         ("POST /v1/rules/revisions/{revision}/approve", .publisher),
         ("POST /v1/rules/revisions/{revision}/schedule", .publisher),
-        ("DELETE /v1/rules/schedules/{schedule}", .publisher),
+        ("DELETE /v1/rules/schedules/{schedule_id}", .publisher),
         ("POST /v1/rules/reload", .admin), ("DELETE /v1/rules/{rule}/quarantine", .admin),
     ]
 

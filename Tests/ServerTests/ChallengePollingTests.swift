@@ -16,7 +16,7 @@ import Testing
     }
 
     static let polls: [Poll] = [
-        Poll(name: "the challenge screen", path: "/v1/challenges/steps-duel?user=ann"),
+        Poll(name: "the challenge screen", path: "/v1/challenges/steps-duel?user_id=ann"),
         Poll(name: "the feed", path: "/v1/challenges/steps-duel/feed?limit=5"),
     ]
 
@@ -48,17 +48,18 @@ import Testing
         let ann = App(service: service, token: AuthFixture.token("ann"))
         #expect(try ann.json("POST", "/v1/challenges/steps-duel/join", ["user_id": "ann", "team_id": "red"]).0 == 201)
         let headers = ["Authorization": "Bearer \(AuthFixture.token("ann"))"]
-        let first = try service.client().send("GET", "/v1/challenges/steps-duel?user=ann", headers: headers, body: nil)
+        let first = try service.client().send(
+            "GET", "/v1/challenges/steps-duel?user_id=ann", headers: headers, body: nil)
         let tag = try #require(first.headers["etag"], "\(first.headers)")
         // Until the countdown has moved on: the screen changed, its tag did not.
         let secondsLeft = try #require(try JSONParser().parse(first.body)["seconds_left"], "\(first.text)")
         try waitUntil("the countdown moving on from \(secondsLeft)") {
             let now = try service.client().send(
-                "GET", "/v1/challenges/steps-duel?user=ann", headers: headers, body: nil)
+                "GET", "/v1/challenges/steps-duel?user_id=ann", headers: headers, body: nil)
             return try JSONParser().parse(now.body)["seconds_left"] != secondsLeft
         }
         let again = try service.client().send(
-            "GET", "/v1/challenges/steps-duel?user=ann", headers: headers.merging(["If-None-Match": tag]) { $1 },
+            "GET", "/v1/challenges/steps-duel?user_id=ann", headers: headers.merging(["If-None-Match": tag]) { $1 },
             body: nil)
         #expect(again.status == 304 && again.body.isEmpty, "\(again.status) \(again.text)")
     }

@@ -19,7 +19,7 @@ import Testing
         #expect(report["variations"]?.arrayValue?.map { $0["variation"] ?? .null } == ["control", "by-branch"])
         #expect(report["variations"]?.arrayValue?.map { $0["users"] ?? .null } == [1, 1])
         #expect(report["sample_ratio"]?["status"] == "not_enough_traffic")
-        let metrics = report["metrics"]?.arrayValue ?? []
+        let metrics = report["metric_results"]?.arrayValue ?? []
         #expect(metrics.map { $0["key"] ?? .null } == ["started_a_block", "first_action", "came_back"])
         // owner-1 (by-branch) started blocks and opened the journey; owner-2 (control) opened it.
         #expect(metrics.map { $0["variations"]?[1]?["conversions"] ?? .null } == [1, 1, 1])

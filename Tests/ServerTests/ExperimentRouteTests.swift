@@ -30,7 +30,12 @@ import Testing
             body: ["starts_at": "2026-12-20T00:00:00Z", "ends_at": "2026-12-10T00:00:00Z"], status: 422,
             code: "invalid_request", fields: ["/ends_at": "invalid"]),
         .init(
-            body: ["variations": ["control"]], status: 422, code: "invalid_request", fields: ["/variations": "invalid"]),
+            body: ["variation_names": ["control"]], status: 422, code: "invalid_request",
+            fields: ["/variation_names": "invalid"]),
+        // The former name (issue 42: `variations` are objects in the list and the report).
+        .init(
+            body: ["variations": ["control", "late"]], status: 422, code: "invalid_request",
+            fields: ["/variations": "invalid"]),
         .init(
             body: ["hash_attribute": "dog_id"], status: 422, code: "invalid_request",
             fields: ["/hash_attribute": "invalid"]),
@@ -38,8 +43,8 @@ import Testing
         .init(body: [:], status: 422, code: "invalid_request", fields: [:]),
         // Variations the rule that uses the experiment lacks: refused by the gates.
         .init(
-            body: ["variations": ["control", "other"]], status: 422, code: "gates_refused",
-            fields: ["/variations": "experiment_mismatch"]),
+            body: ["variation_names": ["control", "other"]], status: 422, code: "gates_refused",
+            fields: ["/variation_names": "experiment_mismatch"]),
     ]
 
     @Test(arguments: refusals) func refusedChangesNameTheirField(_ refusal: Refusal) throws {
@@ -82,10 +87,10 @@ import Testing
 
         let ten = harness.send("PUT", Self.path, json: ["coverage": 0.1, "message": "ramp to 10%"], admin: true)
         #expect(ten.status == 201 && ten.json["kept"] == true && ten.json["active"] == false, "\(ten.text.prefix(400))")
-        #expect(ten.json["revision"]?["message"] == "ramp to 10%" && ten.json["file"] == "Rules/experiments.yaml")
-        let tenID = try #require(ten.json["revision"]?["revision"]?.stringValue)
+        #expect(ten.json["draft_revision"]?["message"] == "ramp to 10%" && ten.json["file"] == "Rules/experiments.yaml")
+        let tenID = try #require(ten.json["draft_revision"]?["revision"]?.stringValue)
         let diff = harness.send("GET", "/v1/rules/revisions/\(bundled)/diff/\(tenID)", admin: true).json
-        let lines = diff["files"]?[0]?["lines"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let lines = diff["file_changes"]?[0]?["diff_lines"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(
             lines.filter { $0.hasPrefix("+") || $0.hasPrefix("-") } == ["-     coverage: 1", "+     coverage: 0.1"],
             "\(lines)")
@@ -104,7 +109,7 @@ import Testing
         #expect(
             reassign.json["consequences"]?[0]?.stringValue?.hasPrefix("The bucket version goes from 1 to 2") == true,
             "\(reassign.text.prefix(400))")
-        let fiftyID = try #require(fifty.json["revision"]?["revision"]?.stringValue)
+        let fiftyID = try #require(fifty.json["draft_revision"]?["revision"]?.stringValue)
         #expect(
             harness.send(
                 "POST", "/v1/rules/revisions/\(fiftyID)/activate", json: ["message": "ramp to 50%"], admin: true
@@ -117,9 +122,9 @@ import Testing
         let concluded = harness.send("POST", Self.path + "/conclude", json: ["winner": "by-branch"], admin: true)
         #expect(concluded.status == 201, "\(concluded.text.prefix(400))")
         #expect(
-            concluded.json["revision"]?["message"]
+            concluded.json["draft_revision"]?["message"]
                 == "conclude experiment recommendation-v2: ship by-branch to everyone")
-        let concludedID = try #require(concluded.json["revision"]?["revision"]?.stringValue)
+        let concludedID = try #require(concluded.json["draft_revision"]?["revision"]?.stringValue)
         let activated = harness.send(
             "POST", "/v1/rules/revisions/\(concludedID)/activate", json: ["message": "by-branch wins"], admin: true)
         #expect(activated.status == 200)
@@ -135,14 +140,29 @@ import Testing
             .stringValue ?? ""
     }
 
+    /// The former `variations` (issue 42) is refused naming `variation_names`, once: a new
+    /// experiment sent with it is not told that `variation_names` is missing as well.
+    @Test func theFormerVariationsIsRefusedNamingTheNewName() throws {
+        let harness = try ServiceHarness()
+        _ = try ParameterRouteTests.publishBundled(harness)
+        let answer = harness.send(
+            "PUT", "/v1/experiments/reminder-timing", json: ["variations": ["morning", "evening"]], admin: true)
+        let errors = answer.json["errors"]?.arrayValue ?? []
+        #expect(answer.status == 422 && errors.count == 1, "\(answer.text.prefix(600))")
+        #expect(
+            (errors.first?["pointer"] ?? errors.first?["path"]) == "/variations" && errors.first?["code"] == "invalid")
+        #expect(errors.first?["message"] == "was renamed: send `variation_names` instead")
+    }
+
     @Test func aNewExperimentIsAppended() throws {
         let harness = try ServiceHarness()
         let bundled = try ParameterRouteTests.publishBundled(harness)
         let created = harness.send(
             "PUT", "/v1/experiments/reminder-timing",
-            json: ["variations": ["morning", "evening"], "coverage": 0.1, "description": "When to remind"], admin: true)
+            json: ["variation_names": ["morning", "evening"], "coverage": 0.1, "description": "When to remind"],
+            admin: true)
         #expect(created.status == 201 && created.json["created"] == true, "\(created.text.prefix(400))")
-        let id = try #require(created.json["revision"]?["revision"]?.stringValue)
+        let id = try #require(created.json["draft_revision"]?["revision"]?.stringValue)
         let files = harness.send("GET", "/v1/rules/revisions/\(id)", admin: true).json["files"]
         #expect(
             files?["Rules/experiments.yaml"]?.stringValue?.hasSuffix(

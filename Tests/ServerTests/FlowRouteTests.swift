@@ -207,8 +207,8 @@ import Testing
         let impact = checked.json["impact"]
         #expect(impact?["started_users"] == 3 && impact?["finished_users"] == 2 && impact?["other_variant_users"] == 1)
         #expect(impact?["added_steps"] == ["meet_stats"] && impact?["removed_steps"] == [])
-        #expect(impact?["minor"]?["version"] == "1.1" && impact?["minor"]?["see_new_steps"] == 2)
-        #expect(impact?["major"]?["version"] == "2.0" && impact?["major"]?["start_again"] == 3)
+        #expect(impact?["minor_impact"]?["version"] == "1.1" && impact?["minor_impact"]?["see_new_steps"] == 2)
+        #expect(impact?["major_impact"]?["version"] == "2.0" && impact?["major_impact"]?["start_again"] == 3)
         #expect(harness.send("GET", "/v1/rules/revisions", admin: true).json["revisions"]?.arrayValue?.count == 1)
 
         let kept = harness.send("PUT", Self.path, json: body, admin: true)
@@ -219,8 +219,8 @@ import Testing
                 "Finished users see only the new steps: 2 of the 2 users who finished `pages` will see the new step `meet_stats`"
             )
                 == true, "\(kept.json["consequences"] ?? .null)")
-        #expect(kept.json["revision"]?["message"] == "flow first_launch 1.1 (pages): adds meet_stats")
-        let revision = try #require(kept.json["revision"]?["revision"]?.stringValue)
+        #expect(kept.json["draft_revision"]?["message"] == "flow first_launch 1.1 (pages): adds meet_stats")
+        let revision = try #require(kept.json["draft_revision"]?["revision"]?.stringValue)
         let files = harness.send("GET", "/v1/rules/revisions/\(revision)", admin: true).json["files"]
         let flow = files?["Rules/onboarding/first_launch.yaml"]?.stringValue ?? ""
         #expect(flow.contains("version: \"1.1\"\n"))
@@ -265,9 +265,9 @@ import Testing
             kept.json["consequences"]?[0]?.stringValue?.hasPrefix(
                 "Everyone starts again: all 3 users who started `first_launch`") == true)
         #expect(
-            kept.json["revision"]?["message"]
+            kept.json["draft_revision"]?["message"]
                 == "flow first_launch 2.0 (pages): removes reminders_page; rewords streaks_page (en)")
-        let revision = try #require(kept.json["revision"]?["revision"]?.stringValue)
+        let revision = try #require(kept.json["draft_revision"]?["revision"]?.stringValue)
         let flows = harness.send("GET", "/v1/rules/revisions/\(revision)", admin: true).json["files"]
         let text = flows?["Rules/onboarding/first_launch.yaml"]?.stringValue ?? ""
         let ids = text.split(separator: "\n").filter { $0.hasPrefix("    - id: ") }.map { $0.dropFirst(10) }
@@ -310,7 +310,7 @@ extension FlowRouteTests {
         #expect(checked.status == 200 && checked.json["steps_change"] == false, "\(checked.text.prefix(400))")
         #expect(checked.json["edited_steps"] == ["welcome_page"], "the unchanged swipe is no edit")
         #expect(checked.json["starts_on_change"] == true)
-        let kept = checked.json["impact"]?["kept"]
+        let kept = checked.json["impact"]?["kept_impact"]
         #expect(kept?["version"] == "1.0" && kept?["meet_changed"] == 0 && kept?["passed_changed"] == 2)
         #expect(kept?["says"]?.stringValue?.contains("2 users who did it do not see it again") == true)
         #expect(
@@ -325,10 +325,10 @@ extension FlowRouteTests {
             consequences.contains { $0.hasPrefix("Changing how `welcome_page` looks or completes keeps version 1.0") })
         #expect(consequences.contains { $0.contains("also shown in variant `single_page`") })
         #expect(
-            answer.json["revision"]?["message"]
+            answer.json["draft_revision"]?["message"]
                 == "flow first_launch 1.0 (pages): changes welcome_page; rewords main_screen (en); starts on app_opened, habit_checked"
         )
-        let revision = try #require(answer.json["revision"]?["revision"]?.stringValue)
+        let revision = try #require(answer.json["draft_revision"]?["revision"]?.stringValue)
         let files = harness.send("GET", "/v1/rules/revisions/\(revision)", admin: true).json["files"]
         let flow = files?["Rules/onboarding/first_launch.yaml"]?.stringValue ?? ""
         #expect(flow.contains("starts_on: [app_opened, habit_checked]\n") && flow.contains("version: \"1.0\"\n"))
@@ -364,7 +364,7 @@ extension FlowRouteTests {
             #expect(event?["feature"] == feature && event?["field"] == field, "\(type): \(event ?? .null)")
             #expect(event?["description"]?.stringValue?.isEmpty == false, "\(type)")
         }
-        #expect(byType["weight_saved"]?["rules"]?.arrayValue?.contains("events.records") == true)
+        #expect(byType["weight_saved"]?["rule_ids"]?.arrayValue?.contains("events.records") == true)
         #expect(try Self.shared.use { $0.send("GET", "/v1/app-events") }.status == 401, "admin only")
     }
 }

@@ -46,19 +46,19 @@ import Testing
         ]
         let kept = harness.send("POST", "/v1/rules/revisions", json: draft, admin: true)
         #expect(kept.status == 201 && kept.json["activated"] == false, "\(kept.text.prefix(300))")
-        let id = kept.json["revision"]?["revision"]?.stringValue ?? ""
+        let id = kept.json["published_revision"]?["revision"]?.stringValue ?? ""
         #expect(id != bundled.revision && kept.json["gates"]?["passed"] == true)
         let list = harness.send("GET", "/v1/rules/revisions", admin: true).json
-        #expect(list["active"]?.stringValue == bundled.revision, "still the bundled rules")
+        #expect(list["active_revision_id"]?.stringValue == bundled.revision, "still the bundled rules")
         #expect(list["revisions"]?.arrayValue?.contains { $0["revision"]?.stringValue == id } == true)
-        #expect(harness.send("GET", "/v1/audit", admin: true).json["audit"]?[0]?["action"] == "keep")
+        #expect(harness.send("GET", "/v1/audit", admin: true).json["audit"]?[0]?["operation"] == "keep")
 
         let again = harness.send("POST", "/v1/rules/revisions", json: draft, admin: true)
         #expect(again.status == 200 && again.json["activated"] == false, "kept already")
         let preview = harness.send("POST", "/v1/rules/revisions/\(id)/preview", json: [:], admin: true)
         #expect(preview.status == 200 && preview.json["candidate"]?.stringValue == id, "\(preview.text.prefix(300))")
         let diff = harness.send("GET", "/v1/rules/revisions/\(bundled.revision)/diff/\(id)", admin: true)
-        #expect(diff.json["files"]?[0]?["path"]?.stringValue == path)
+        #expect(diff.json["file_changes"]?[0]?["path"]?.stringValue == path)
 
         var broken = draft
         if case .object(var object) = broken {
@@ -72,6 +72,6 @@ import Testing
             "POST", "/v1/rules/revisions",
             json: ["message": "max_by", "base": "active", "files": [path: .string(edited)]], admin: true)
         #expect(published.status == 201 && published.json["activated"] == true)
-        #expect(harness.send("GET", "/v1/rules/revisions", admin: true).json["active"]?.stringValue == id)
+        #expect(harness.send("GET", "/v1/rules/revisions", admin: true).json["active_revision_id"]?.stringValue == id)
     }
 }

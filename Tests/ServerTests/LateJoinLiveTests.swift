@@ -103,7 +103,7 @@ import Testing
         var expectedCompletions = 0
         let http = service.client()
         for walker in walkers {
-            let (status, body) = try http.json("GET", "/v1/challenges/live-walk?user=\(walker.user)")
+            let (status, body) = try http.json("GET", "/v1/challenges/live-walk?user_id=\(walker.user)")
             #expect(status == 200)
             let expected = walker.walks.reduce(0) { $0 + $1.km }
             let value = body["current_value"]?.numberValue ?? 0

@@ -31,7 +31,7 @@ import Testing
         // The access log says whom each request was for.
         #expect(service.stop() == 0, "\(service.log)")
         let log = try String(contentsOfFile: service.folder + "/access.log", encoding: .utf8)
-        #expect(log.contains(#""route":"GET /v1/dogs/{dog}/today","status":200"#))
+        #expect(log.contains(#""route":"GET /v1/dogs/{dog_id}/today","status":200"#))
         #expect(log.contains(#""user":"ann""#) && log.contains(#""credential":"pusher""#))
     }
 }
@@ -150,8 +150,8 @@ private struct Checks {
         let check = try send(
             "POST", "/v1/users/bob/habits/checkins", ann, ["tracker_id": "walk", "date": "2026-11-30"])
         #expect(check.status == 403)
-        #expect(try send("GET", "/v1/challenges?user=ann", ann).status == 200)
-        #expect(try send("GET", "/v1/challenges?user=bob", ann).status == 403)
+        #expect(try send("GET", "/v1/challenges?user_id=ann", ann).status == 200)
+        #expect(try send("GET", "/v1/challenges?user_id=bob", ann).status == 403)
         let join = try send("POST", "/v1/challenges/walk-50k/join", ann, ["user_id": "bob"])
         #expect(join.status == 403, "\(join.json)")
     }

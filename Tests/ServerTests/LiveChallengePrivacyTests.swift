@@ -52,7 +52,7 @@ import Testing
             for challenge in ["walk-50k", "community-walks"] {
                 let (_, feed) = try app.json("GET", "/v1/challenges/\(challenge)/feed?limit=50")
                 let (_, ranking) = try app.json("GET", "/v1/challenges/\(challenge)/ranking")
-                let (_, screen) = try app.json("GET", "/v1/challenges/\(challenge)?user=\(viewer)")
+                let (_, screen) = try app.json("GET", "/v1/challenges/\(challenge)?user_id=\(viewer)")
                 for body in [feed, ranking, screen] {
                     for user in [Self.ann, Self.ben, Self.cat] where user != viewer {
                         #expect(!body.compactText.contains(user), "\(viewer) reads \(user)'s id: \(body.compactText)")

@@ -82,7 +82,7 @@ import Testing
         }
 
         // The list: cards with progress, deadline and participants.
-        let (listed, list) = try ann.json("GET", "/v1/challenges?user=ann")
+        let (listed, list) = try ann.json("GET", "/v1/challenges?user_id=ann")
         #expect(listed == 200, "\(list)")
         #expect(list.compactText.contains("walk-50k") && list.compactText.contains("steps-duel"))
 
@@ -94,7 +94,7 @@ import Testing
         let walk = event("ann-walk-1", "ann", "walk_completed", ["distance_km": 20])
         #expect(try ann.json("POST", "/v1/events", ["events": [walk]]).1["accepted"] == 1)
         #expect(try ann.json("POST", "/v1/events", ["events": [walk]]).1["duplicates"] == 1)
-        let (_, screen) = try ann.json("GET", "/v1/challenges/walk-50k?user=ann")
+        let (_, screen) = try ann.json("GET", "/v1/challenges/walk-50k?user_id=ann")
         #expect(screen["me"]?["current_value"] == 20, "\(screen)")
         #expect(screen["participants"] == 1 && screen["topic"] == "challenge-walk-50k")
         #expect(screen["title"] == .string(reader.title) && screen["target_text"] == .string(reader.target))
@@ -102,7 +102,7 @@ import Testing
         let (_, feed) = try ann.json("GET", "/v1/challenges/walk-50k/feed?limit=5")
         #expect(feed["feed"]?.arrayValue?.contains { $0["verb"] == "progress" && $0["value"] == 20 } == true)
         #expect(feed["feed"]?.arrayValue?.contains { $0["text"] == .string(reader.ownFeedLine) } == true, "\(feed)")
-        let (_, share) = try ann.json("GET", "/v1/challenges/walk-50k/share?user=ann")
+        let (_, share) = try ann.json("GET", "/v1/challenges/walk-50k/share?user_id=ann")
         #expect(share["title"] == .string(reader.title) && share["value"] == 20 && share["percent"] == 40)
         #expect(share["rank"] == 1 && share["deadline"] == "2099-12-31T23:59:59Z")
         #expect(share["text"]?.stringValue?.hasPrefix(reader.share) == true, "\(share)")

@@ -74,12 +74,12 @@ import Testing
         #expect(lines.contains { $0["text"] == "Вы — в челлендже" && $0["display_name"] == .null }, "\(feed)")
         let (_, ranking) = try ben.json("GET", "/v1/challenges/walk-50k/ranking")
         #expect(ranking["ranking"]?[0]?["display_name"] == "Анна" && ranking["ranking"]?[0]?["value"] == 5)
-        let (_, screen) = try ben.json("GET", "/v1/challenges/walk-50k?user=ben")
+        let (_, screen) = try ben.json("GET", "/v1/challenges/walk-50k?user_id=ben")
         #expect(screen["ranking"]?[0]?["display_name"] == "Анна", "\(screen)")
         #expect(screen["feed"]?.arrayValue?.contains { $0["text"] == "Анна: +5 км" } == true)
         // Her share card carries her name; Ben's none.
-        #expect(try ann.json("GET", "/v1/challenges/walk-50k/share?user=ann").1["display_name"] == "Анна")
-        #expect(try ben.json("GET", "/v1/challenges/walk-50k/share?user=ben").1["display_name"] == .null)
+        #expect(try ann.json("GET", "/v1/challenges/walk-50k/share?user_id=ann").1["display_name"] == "Анна")
+        #expect(try ben.json("GET", "/v1/challenges/walk-50k/share?user_id=ben").1["display_name"] == .null)
         // Head-to-head: the sides are teams, the feed names people.
         let (_, duel) = try ben.json("GET", "/v1/challenges/steps-duel/feed")
         #expect(

@@ -34,7 +34,7 @@ import Testing
             ["values": ["recommendation.by_branch_prefers": "weakest_topic"], "message": "weakest topic first"],
             admin: true)
         try #require(status == 201, "\(draft.compactText.prefix(400))")
-        let id = try #require(draft["revision"]?["revision"]?.stringValue)
+        let id = try #require(draft["draft_revision"]?["revision"]?.stringValue)
         #expect(try served() == bundled.revision, "a draft is not served")
         let (previewed, preview) = try client.json(
             "POST", "/v1/rules/revisions/\(id)/preview", ["days": 7], admin: true)

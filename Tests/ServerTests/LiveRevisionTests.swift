@@ -53,7 +53,7 @@ import Testing
             let (status, answer) = try clients[0].json("POST", "/v1/rules/revisions", body, admin: true)
             try #require(status == 201, "\(answer.compactText.prefix(400))")
             let start = Date()
-            latencies.append(try served(answer["revision"]?["revision"]?.stringValue ?? "", since: start))
+            latencies.append(try served(answer["published_revision"]?["revision"]?.stringValue ?? "", since: start))
         }
         // Roll back and forth through the second process.
         for round in 0..<4 {
@@ -106,7 +106,8 @@ import Testing
             let body: JSON = [
                 "message": "in flight", "files": .object(JSONObject(files.map { ($0.key, JSON.string($0.value)) })),
             ]
-            return try send("POST", "/v1/rules/revisions", body, to: first)["revision"]?["revision"]?.stringValue ?? ""
+            return try send("POST", "/v1/rules/revisions", body, to: first)["published_revision"]?["revision"]?
+                .stringValue ?? ""
         }
         func serves(_ revision: String) throws {
             try waitUntil("the first process serving \(revision)") {

@@ -5,7 +5,7 @@ import Testing
 
 /// No silent 200: each write route (and a read's query that names nothing) the app calls either does what it says or refuses with a
 /// `code`, a `message` and, in `errors`, the cause: a body field as a JSON pointer (`path`), or
-/// the path parameter whose state refused it (`{field: "block", in: "path"}`). On a running
+/// the path parameter whose state refused it (`{field: "block_id", in: "path"}`). On a running
 /// `journey serve` seeded with examples/events.jsonl (Q, `q-123` of owner-1: weight-baseline
 /// completed, impulse-control-basics locked). A refusal changes nothing, so the cases share one
 /// service.
@@ -40,16 +40,16 @@ import Testing
         // The block flow
         Refusal(
             name: "a step of a dog nobody registered", path: "/v1/dogs/nobody/blocks/weight-baseline/start",
-            status: 404, code: "unknown_dog", cause: "dog"),
+            status: 404, code: "unknown_dog", cause: "dog_id"),
         Refusal(
             name: "a step of a block not in the journey", path: "\(q)/juggling/start", status: 404,
-            code: "unknown_block", cause: "block"),
+            code: "unknown_block", cause: "block_id"),
         Refusal(
             name: "a theory card outside the block", path: "\(q)/vaccination-record/theory", body: ["card": 9],
             status: 422, code: "invalid", cause: "/card"),
         Refusal(
             name: "a check of a locked block", path: "\(q)/impulse-control-basics/check",
-            body: ["answer": ["guess": 10]], status: 422, code: "invalid", cause: "block"),
+            body: ["answer": ["guess": 10]], status: 422, code: "invalid", cause: "block_id"),
         Refusal(
             name: "a check without an answer", path: "\(q)/vaccination-record/check", status: 422,
             code: "invalid_request", cause: "/answer"),
@@ -58,19 +58,19 @@ import Testing
             body: ["answer": ["option": "zzz"]], status: 422, code: "invalid", cause: "/answer/option"),
         Refusal(
             name: "a check answered again on a completed block", path: "\(q)/weight-baseline/check",
-            body: ["answer": ["outcome": "weighed"]], status: 409, code: "block_completed", cause: "block"),
+            body: ["answer": ["outcome": "weighed"]], status: 409, code: "block_completed", cause: "block_id"),
         Refusal(
             name: "an action of another type than the block's", path: "\(q)/vaccination-record/action",
             body: ["type": "weight_saved", "payload": ["kg": 3]], status: 422, code: "invalid_request", cause: "/type"),
         Refusal(
             name: "an auto-complete accepted when the action is done", path: "\(q)/weight-baseline/accept",
-            status: 409, code: "already_done", cause: "block"),
+            status: 409, code: "already_done", cause: "block_id"),
         Refusal(
             name: "an auto-complete accepted with nothing to count", path: "\(q)/growth-check/accept",
-            status: 422, code: "invalid", cause: "block"),
+            status: 422, code: "invalid", cause: "block_id"),
         Refusal(
             name: "an auto-complete accepted for an action that has none", path: "\(q)/breed-traits/accept",
-            status: 422, code: "invalid", cause: "block"),
+            status: 422, code: "invalid", cause: "block_id"),
         // Habits
         Refusal(
             name: "a check-in of a tracker the user does not have", path: "/v1/users/owner-1/habits/checkins",
@@ -84,14 +84,14 @@ import Testing
         // Challenges
         Refusal(
             name: "joining a challenge that does not exist", path: "/v1/challenges/nope/join",
-            body: ["user_id": "owner-1"], status: 404, code: "unknown_challenge", cause: "challenge"),
+            body: ["user_id": "owner-1"], status: 404, code: "unknown_challenge", cause: "challenge_id"),
         Refusal(
             name: "joining without a user", path: "/v1/challenges/walk-50k/join", status: 422,
             code: "invalid_request", cause: "/user_id"),
         // Onboarding
         Refusal(
             name: "skipping with no onboarding shown", path: "/v1/users/nobody-ob/onboarding/skip",
-            body: ["step_id": "welcome_page"], status: 409, code: "not_in_progress", cause: "user"),
+            body: ["step_id": "welcome_page"], status: 409, code: "not_in_progress", cause: "user_id"),
         Refusal(
             name: "skipping a step of a flow not in progress", path: "/v1/users/nobody-ob/onboarding/skip",
             body: ["flow_id": "first_tracker", "step_id": "tap_add"], status: 409, code: "not_in_progress",

@@ -174,7 +174,7 @@ struct MultiInstanceTests {
         let before = try instances[1].client().json("GET", "/v1/rules", admin: true).1["revision"]?.stringValue
         let (status, answer) = try instances[0].client().json("POST", "/v1/rules/revisions", body, admin: true)
         try #require(status == 201, "\(answer.compactText.prefix(300))")
-        let revision = answer["revision"]?["revision"]?.stringValue ?? ""
+        let revision = answer["published_revision"]?["revision"]?.stringValue ?? ""
         try #require(before != nil && before != revision, "the published revision must be a new one")
         let start = Date()
         // Well before its poll (60 s) would find it.
@@ -449,7 +449,7 @@ final class Instances: @unchecked Sendable {
             answer = json
             return status == 201
         }
-        let revision = answer["revision"]?["revision"]?.stringValue ?? ""
+        let revision = answer["published_revision"]?["revision"]?.stringValue ?? ""
         let start = Date()
         var servedBy: Set<Int> = []
         try waitUntil("the publish served by every instance (so far by \(servedBy.sorted()))") {

@@ -30,7 +30,7 @@ import Testing
         #expect(answer.json["values_file"] == "Rules/params.yaml")
         let parameter = try #require(
             answer.json["parameters"]?.arrayValue?.first { $0["name"] == .string(Self.prefers) })
-        #expect(parameter["type"] == "enum" && parameter["values"] == ["most_progress", "weakest_topic"])
+        #expect(parameter["type"] == "enum" && parameter["choices"] == ["most_progress", "weakest_topic"])
         #expect(parameter["value"] == "most_progress" && parameter["default"] == "most_progress")
         #expect(parameter["is_default"] == true && parameter["value_at"] == .null)
         #expect(parameter["declared_at"]?["file"] == "Rules/journey/recommendation.yaml")
@@ -103,15 +103,15 @@ import Testing
         #expect(put.status == 201, "\(put.text.prefix(500))")
         #expect(put.json["kept"] == true && put.json["active"] == false && put.json["base"] == .string(bundled))
         #expect(put.json["changes"] == [["name": .string(Self.prefers), "from": .null, "to": "weakest_topic"]])
-        #expect(put.json["revision"]?["message"] == "params: recommendation.by_branch_prefers = weakest_topic")
-        let draft = try #require(put.json["revision"]?["revision"]?.stringValue)
-        #expect(harness.send("GET", "/v1/rules/revisions", admin: true).json["active"] == .string(bundled))
+        #expect(put.json["draft_revision"]?["message"] == "params: recommendation.by_branch_prefers = weakest_topic")
+        let draft = try #require(put.json["draft_revision"]?["revision"]?.stringValue)
+        #expect(harness.send("GET", "/v1/rules/revisions", admin: true).json["active_revision_id"] == .string(bundled))
         let again = harness.send(
             "PUT", "/v1/rules/params", json: ["values": [Self.prefers: "weakest_topic"]], admin: true)
         #expect(again.status == 200 && again.json["kept"] == false, "the same values make the same revision")
 
         let diff = harness.send("GET", "/v1/rules/revisions/\(bundled)/diff/\(draft)", admin: true).json
-        #expect(diff["files"]?.arrayValue?.map { $0["path"] ?? .null } == ["Rules/params.yaml"], "\(diff)")
+        #expect(diff["file_changes"]?.arrayValue?.map { $0["path"] ?? .null } == ["Rules/params.yaml"], "\(diff)")
         let text = harness.send("GET", "/v1/rules/revisions/\(draft)", admin: true).json["files"]?["Rules/params.yaml"]
         #expect(
             text?.stringValue?.hasSuffix("values:\n  recommendation:\n    by_branch_prefers: weakest_topic\n") == true)
@@ -133,7 +133,7 @@ import Testing
         // Back to the default: the line goes, and the files are the bundled ones again.
         let reset = harness.send("PUT", "/v1/rules/params", json: ["values": [Self.prefers: .null]], admin: true)
         #expect(reset.status == 200 || reset.status == 201, "\(reset.text.prefix(300))")
-        #expect(reset.json["revision"]?["revision"] == .string(bundled), "the bundled revision again")
+        #expect(reset.json["draft_revision"]?["revision"] == .string(bundled), "the bundled revision again")
         #expect(reset.json["changes"] == [["name": .string(Self.prefers), "from": "weakest_topic", "to": .null]])
     }
 }

@@ -20,17 +20,17 @@ struct ReadFloorTests {
     }
 
     @Test(arguments: [
-        (UserBinding.pathUser("user"), ["user": "ann"], "", ["u:ann"]),
-        (.pathDog("dog"), ["dog": "q-1"], "", ["d:q-1"]),
-        (.queryUser("user"), [:], "bob", ["u:bob"]),
-        (.queryUser("user"), [:], "", []),
+        (UserBinding.pathUser("user_id"), ["user_id": "ann"], "", ["u:ann"]),
+        (.pathDog("dog_id"), ["dog_id": "q-1"], "", ["d:q-1"]),
+        (.queryUser("user_id"), [:], "bob", ["u:bob"]),
+        (.queryUser("user_id"), [:], "", []),
         (.bodyEvents("events"), [:], "", []),
     ])
     func viewsAndWritesAreKeyedByTheirUserAndDog(
         binding: UserBinding, parameters: [String: String], queryUser: String, keys: [String]
     ) {
         let request = HTTPRequest(
-            method: "GET", path: "/", query: queryUser.isEmpty ? [] : [(name: "user", value: queryUser)])
+            method: "GET", path: "/", query: queryUser.isEmpty ? [] : [(name: "user_id", value: queryUser)])
         #expect(JourneyService.floorKeys([binding], parameters, request) == keys)
     }
 }

@@ -69,7 +69,7 @@ struct ReadReplicaLiveTests {
         ]
         let (published, revisionAnswer) = try client.json("POST", "/v1/rules/revisions", body, admin: true)
         try #require(published == 201, "\(revisionAnswer.compactText.prefix(400))")
-        let revision = revisionAnswer["revision"]?["revision"]?.stringValue ?? ""
+        let revision = revisionAnswer["published_revision"]?["revision"]?.stringValue ?? ""
         try waitUntil("the worker serving \(revision)", timeout: .seconds(20)) {
             let (status, rules) = try client.json("GET", "/v1/rules", admin: true)
             return status == 200 && rules["revision"]?.stringValue == revision

@@ -23,7 +23,7 @@ import Testing
             "POST", "/v1/rules/revisions",
             json: ["message": "draft: nothing changed", "base": "active", "files": [:], "activate": false], admin: true)
         #expect(fresh.status == 201, "\(fresh.text.prefix(300))")
-        #expect(fresh.json["revision"]?["revision"]?.stringValue == bundled.revision)
+        #expect(fresh.json["published_revision"]?["revision"]?.stringValue == bundled.revision)
         #expect(harness.send("GET", "/v1/rules/files", admin: true).json["source"] == "folders")
 
         let published = harness.send(
@@ -31,10 +31,10 @@ import Testing
             json: ["message": "the bundled rules", "files": Self.filesJSON(bundled.files)],
             admin: true)
         #expect(published.status == 201, "\(published.text.prefix(500))")
-        #expect(published.json["revision"]?["revision"]?.stringValue == bundled.revision)
-        #expect(published.json["revision"]?["author"] == "admin")
+        #expect(published.json["published_revision"]?["revision"]?.stringValue == bundled.revision)
+        #expect(published.json["published_revision"]?["author"] == "admin")
         // The draft's message is the one it was published with.
-        #expect(published.json["revision"]?["message"] == "the bundled rules")
+        #expect(published.json["published_revision"]?["message"] == "the bundled rules")
 
         let again = harness.send(
             "POST", "/v1/rules/revisions", json: ["message": "again", "base": "active", "files": [:]], admin: true)
@@ -61,34 +61,35 @@ import Testing
             "POST", "/v1/rules/revisions",
             json: ["message": "shorter tooltip", "base": "active", "files": [flow: .string(edited)]], admin: true)
         #expect(second.status == 201, "\(second.text.prefix(300))")
-        let secondID = second.json["revision"]?["revision"]?.stringValue ?? ""
-        #expect(second.json["revision"]?["parent"]?.stringValue == bundled.revision)
+        let secondID = second.json["published_revision"]?["revision"]?.stringValue ?? ""
+        #expect(second.json["published_revision"]?["parent"]?.stringValue == bundled.revision)
 
         let list = harness.send("GET", "/v1/rules/revisions", admin: true).json
-        #expect(list["active"]?.stringValue == secondID)
+        #expect(list["active_revision_id"]?.stringValue == secondID)
         #expect(list["revisions"]?.arrayValue?.count == 2)
         let shown = harness.send("GET", "/v1/rules/revisions/\(secondID.prefix(10))", admin: true)
         #expect(shown.json["files"]?[flow]?.stringValue == edited && shown.json["active"] == true)
         let diff = harness.send(
             "GET", "/v1/rules/revisions/\(bundled.revision.prefix(12))/diff/\(secondID.prefix(12))", admin: true)
-        #expect(diff.json["files"]?[0]?["path"]?.stringValue == flow, "\(diff.text.prefix(300))")
+        #expect(diff.json["file_changes"]?[0]?["path"]?.stringValue == flow, "\(diff.text.prefix(300))")
 
         // A tooltip decides nothing a preview compares: the first revision against the second.
         let preview = harness.send(
             "POST", "/v1/rules/revisions/\(bundled.revision.prefix(12))/preview", json: ["days": 30], admin: true)
         #expect(preview.status == 200 && preview.json["changed"] == 0, "\(preview.text.prefix(300))")
-        #expect(preview.json["candidate"]?.stringValue == bundled.revision && preview.json["dogs"] == 2)
+        #expect(preview.json["candidate"]?.stringValue == bundled.revision && preview.json["dog_count"] == 2)
         #expect(
             harness.send("POST", "/v1/rules/revisions/abcdef12/activate", json: ["message": "x"], admin: true).status
                 == 404)
         let activated = harness.send(
             "POST", "/v1/rules/revisions/\(bundled.revision.prefix(12))/activate", json: ["message": "undo"],
             admin: true)
-        #expect(activated.status == 200 && activated.json["active"]?["revision"]?.stringValue == bundled.revision)
+        #expect(
+            activated.status == 200 && activated.json["active_revision"]?["revision"]?.stringValue == bundled.revision)
 
         let audit = harness.send("GET", "/v1/audit", admin: true).json["audit"]?.arrayValue ?? []
         #expect(
-            audit.map { $0["action"]?.stringValue ?? "" } == ["rollback", "publish", "publish", "keep"],
+            audit.map { $0["operation"]?.stringValue ?? "" } == ["rollback", "publish", "publish", "keep"],
             "active before: a rollback")
         #expect(audit.allSatisfy { $0["actor"] == "admin" })
     }
@@ -121,7 +122,7 @@ import Testing
         let plain = harness.send("GET", "/v1/dogs/q-123/today").json
         let explained = harness.send("GET", "/v1/dogs/q-123/today?explain=true", admin: true).json
         #expect(explained["recommended"] == plain["recommended"], "the same answer")
-        let recommendation = explained["explain"]?.arrayValue?.first { $0["rule"] == "recommendation" }
+        let recommendation = explained["explanations"]?.arrayValue?.first { $0["rule"] == "recommendation" }
         #expect(recommendation?["variant"] == plain["decision"]?["rules"]?[0]?["variant"])
         #expect(recommendation?["input"]?["blocks"] != nil, "the input the engine built")
         #expect(recommendation?["outputs"]?.arrayValue?.count == 1)
@@ -136,7 +137,7 @@ import Testing
         let events = try lines.split(separator: "\n").map { try JSONParser().parse(String($0)) }
         #expect(harness.send("POST", "/v1/events", json: ["events": .array(events)]).status == 200)
         #expect(harness.send("GET", "/v1/funnels/onboarding").status == 401)
-        let funnels = harness.send("GET", "/v1/funnels/onboarding?flow=first_launch&by_variant=true", admin: true)
+        let funnels = harness.send("GET", "/v1/funnels/onboarding?flow_id=first_launch&by_variant=true", admin: true)
         #expect(funnels.status == 200, "\(funnels.text.prefix(300))")
         let variants = funnels.json["funnels"]?[0]?["variants"]?.arrayValue ?? []
         // onboarding.jsonl: two users in `pages` (one skipped the streaks page), one in `single_page`.
@@ -145,16 +146,16 @@ import Testing
         #expect(variants[0]["steps"]?[1]?["skipped"] == 1)
         // Without by_variant, the total: welcome_page and main_screen in both variants, the two
         // middle pages only in `pages`.
-        let total = harness.send("GET", "/v1/funnels/onboarding?flow=first_launch", admin: true).json
+        let total = harness.send("GET", "/v1/funnels/onboarding?flow_id=first_launch", admin: true).json
         #expect(total["funnels"]?[0]?["variants"] == nil)
-        #expect(total["funnels"]?[0]?["total"]?["started"] == 3)
-        let steps = total["funnels"]?[0]?["total"]?["steps"]?.arrayValue ?? []
+        #expect(total["funnels"]?[0]?["all_variants"]?["started"] == 3)
+        let steps = total["funnels"]?[0]?["all_variants"]?["steps"]?.arrayValue ?? []
         #expect(
             steps.map { $0["step_id"] ?? .null } == ["welcome_page", "streaks_page", "reminders_page", "main_screen"])
-        #expect(steps.map { $0["variants"]?.arrayValue?.count ?? 0 } == [2, 1, 1, 2])
+        #expect(steps.map { $0["variant_names"]?.arrayValue?.count ?? 0 } == [2, 1, 1, 2])
         #expect(steps.map { $0["reached"] ?? .null } == [3, 2, 2, 3])
         #expect(harness.send("GET", "/v1/funnels/onboarding?by_variant=yes", admin: true).status == 400)
-        let unknown = harness.send("GET", "/v1/funnels/onboarding?flow=nope", admin: true)
+        let unknown = harness.send("GET", "/v1/funnels/onboarding?flow_id=nope", admin: true)
         #expect(unknown.status == 404 && unknown.json["code"] == "unknown_flow")
     }
 }

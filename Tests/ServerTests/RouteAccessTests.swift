@@ -8,7 +8,7 @@ import Testing
 @testable import Server
 
 /// Every route declares who may call it, and the declarations hold what the paths say: a
-/// `{dog}` is the user's dog, a `{user}` the user; the cross-user routes need a service scope.
+/// `{dog_id}` is the user's dog, a `{user_id}` the user; the cross-user routes need a service scope.
 @Suite struct RouteAccessTests {
     static let routes = JourneyService.makeRouter(features: Features.all).routes
 
@@ -16,11 +16,11 @@ import Testing
         for route in Self.routes {
             let bindings: [UserBinding]
             if case .user(let declared) = route.access { bindings = declared } else { bindings = [] }
-            if route.pattern.contains("{dog}") {
-                #expect(bindings.contains(.pathDog("dog")), "\(route.name) does not check the dog's owner")
+            if route.pattern.contains("{dog_id}") {
+                #expect(bindings.contains(.pathDog("dog_id")), "\(route.name) does not check the dog's owner")
             }
-            if route.pattern.contains("{user}") {
-                #expect(bindings.contains(.pathUser("user")), "\(route.name) does not check the user")
+            if route.pattern.contains("{user_id}") {
+                #expect(bindings.contains(.pathUser("user_id")), "\(route.name) does not check the user")
             }
         }
     }
@@ -31,8 +31,8 @@ import Testing
         ("GET /v1/reminders/due", .service(.reminders)), ("POST /v1/reminders/sent", .service(.reminders)),
         ("POST /v1/events", .user([.bodyEvents("events")])),
         ("POST /v1/dogs", .user([.bodyUser("user_id")])),
-        ("POST /v1/challenges/{challenge}/join", .user([.bodyUser("user_id")])),
-        ("GET /v1/challenges", .user([.queryUser("user")])),
+        ("POST /v1/challenges/{challenge_id}/join", .user([.bodyUser("user_id")])),
+        ("GET /v1/challenges", .user([.queryUser("user_id")])),
         ("GET /v1/rules", .service(.admin)), ("POST /v1/eval", .service(.admin)),
         ("GET /v1/audit", .service(.admin)), ("GET /v1/experiments/{experiment}/report", .service(.admin)),
     ]

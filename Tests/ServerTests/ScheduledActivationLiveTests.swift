@@ -65,7 +65,7 @@ import Testing
             )
         }
         let audit = try instances.admin(0, "GET", "/v1/audit").1["audit"]?.arrayValue ?? []
-        let activations = audit.filter { $0["action"] == "scheduled_activate" }
+        let activations = audit.filter { $0["operation"] == "scheduled_activate" }
         #expect(activations.count == 1, "one instance takes the schedule: \(activations.count)")
         #expect(try instances.admin(0, "GET", "/v1/rules/schedules").1["schedules"] == .array([]))
     }
@@ -91,7 +91,7 @@ extension Instances {
         let (status, answer) = try admin(
             0, "POST", "/v1/rules/revisions",
             ["message": .string(comment), "files": try Self.files(comment: comment), "activate": false])
-        guard status == 201, let id = answer["revision"]?["revision"]?.stringValue else {
+        guard status == 201, let id = answer["published_revision"]?["revision"]?.stringValue else {
             throw LiveServiceError("keeping a revision: \(status) \(answer.compactText.prefix(300))")
         }
         return id
@@ -102,7 +102,7 @@ extension Instances {
     func publishAndWaitUntilServed(comment: String, count: Int) throws -> (revision: String, seconds: Double) {
         let (status, answer) = try admin(
             0, "POST", "/v1/rules/revisions", ["message": .string(comment), "files": try Self.files(comment: comment)])
-        guard status == 201, let revision = answer["revision"]?["revision"]?.stringValue else {
+        guard status == 201, let revision = answer["published_revision"]?["revision"]?.stringValue else {
             throw LiveServiceError("publishing: \(status) \(answer.compactText.prefix(300))")
         }
         let start = Date()

@@ -136,7 +136,7 @@ import Testing
     ])
     func aFieldIsFoundOnlyWhereItIs(field: String, found: Bool) throws {
         let today = try #require(
-            Self.document["paths"]?["/v1/dogs/{dog}/today"]?["get"]?["responses"]?["200"]?["content"]?[
+            Self.document["paths"]?["/v1/dogs/{dog_id}/today"]?["get"]?["responses"]?["200"]?["content"]?[
                 "application/json"]?["schema"])
         #expect(Self.has(field, in: today) == found)
     }

@@ -118,11 +118,12 @@ import Testing
 
         let kept = harness.send("PUT", "/v1/texts", json: body, admin: true)
         #expect(kept.status == 201 && kept.json["active"] == false, "\(kept.text.prefix(400))")
-        #expect(kept.json["revision"]?["message"]?.stringValue == "texts: \(Self.button) (en), \(Self.button) (ru)")
-        let revision = try #require(kept.json["revision"]?["revision"]?.stringValue)
+        #expect(
+            kept.json["draft_revision"]?["message"]?.stringValue == "texts: \(Self.button) (en), \(Self.button) (ru)")
+        let revision = try #require(kept.json["draft_revision"]?["revision"]?.stringValue)
         let diff = harness.send("GET", "/v1/rules/revisions/\(bundled)/diff/\(revision)", admin: true).json
-        let lines = (diff["files"]?.arrayValue ?? []).flatMap {
-            $0["lines"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let lines = (diff["file_changes"]?.arrayValue ?? []).flatMap {
+            $0["diff_lines"]?.arrayValue?.compactMap(\.stringValue) ?? []
         }
         #expect(
             lines.filter { $0.hasPrefix("+") || $0.hasPrefix("-") } == [
@@ -147,12 +148,12 @@ import Testing
         let kept = harness.send(
             "PUT", "/v1/texts", json: ["texts": [.init(key): ["ru": "Первое взвешивание"]]], admin: true)
         #expect(kept.status == 201, "\(kept.text.prefix(1400))")
-        let revision = try #require(kept.json["revision"]?["revision"]?.stringValue)
+        let revision = try #require(kept.json["draft_revision"]?["revision"]?.stringValue)
         let diff = harness.send("GET", "/v1/rules/revisions/\(bundled)/diff/\(revision)", admin: true).json
-        let files = diff["files"]?.arrayValue ?? []
+        let files = diff["file_changes"]?.arrayValue ?? []
         #expect(files.count == 1, "\(diff.compactText.prefix(400))")
         #expect(files.first?["path"]?.stringValue?.hasSuffix("locales/journey/ru.yaml") == true, "\(files)")
-        let lines = files.flatMap { $0["lines"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        let lines = files.flatMap { $0["diff_lines"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
         #expect(
             lines.filter { $0.hasPrefix("+") || $0.hasPrefix("-") } == [
                 "-   \(key): \"Первый замер веса\"", "+   \(key): \"Первое взвешивание\"",

@@ -152,13 +152,13 @@ JC.active = async function () {
     JC.activeCache = (async () => {
       const list = (await JC.api("GET", "/v1/rules/revisions?limit=50")).data;
       if (JC.remember) JC.remember(list.revisions);
-      if (!list.active) {
+      if (!list.active_revision_id) {
         // Nothing published yet: the service serves its folders, and a draft starts from them.
         const served = (await JC.api("GET", "/v1/rules/files")).data;
         return { id: null, files: served.files, source: served.source, revisions: list.revisions, list };
       }
-      const detail = (await JC.api("GET", "/v1/rules/revisions/" + list.active)).data;
-      return { id: list.active, detail, files: detail.files, source: "revision", revisions: list.revisions, list };
+      const detail = (await JC.api("GET", "/v1/rules/revisions/" + list.active_revision_id)).data;
+      return { id: list.active_revision_id, detail, files: detail.files, source: "revision", revisions: list.revisions, list };
     })();
     JC.activeCache.catch(() => (JC.activeCache = null));
   }

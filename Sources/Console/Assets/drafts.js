@@ -23,7 +23,7 @@
   function previewView(report) {
     const decisions = Object.entries(report.by_decision || {});
     return [
-      JC.el("p", { class: "preview-summary" }, report.changed + " of " + report.decisions + " decisions change, over " + report.dogs + " active dogs."),
+      JC.el("p", { class: "preview-summary" }, report.changed + " of " + report.decisions + " decisions change, over " + report.dog_count + " active dogs."),
       decisions.length
         ? JC.table(["Decision", "Dogs changed", "Examples"], decisions.map(([key, c]) => [key, { text: String(c.changed), class: "number" }, JC.el("ul", {}, c.examples.map((e) => JC.el("li", {}, e.dog_id + ": " + JSON.stringify(e.before) + " → " + JSON.stringify(e.after))))]))
         : JC.message("ok", "No screen decision changes over the last 7 days."),
@@ -52,10 +52,10 @@
    */
   JC.draftPanel = function (target, answer, options) {
     const opts = options || {};
-    const revision = answer.revision.revision;
+    const revision = answer.draft_revision.revision;
     const id = (name) => opts.prefix + "-" + name;
     const result = JC.el("div", { id: id("draft-result") });
-    const messageInput = JC.el("input", { id: id("draft-message"), type: "text", maxlength: "2000", required: true, value: opts.message || answer.revision.message || "" });
+    const messageInput = JC.el("input", { id: id("draft-message"), type: "text", maxlength: "2000", required: true, value: opts.message || answer.draft_revision.message || "" });
     const showDiff = async (event) => {
       await JC.busy(event.target, result, "show the changes", async () => {
         const active = await JC.active();
@@ -111,7 +111,7 @@
     await JC.busy(event.target, target, "save the draft", async () => {
       try {
         const answer = (await JC.api("PUT", options.path, options.body())).data;
-        JC.draftPanel(target, answer, { prefix: options.prefix, message: answer.revision.message, published: (revision) => options.published(revision, answer) });
+        JC.draftPanel(target, answer, { prefix: options.prefix, message: answer.draft_revision.message, published: (revision) => options.published(revision, answer) });
         if (options.shown) options.shown(answer);
       } catch (error) {
         options.problems(JC.problems(error));

@@ -135,7 +135,7 @@
     if (Object.keys(files).length === 0) throw new Error("nothing changed yet: edit a file first");
     const message = document.getElementById("publish-message").value.trim() || "draft: " + Object.keys(files).join(", ");
     const outcome = (await JC.api("POST", "/v1/rules/revisions", { files, base: "active", message, activate: false })).data;
-    state.kept = outcome.revision.revision;
+    state.kept = outcome.published_revision.revision;
     return state.kept;
   }
 
@@ -192,12 +192,12 @@
 
   /** The headline: screen decisions and replayed events that change, so that neither hides behind the other. */
   JC.previewHeadline = function (report, days) {
-    const events = report.events || {};
+    const events = report.event_impact || {};
     const changedEvents = events.changed || 0;
-    const effects = Object.entries(events.by_effect || {}).filter(([, c]) => c.events > 0).map(([type, c]) => c.events + " × " + effectName(type));
+    const effects = Object.entries(events.by_effect || {}).filter(([, c]) => c.event_count > 0).map(([type, c]) => c.event_count + " × " + effectName(type));
     const decisions = report.changed === 0 ? "No screen decision changes" : report.changed + " of " + report.decisions + " screen decisions change";
     const replay = changedEvents === 0 ? "no replayed event changes" : changedEvents + " of " + (events.replayed || 0) + " replayed events change (" + effects.join(", ") + ")";
-    return decisions + " and " + replay + ", over the " + report.dogs + " dogs active in the last " + days + " day" + (days === 1 ? "" : "s") + ".";
+    return decisions + " and " + replay + ", over the " + report.dog_count + " dogs active in the last " + days + " day" + (days === 1 ? "" : "s") + ".";
   };
 
   async function runPreview() {
@@ -214,8 +214,8 @@
       }
       const report = (await JC.api("POST", "/v1/rules/revisions/" + revision + "/preview", { days })).data;
       const decisions = Object.entries(report.by_decision);
-      const events = report.events || {};
-      const effects = Object.entries(events.by_effect || {}).filter(([, c]) => c.events > 0);
+      const events = report.event_impact || {};
+      const effects = Object.entries(events.by_effect || {}).filter(([, c]) => c.event_count > 0);
       JC.show(
         "preview-result",
         JC.el("h3", {}, "Impact over the last " + days + " days"),
@@ -226,10 +226,10 @@
           : null,
         countTable("Rule", report.by_rule, (n) => String(n)),
         effects.length
-          ? JC.table(["What replayed events make", "Events that change", "Examples (before → after)"], effects.map(([type, c]) => [effectName(type), { text: String(c.events), class: "number" }, eventExamples(c)]), "Replayed events (" + (events.replayed || 0) + " events of " + (events.users || 0) + " users)")
+          ? JC.table(["What replayed events make", "Events that change", "Examples (before → after)"], effects.map(([type, c]) => [effectName(type), { text: String(c.event_count), class: "number" }, eventExamples(c)]), "Replayed events (" + (events.replayed || 0) + " events of " + (events.users || 0) + " users)")
           : null,
         countTable("Made by", Object.fromEntries(Object.entries(events.by_consumer || {}).map(([k, v]) => [k.replace(/^rule:/, "rule "), v])), (v) => v + " events"),
-        events.refusals && events.refusals.events ? JC.message("warning", events.refusals.events + " events would be refused by the draft.", events.refusals) : null,
+        events.refusals && events.refusals.event_count ? JC.message("warning", events.refusals.event_count + " events would be refused by the draft.", events.refusals) : null,
         JC.el("details", {}, JC.el("summary", {}, "The whole report"), JC.el("pre", {}, JSON.stringify(report, null, 2)))
       );
     });
@@ -237,20 +237,20 @@
 
   /** A diff as lines, added and removed marked. */
   JC.renderDiff = function (diff) {
-    const s = diff.summary || {};
-    const rules = ["rules_added", "rules_removed", "rules_changed"].filter((k) => s[k] && s[k].length).map((k) => k.replace("rules_", "rules ") + ": " + s[k].join(", "));
+    const counted = (diff.change_counts || {}).rules || {};
+    const rules = ["added", "removed", "changed"].filter((k) => counted[k] && counted[k].length).map((k) => "rules " + k + ": " + counted[k].join(", "));
     return JC.el(
       "div",
       { class: "diff" },
-      JC.el("p", {}, "From ", JC.revisionName(diff.from, JC.messageOf(diff.from)), " to ", JC.revisionName(diff.to, JC.messageOf(diff.to)), ": " + (diff.files.length === 1 ? "1 file changes." : diff.files.length ? diff.files.length + " files change." : "no file changes.")),
+      JC.el("p", {}, "From ", JC.revisionName(diff.from, JC.messageOf(diff.from)), " to ", JC.revisionName(diff.to, JC.messageOf(diff.to)), ": " + (diff.file_changes.length === 1 ? "1 file changes." : diff.file_changes.length ? diff.file_changes.length + " files change." : "no file changes.")),
       rules.length ? JC.el("ul", {}, rules.map((r) => JC.el("li", {}, r))) : null,
-      diff.files.map((file) =>
+      diff.file_changes.map((file) =>
         JC.el(
           "div",
           {},
           JC.el("h4", {}, file.change + " " + file.path),
-          file.lines
-            ? JC.el("pre", {}, file.lines.map((line) => JC.el("span", { class: line.startsWith("+") ? "diff-add" : line.startsWith("-") ? "diff-remove" : "" }, line + "\n")))
+          file.diff_lines
+            ? JC.el("pre", {}, file.diff_lines.map((line) => JC.el("span", { class: line.startsWith("+") ? "diff-add" : line.startsWith("-") ? "diff-remove" : "" }, line + "\n")))
             : JC.el("p", {}, "(too large to show line by line)")
         )
       )
@@ -294,14 +294,14 @@
         if (!JC.can("publisher")) body.activate = false;
         const answer = await JC.api("POST", "/v1/rules/revisions", body);
         if (!JC.can("publisher")) {
-          JC.show("publish-result", JC.message("ok", "Saved " + JC.revisionName(answer.data.revision.revision, message) + ". A publisher makes it live from History."));
+          JC.show("publish-result", JC.message("ok", "Saved " + JC.revisionName(answer.data.published_revision.revision, message) + ". A publisher makes it live from History."));
           state.drafts = {};
           state.kept = null;
           JC.invalidate();
           return;
         }
         const outcome = answer.data;
-        const id = outcome.revision.revision;
+        const id = outcome.published_revision.revision;
         if (answer.status === 202) {
           const a = outcome.approvals;
           // The draft stays open: an edit makes another revision, which needs its own approvals.

@@ -99,10 +99,10 @@
   JC.newExperimentForm = function () {
     const key = JC.el("input", { id: "exp-key", type: "text", required: true, pattern: "[A-Za-z0-9_.-]+", placeholder: "reminder-timing" });
     const description = JC.el("input", { id: "exp-description", type: "text", maxlength: "500", size: "60" });
-    const variations = JC.el("input", { id: "exp-variations", type: "text", placeholder: "control, evening", size: "40" });
+    const variations = JC.el("input", { id: "exp-variation-names", type: "text", placeholder: "control, evening", size: "40" });
     const coverage = JC.el("input", { id: "exp-coverage", type: "number", min: "0", max: "100", step: "any", value: "10" });
     const create = (event) => {
-      const body = { description: description.value.trim() || undefined, variations: variations.value.split(",").map((v) => v.trim()).filter((v) => v), coverage: Number(coverage.value) / 100 };
+      const body = { description: description.value.trim() || undefined, variation_names: variations.value.split(",").map((v) => v.trim()).filter((v) => v), coverage: Number(coverage.value) / 100 };
       send(event.target, "PUT", "/v1/experiments/" + encodeURIComponent(key.value.trim()), body, "create the experiment");
     };
     JC.show(
@@ -111,7 +111,7 @@
       JC.el("p", {}, "It is created stopped, with equal weights: start it when a rule or a flow uses it."),
       field("exp-key", "Key", key),
       field("exp-description", "Description", description),
-      field("exp-variations", "Variations (the control first, separated by commas)", variations),
+      field("exp-variation-names", "Variations (the control first, separated by commas)", variations),
       field("exp-coverage", "Coverage (% of users)", coverage),
       JC.el("button", { type: "button", id: "exp-create", onclick: create }, "Create as a draft")
     );

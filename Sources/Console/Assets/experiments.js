@@ -83,7 +83,7 @@
         JC.el("p", {}, report.exposed_users + " users exposed (as of " + JC.time(report.as_of) + ")."),
         JC.table(["Variation", "Weight", "Users"], report.variations.map((v) => [v.variation === control && v.variation !== "control" ? v.variation + " (control)" : v.variation, JC.percent(v.weight), { text: String(v.users), class: "number" }])),
         warnings,
-        report.metrics.map((metric) => metricView(metric, control)),
+        report.metric_results.map((metric) => metricView(metric, control)),
         JC.el("details", {}, JC.el("summary", {}, "The whole report"), JC.el("pre", {}, JSON.stringify(report, null, 2)))
       );
       document.getElementById("report-title").focus();

@@ -77,7 +77,7 @@
         JC.el("h3", {}, "Why: the rules, in the order they ran"),
         JC.table(
           ["Rule", "Variant", "Chosen because", "Inputs", "Output"],
-          today.explain.map((entry) => [
+          today.explanations.map((entry) => [
             JC.el("button", { type: "button", class: "secondary", onclick: () => JC.openFile(entry.file.split(":")[0], Number(entry.file.split(":")[1]) || 1) }, entry.rule),
             entry.variant + (entry.experiment ? " (experiment " + entry.experiment + ")" : ""),
             JC.assignmentWords(entry.assignment),

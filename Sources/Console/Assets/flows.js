@@ -1,6 +1,6 @@
 // The Onboarding page: a flow's steps in a form — reorder, add, remove, reword the tooltips
 // per locale, pick what completes a new step from the events the app sends — with the version
-// decision explicit and counted (GET/PUT /v1/onboarding/flows/{flow}, …/check), saved as a
+// decision explicit and counted (GET/PUT /v1/onboarding/flows/{flow_id}, …/check), saved as a
 // draft revision, previewed and published like any other change.
 "use strict";
 (function () {
@@ -235,11 +235,11 @@
 
   function showImpact(impact) {
     state.impact = impact;
-    $("flow-version-minor-label").textContent = "Finished users see only the new steps (version " + impact.minor.version + ")";
-    $("flow-version-major-label").textContent = "Everyone starts again (version " + impact.major.version + ")";
-    JC.show("flow-impact-minor", impact.minor.says);
-    JC.show("flow-impact-major", impact.major.says);
-    JC.show("flow-kept", impact.kept && impact.kept.says ? impact.kept.says : "");
+    $("flow-version-minor-label").textContent = "Finished users see only the new steps (version " + impact.minor_impact.version + ")";
+    $("flow-version-major-label").textContent = "Everyone starts again (version " + impact.major_impact.version + ")";
+    JC.show("flow-impact-minor", impact.minor_impact.says);
+    JC.show("flow-impact-major", impact.major_impact.says);
+    JC.show("flow-kept", impact.kept_impact && impact.kept_impact.says ? impact.kept_impact.says : "");
   }
 
   async function check() {
@@ -265,8 +265,8 @@
     const number = (n) => ({ text: String(n), class: "number" });
     const rows =
       answer.version_change === "minor"
-        ? [["finished, will see only the new steps", number(impact.minor.see_new_steps)], ["finished, nothing new", number(impact.minor.see_nothing_new)], ["in the middle, carry on", number(impact.minor.carry_on)], ["in other variants, no change", number(impact.minor.unaffected)]]
-        : [["start again from the first step", number(impact.major.start_again)]];
+        ? [["finished, will see only the new steps", number(impact.minor_impact.see_new_steps)], ["finished, nothing new", number(impact.minor_impact.see_nothing_new)], ["in the middle, carry on", number(impact.minor_impact.carry_on)], ["in other variants, no change", number(impact.minor_impact.unaffected)]]
+        : [["start again from the first step", number(impact.major_impact.start_again)]];
     const counts = JC.table(["Users who started " + answer.flow_id, "Count"], rows);
     $("flow-draft").insertBefore(JC.el("div", { id: "flow-counts" }, counts), $("flow-draft").children[2] || null);
   }

@@ -66,7 +66,7 @@
     if (!answer || !answer.message) return;
     await JC.busy(button, "history-diff", kind === "schedule" ? "schedule the revision" : "make the revision live", async () => {
       if (kind === "schedule") {
-        const schedule = (await JC.api("POST", "/v1/rules/revisions/" + revision.revision + "/schedule", { at: answer.at, message: answer.message })).data.schedule;
+        const schedule = (await JC.api("POST", "/v1/rules/revisions/" + revision.revision + "/schedule", { at: answer.at, message: answer.message })).data.scheduled_activation;
         await JC.pages.history.load();
         JC.show("history-diff", JC.message("ok", JC.revisionName(revision) + " goes live at " + JC.time(schedule.due_at) + "."));
         return;
@@ -125,7 +125,7 @@
       JC.remember(list.revisions);
       const needed = list.required_approvals || 0;
       const rows = list.revisions.map((revision) => {
-        const isActive = revision.revision === list.active;
+        const isActive = revision.revision === list.active_revision_id;
         const wasLive = Boolean(revision.activation);
         const message = revision.message;
         return [
@@ -155,8 +155,8 @@
           ["When", "Who", "What", "Revision", "Why"],
           audit.audit.map((e) => {
             const subject = /^[0-9a-f]{64}$/.test(e.subject) ? JC.revisionName(e.subject, JC.messageOf(e.subject)) : e.subject;
-            const cells = [JC.time(e.at), e.actor, JC.action(e.action), subject, e.message];
-            return e.action === "emergency_rollback" ? cells.map((text) => ({ text, class: "emergency" })) : cells;
+            const cells = [JC.time(e.at), e.actor, JC.action(e.operation), subject, e.message];
+            return e.operation === "emergency_rollback" ? cells.map((text) => ({ text, class: "emergency" })) : cells;
           })
         )
       );

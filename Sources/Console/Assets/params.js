@@ -44,7 +44,7 @@
       case "enum":
       case "block_id":
       case "branch_id": {
-        const choices = p.type === "enum" ? p.values : p.choices || [];
+        const choices = p.choices || [];
         return JC.el("select", attributes, choices.map((c) => JC.el("option", { value: c, selected: c === value }, c)));
       }
       case "integer":

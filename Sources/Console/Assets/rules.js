@@ -74,8 +74,8 @@
           openButton(rule.file, rule.line, rule.id),
           rule.kind,
           JC.el("span", { class: "path" }, rule.file + ":" + rule.line),
-          rule.experiment ? rule.experiment + " (" + rule.variants.join(", ") + ")" : "—",
-          { text: String(rule.tests), class: "number" },
+          rule.experiment ? rule.experiment + " (" + rule.variant_names.join(", ") + ")" : "—",
+          { text: String(rule.test_count), class: "number" },
           q ? quarantineTag(q) : JC.el("span", { class: "tag good" }, "serving"),
           change(changes[rule.file]),
         ];
