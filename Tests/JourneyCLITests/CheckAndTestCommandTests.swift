@@ -98,15 +98,14 @@ import Testing
         #expect(none.stderr.contains("no test matches --run 'nothing'"))
     }
 
-    @Test func aHangingTestFailsAfterTheTimeoutNamingRuleAndTest() throws {
+    /// The loop never ends by itself: the budget ends it, and a hang fails the test at its time
+    /// limit (no bound on the wall clock, which a loaded machine stretches past 5 s).
+    @Test(.timeLimit(.minutes(2))) func aHangingTestFailsAfterTheTimeoutNamingRuleAndTest() throws {
         let rules = try TemporaryDirectory([
             "r.yaml":
                 "rule: spin\nkind: value\nexpr: 'def f: f; f'\ntests:\n  - {name: forever, input: null, expect: 1}\n"
         ])
-        let clock = ContinuousClock()
-        let started = clock.now
         let run = journey("test", "--rules", rules.path, "--plugins", rules.path + "/none", "--timeout", "200ms")
-        #expect(clock.now - started < .seconds(5))
         #expect(run.status == 3)
         #expect(run.stdout.contains("FAIL spin › forever"))
         #expect(run.stdout.contains("timed out: rule `spin` ran past its time budget of 200ms"))

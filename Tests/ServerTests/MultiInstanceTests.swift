@@ -21,7 +21,10 @@ import Testing
 /// killed (SIGKILL, workers too) and started again, PostgreSQL is restarted, and a revision
 /// is published through one instance. Every event must then be stored exactly once, with
 /// exactly the rows that ingesting the same events one by one into SQLite gives.
-@Suite(.serialized, .enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
+///
+/// The tests run in parallel: each has a server or a schema of its own, and only the crash
+/// test restarts its server.
+@Suite(.enabled(if: TestStore.postgresURL != nil, "no PostgreSQL server (JOURNEY_TEST_POSTGRES_URL)"))
 struct MultiInstanceTests {
     /// The columns that differ with the order and time of arrival, not with the events: row
     /// ids (and the columns that point at them), times of receipt, which revision handled an
@@ -39,6 +42,8 @@ struct MultiInstanceTests {
     @Test func threeInstancesKeepEveryEventOnceThroughCrashesAndARestart() throws {
         let server = try ThrowawayPostgres()
         let workload = try Workload(copies: 30, now: Date().timeIntervalSince1970)
+        // The reference (the same events one by one into SQLite) runs meanwhile: it reads only the events.
+        let reference = workload.ingestSeriallyInBackground()
         let instances = Instances(count: 3, url: server.url)
         try instances.startAll()
         defer { instances.stopAll() }
@@ -133,7 +138,7 @@ struct MultiInstanceTests {
 
         // What the instances stored, beside the same events ingested one by one into SQLite.
         let postgres = try StoreLocation(server.url).open(schema: Features.all.schema)
-        let (serial, acceptedSerially) = try workload.ingestSerially()
+        let (serial, acceptedSerially) = try reference.wait()
         let excluded = Self.arrivalColumns
         var expected = try StoreDump(serial, backend: "sqlite", excluding: excluded)
         var found = try StoreDump(postgres, backend: "postgres", excluding: excluded)
@@ -335,18 +340,46 @@ struct Workload: Sendable {
     }
 
     /// The same events ingested one by one (each user's in order) into a fresh SQLite store
-    /// with the bundled rules: what the instances must have stored.
-    func ingestSerially() throws -> (store: any StoreConnection, accepted: Int) {
-        let file = folder.file("serial.sqlite")
-        let input = try folder.write("events.jsonl", events.map(\.compactText).joined(separator: "\n") + "\n")
-        let run = try ProcessRun(
-            try BuiltExecutable.path("journey"),
-            [
-                "ingest", input, "--db", file, "--rules", Repository.rules, "--plugins", Repository.plugins,
-                "--batch-size", "1", "--format", "json",
-            ])
-        let text = run.stdout
-        let accepted = text.split(separator: "\n").filter { $0.contains("\"status\":\"accepted\"") }.count
+    /// with the bundled rules: what the instances must have stored. Started at once on a thread
+    /// of its own; ``SerialIngest/wait()`` gives the store.
+    func ingestSeriallyInBackground() -> SerialIngest {
+        let ingest = SerialIngest(file: folder.file("serial.sqlite"))
+        let events = events.map(\.compactText).joined(separator: "\n") + "\n"
+        let folder = folder
+        Thread.detachNewThread {
+            ingest.finish {
+                let input = try folder.write("events.jsonl", events)
+                let run = try ProcessRun(
+                    try BuiltExecutable.path("journey"),
+                    [
+                        "ingest", input, "--db", ingest.file, "--rules", Repository.rules, "--plugins",
+                        Repository.plugins, "--batch-size", "1", "--format", "json",
+                    ])
+                return run.stdout.split(separator: "\n").filter { $0.contains("\"status\":\"accepted\"") }.count
+            }
+        }
+        return ingest
+    }
+}
+
+/// The reference ingest of ``Workload/ingestSeriallyInBackground()``, running or done.
+final class SerialIngest: Sendable {
+    /// The SQLite file it writes.
+    let file: String
+    /// How many events it accepted, or why it failed; nil while it runs.
+    private let outcome = Mutex<Result<Int, any Error>?>(nil)
+
+    init(file: String) { self.file = file }
+
+    fileprivate func finish(_ body: () throws -> Int) {
+        let result = Result { try body() }
+        outcome.withLock { $0 = result }
+    }
+
+    /// Waits for the ingest's end; the store and how many events it accepted.
+    func wait() throws -> (store: any StoreConnection, accepted: Int) {
+        let result = try waitFor("the reference ingest into SQLite", timeout: .seconds(600)) { outcome.withLock { $0 } }
+        let accepted = try result.get()
         return (try StoreLocation(file).open(schema: Features.all.schema), accepted)
     }
 }
@@ -365,9 +398,23 @@ final class Instances: @unchecked Sendable {
         ports = Mutex(Array(repeating: nil, count: count))
     }
 
+    /// Starts every instance, all at once (each loads the rules in its workers).
     func startAll() throws {
-        for index in 0..<ports.withLock({ $0.count }) { try start(index) }
+        DispatchQueue.concurrentPerform(iterations: services.count) { index in
+            let result = Result { try LiveService(workers: 2, arguments: ["--db", url], seed: false) }
+            startLock.withLock { started[index] = result }
+        }
+        for (index, result) in started.sorted(by: { $0.key < $1.key }) {
+            let service = try result.get()
+            services[index] = service
+            ports.withLock { $0[index] = service.port }
+        }
+        started = [:]
     }
+
+    /// What ``startAll()``'s threads started, under `startLock`.
+    private var started: [Int: Result<LiveService, any Error>] = [:]
+    private let startLock = NSLock()
 
     private func start(_ index: Int) throws {
         let service = try LiveService(workers: 2, arguments: ["--db", url], seed: false)
