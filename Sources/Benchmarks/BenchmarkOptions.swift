@@ -41,7 +41,7 @@ struct BenchmarkOptions {
                journey-bench slow [--connections <n>] [--seconds <n>] [--workers <n>]
                journey-bench gates [--rules <dir>] [--rounds <n>]
                journey-bench events [--rules <dir>] [--events <n>] [--workers <n>] [--threads <n>] [--connections <n>] [--seconds <n>] [--rounds <n>] [--baseline <journey>]
-               journey-bench postgres --postgres <url> [--events <n>] [--workers <n>] [--connections <n>] [--seconds <n>] [--rounds <n>]
+               journey-bench postgres --postgres <url> [--events <n>] [--workers <n>] [--connections <n>] [--seconds <n>] [--rounds <n>] [--baseline <journey>]
 
         SUBCOMMANDS:
           rules                   Rule evaluation through the engine beside a plain C loop over libjq.
@@ -69,8 +69,10 @@ struct BenchmarkOptions {
           events                  POST /v1/events with 10 and 100 events a request beside journey ingest on
                                   the same SQLite store, and the latency of 10-event requests at 50% and
                                   90% of the service's maximum rate.
-          postgres                journey ingest into PostgreSQL beside SQLite, and POST /v1/events through
-                                  1, 2 and 3 instances on one PostgreSQL database beside one SQLite service.
+          postgres                journey ingest into PostgreSQL beside SQLite (whole process, the ingest's
+                                  own time, CPU) and beside a raw COPY and INSERT of the same rows, and POST
+                                  /v1/events through 1, 2 and 3 instances on one PostgreSQL database beside
+                                  one SQLite service; with the date, the builds and the load.
 
         OPTIONS:
           --rules <dir>           The rules directory. (default: Rules)
@@ -97,8 +99,8 @@ struct BenchmarkOptions {
           --connections <n>       http: wrk connections. (default: 32)
           --seconds <n>           http: seconds per wrk run. (default: 5)
           --postgres <url>        postgres: the server to use (scripts/bench postgres starts one).
-          --baseline <journey>    events: another build's journey executable (main's, say), served on a
-                                  store of its own beside this build's in the same rounds: before/after.
+          --baseline <journey>    events, postgres: another build's journey executable (main's, say), run on
+                                  stores of its own beside this build's in the same rounds: before/after.
           -h, --help              Show help information.
         """
 

@@ -6,6 +6,9 @@ import Postgres
 /// the ingest workload (100,000 events by default) into each, and `POST /v1/events` (batches
 /// of 10 events) through one SQLite service and through 1, 2 and 3 `journey serve` instances
 /// sharing one PostgreSQL database (each instance its own wrk, the connections shared out).
+/// With `--baseline`, another build's `journey` runs beside this one in the same rounds (the
+/// ingest, and one SQLite and one PostgreSQL service): a before/after of a change. The output
+/// starts with the date, both builds (commit, SHA-256) and the load.
 struct PostgresBenchmark {
     var options: BenchmarkOptions
 
@@ -21,70 +24,55 @@ struct PostgresBenchmark {
         defer { setup.remove() }
         let (wrk, journey, folder) = (setup.wrk, setup.journey, setup.folder)
 
-        print("journey-bench postgres: the PostgreSQL store beside SQLite, in the same run\n")
-        try ingest(journey: journey, folder: folder, url: url)
-        try service(journey: journey, wrk: wrk, folder: folder, url: url)
+        var builds = [(label: "this build", journey: journey)]
+        if let baseline = options.baseline { builds.append((label: "baseline", journey: baseline)) }
+        print("journey-bench postgres: the PostgreSQL store beside SQLite, in the same run")
+        print("  \(RunContext.date); load average \(RunContext.load) at the start")
+        print("  this build: \(RunContext.describe(journey, thisBuild: true))")
+        if let baseline = options.baseline { print("  baseline:   \(RunContext.describe(baseline, thisBuild: false))") }
+        print("  server: PostgreSQL \(try serverVersion(url))\n")
+        try ingest(builds: builds, folder: folder, url: url)
+        try service(builds: builds, wrk: wrk, folder: folder, url: url)
+        print("\nload average \(RunContext.load) at the end")
     }
 
-    /// `journey ingest` of the workload into a fresh store of each backend.
-    private func ingest(journey: String, folder: String, url: String) throws {
+    /// `journey ingest` of the workload into a fresh store of each backend, by each build, and
+    /// the raw writes of the same rows.
+    private func ingest(builds: [(label: String, journey: String)], folder: String, url: String) throws {
         let workload = IngestWorkload(events: options.events)
         let file = folder + "/events.jsonl"
         try (workload.lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         print("journey ingest, \(workload.lines.count) events (\(options.rounds) rounds, medians):")
-        var seconds: [String: [Double]] = [:]
+        var runs = PostgresIngestRuns(builds: builds, folder: folder, file: file)
+        var raw: [String: [Double]] = [:]
         for round in 0..<options.rounds {
-            let sqlite = folder + "/ingest-\(round).sqlite"
-            seconds["sqlite", default: []].append(try timeIngest(journey, file, db: sqlite, folder: folder))
-            let postgres = try freshSchema(url, name: "ingest_\(round)")
-            seconds["postgres", default: []].append(try timeIngest(journey, file, db: postgres, folder: folder))
-            let raw = try PostgresRawWrites(url: postgres)
-            seconds["copy", default: []].append(raw.copySeconds * Double(workload.lines.count) / Double(raw.rows))
-            seconds["insert", default: []].append(raw.insertSeconds * Double(workload.lines.count) / Double(raw.rows))
+            let postgres = try runs.round(round) { try freshSchema(url, name: $0) }
+            let writes = try PostgresRawWrites(url: postgres)
+            raw["copy", default: []].append(writes.copySeconds * Double(workload.lines.count) / Double(writes.rows))
+            raw["insert", default: []].append(writes.insertSeconds * Double(workload.lines.count) / Double(writes.rows))
         }
-        let sqlite = median(seconds["sqlite"]!)
-        let postgres = median(seconds["postgres"]!)
+        print(runs.report(events: workload.lines.count))
         let count = Double(workload.lines.count)
-        print(String(format: "  SQLite       %8.2f s  %8.0f events/s", sqlite, count / sqlite))
+        let engine = runs.medians(builds[0].label, "postgres")
         print(
-            String(
-                format: "  PostgreSQL   %8.2f s  %8.0f events/s  (%.2f× SQLite's events/s)", postgres, count / postgres,
-                sqlite / postgres))
-        print(
-            "  The same rows of `events` written again on the same server, nothing else (the physical limit), in transactions of \(PostgresRawWrites.batch):"
+            "  The same rows of `events` written again on the same server, nothing else (the physical limit), in transactions of \(PostgresRawWrites.batch); this build's PostgreSQL ingest beside them (its own time):"
         )
         for (name, label) in [("copy", "COPY"), ("insert", "INSERT, \(PostgresRawWrites.rowsPerInsert) rows each")] {
-            let raw = median(seconds[name]!)
+            let seconds = median(raw[name]!)
             print(
                 String(
                     format: "  %@ %8.2f s  %8.0f rows/s  (the engine's ingest: %.2f× its rate)",
-                    label.padding(toLength: 26, withPad: " ", startingAt: 0), raw,
-                    count / raw, raw / postgres))
+                    label.padding(toLength: 26, withPad: " ", startingAt: 0), seconds,
+                    count / seconds, seconds / engine.own))
         }
         print("")
     }
 
-    private func timeIngest(_ journey: String, _ file: String, db: String, folder: String) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: journey)
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.arguments = ["ingest", file, "--db", db, "--now", "2026-11-29T12:00:00Z", "-q"]
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        let start = Date()
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let elapsed = Date().timeIntervalSince(start)
-        guard process.terminationStatus == 0 else {
-            throw Problem(description: "journey ingest --db \(db) failed: \(text.prefix(2000))")
-        }
-        return elapsed
-    }
-
-    /// POST /v1/events through one SQLite service and 1, 2 and 3 PostgreSQL instances.
-    private func service(journey: String, wrk: String, folder: String, url: String) throws {
+    /// POST /v1/events through one SQLite service and 1, 2 and 3 PostgreSQL instances of this
+    /// build; of a baseline build, through one SQLite service and one PostgreSQL instance.
+    private func service(builds: [(label: String, journey: String)], wrk: String, folder: String, url: String)
+        throws
+    {
         let workers = options.workers
         print(
             "POST /v1/events, 10 events each: \(workers) workers per instance; \(options.connections) connections in all, shared out over one wrk per instance; \(options.seconds) s runs, \(options.rounds) rounds, medians"
@@ -96,36 +84,53 @@ struct PostgresBenchmark {
                 .write(toFile: script, atomically: true, encoding: .utf8)
             return script
         }
-        let sqlite = try HTTPBenchmark.Service(
-            journey: journey, folder: folder, name: "sqlite", workers: workers, extra: ["--no-watch"])
-        defer { sqlite.stop() }
-        let shared = try freshSchema(url, name: "service")
-        var instances: [HTTPBenchmark.Service] = []
-        defer { for instance in instances { instance.stop() } }
-        for index in 0..<3 {
-            instances.append(
-                try HTTPBenchmark.Service(
-                    journey: journey, folder: folder, name: "postgres-\(index)", workers: workers,
-                    extra: ["--no-watch", "--no-jobs"], database: shared, seed: index == 0))
-        }
-        var rates: [String: [Double]] = [:]
-        for _ in 0..<options.rounds {
-            rates["sqlite", default: []].append(try load(wrk, ports: [sqlite.port], scripts: scripts))
-            for count in 1...3 {
-                rates["postgres \(count)", default: []].append(
-                    try load(wrk, ports: instances.prefix(count).map(\.port), scripts: scripts))
+        var services: [(sqlite: HTTPBenchmark.Service, postgres: [HTTPBenchmark.Service])] = []
+        defer {
+            for service in services {
+                service.sqlite.stop()
+                for instance in service.postgres { instance.stop() }
             }
         }
-        let base = median(rates["sqlite"]!)
-        print("  store                    events/s   of SQLite's service")
-        print(String(format: "  SQLite, 1 instance      %9.0f   100%%", base))
-        for count in 1...3 {
-            let rate = median(rates["postgres \(count)"]!)
-            print(
-                String(
-                    format: "  PostgreSQL, %d instance%@ %9.0f   %3.0f%%", count, count == 1 ? " " : "s", rate,
-                    rate / base * 100))
+        for (index, build) in builds.enumerated() {
+            let sqlite = try HTTPBenchmark.Service(
+                journey: build.journey, folder: folder, name: "sqlite-\(index)", workers: workers,
+                extra: ["--no-watch"])
+            services.append((sqlite, []))
+            let shared = try freshSchema(url, name: "service_\(index)")
+            for instance in 0..<(index == 0 ? 3 : 1) {
+                services[index].postgres.append(
+                    try HTTPBenchmark.Service(
+                        journey: build.journey, folder: folder, name: "postgres-\(index)-\(instance)",
+                        workers: workers, extra: ["--no-watch", "--no-jobs"], database: shared, seed: instance == 0))
+            }
         }
+        var rates: [String: [Double]] = [:]
+        for round in 0..<options.rounds {
+            let order = round % 2 == 0 ? Array(builds.indices) : builds.indices.reversed()
+            for index in order {
+                let label = builds[index].label
+                rates["\(label) sqlite", default: []].append(
+                    try load(wrk, ports: [services[index].sqlite.port], scripts: scripts))
+                for count in 1...services[index].postgres.count {
+                    rates["\(label) postgres \(count)", default: []].append(
+                        try load(wrk, ports: services[index].postgres.prefix(count).map(\.port), scripts: scripts))
+                }
+            }
+        }
+        var rows: [[String]] = []
+        for (index, build) in builds.enumerated() {
+            let base = median(rates["\(build.label) sqlite"]!)
+            rows.append(["\(build.label), SQLite, 1 instance", String(format: "%.0f", base), "100%"])
+            for count in 1...services[index].postgres.count {
+                let rate = median(rates["\(build.label) postgres \(count)"]!)
+                rows.append([
+                    "\(build.label), PostgreSQL, \(count) instance\(count == 1 ? "" : "s")",
+                    String(format: "%.0f", rate),
+                    String(format: "%.0f%%", rate / base * 100),
+                ])
+            }
+        }
+        print(table(header: ["service", "events/s", "of its SQLite service"], rows: rows))
     }
 
     /// One wrk per port at once, the connections shared out; the events per second of all.
@@ -153,6 +158,13 @@ struct PostgresBenchmark {
         if let failure = results.failure { throw Problem(description: failure) }
         if results.errors > 0 { print("  (\(results.errors) requests answered with an error)") }
         return results.total
+    }
+
+    /// `SHOW server_version`.
+    private func serverVersion(_ url: String) throws -> String {
+        var version = "unknown"
+        try PostgresConnection(url: url).query("SHOW server_version") { version = $0.text(0) ?? version }
+        return version
     }
 
     /// A schema of its own on the server (dropped first if a run left it): the URL to it.
