@@ -80,15 +80,20 @@ struct ReminderMerges {
             && new.reminder.leadsToBlock == held.reminder.leadsToBlock
     }
 
-    /// Merges what is held into `store`, and forgets it.
+    /// Merges what is held into `store`, and forgets it: a key's winner, then its runner-up, key
+    /// by key, the keys' rows being different ones (``Store/mergePendingReminders(_:)``).
     mutating func flush(to store: any Store) throws {
         guard !order.isEmpty else { return }
-        for key in order {
-            guard let entry = kept[key] else { continue }
-            try store.scheduleReminder(entry.winner.reminder, event: entry.winner.event)
-            if let runnerUp = entry.runnerUp { try store.scheduleReminder(runnerUp.reminder, event: runnerUp.event) }
+        let merges = order.compactMap { key in
+            kept[key].map { entry in
+                (
+                    reminder: entry.winner.reminder, event: entry.winner.event,
+                    then: entry.runnerUp.map { (reminder: $0.reminder, event: $0.event) }
+                )
+            }
         }
         order.removeAll(keepingCapacity: true)
         kept.removeAll(keepingCapacity: true)
+        try store.mergePendingReminders(merges)
     }
 }

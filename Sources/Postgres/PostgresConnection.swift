@@ -115,7 +115,7 @@ public final class PostgresConnection {
     /// with ROLLBACK and no error: that is thrown here, since none of its changes were kept.
     private func commit() throws(PostgresError) {
         try sendCopies()
-        let result = try flush(allRows: true, then: ("COMMIT", []))
+        let result = try flush(allRows: true, then: [("COMMIT", [])])[0]
         defer { PQclear(result) }
         let status = String(cString: PQcmdStatus(result))
         guard status == "COMMIT" else {
@@ -337,22 +337,32 @@ public final class PostgresConnection {
         }
     }
 
+    /// Runs statements that return no rows in one round trip (a pipeline, after what is
+    /// queued): how many rows each changed. The first error is thrown, once all were read.
+    public func runAll(_ statements: [(sql: String, values: [PostgresValue])]) throws(PostgresError) -> [Int] {
+        guard !statements.isEmpty else { return [] }
+        for statement in statements { try sendCopies(before: statement.sql) }
+        let results = try flush(then: statements)
+        defer { for result in results { PQclear(result) } }
+        return results.map { Int(String(cString: PQcmdTuples($0))) ?? 0 }
+    }
+
     /// Sends the queued statements in one pipeline, after the queued rows of the tables they
-    /// (or `last`) name (all queued rows when `allRows`) and followed by `last` when given, and
-    /// reads their results; the first error, else `last`'s result (the caller clears it).
+    /// (or `tail`) name (all queued rows when `allRows`) and followed by `tail`, and reads their
+    /// results; the first error, else a result for each of `tail` (the caller clears them).
     @discardableResult
-    private func flush(allRows: Bool = false, then last: (sql: String, values: [PostgresValue])? = nil)
-        throws(PostgresError) -> OpaquePointer?
+    private func flush(allRows: Bool = false, then tail: [(sql: String, values: [PostgresValue])] = [])
+        throws(PostgresError) -> [OpaquePointer]
     {
-        var statements = deferred.map(\.sql)
-        if let last { statements.append(last.sql) }
+        let statements = deferred.map(\.sql) + tail.map(\.sql)
         // The queued statements before the rows: a row may refer to what they insert (an event
         // to its user), and what refers to the rows is checked at the commit (deferrable keys).
         var pending = deferred + takeRows(all: allRows, naming: statements)
         deferred.removeAll(keepingCapacity: true)
-        guard !pending.isEmpty || last != nil else { return nil }
+        guard !pending.isEmpty || !tail.isEmpty else { return [] }
         for item in pending { try sendCopies(before: item.sql) }
-        if let last { pending.append(last) }
+        let tailStart = pending.count
+        pending += tail
         try ensureConnected()
         var prepared: [String] = []
         for item in pending { prepared.append(try prepare(item.sql, valueCount: item.values.count)) }
@@ -375,8 +385,9 @@ public final class PostgresConnection {
             failure = PostgresError(sqlState: nil, message: "cannot send the pipeline: \(errorMessage)")
         }
         // Each statement's results end with a null; then the sync's own result.
-        var kept: OpaquePointer?
+        var kept: [OpaquePointer] = []
         for index in 0..<sent {
+            var first = true
             while let result = PQgetResult(handle) {
                 if failure == nil, PQresultStatus(result) == PGRES_FATAL_ERROR {
                     failure = PostgresError(
@@ -384,24 +395,25 @@ public final class PostgresConnection {
                         message: String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines,
                         sql: pending[index].sql)
                 }
-                if last != nil, index == pending.count - 1, kept == nil {
-                    kept = result
+                if index >= tailStart, first {
+                    kept.append(result)
                 } else {
                     PQclear(result)
                 }
+                first = false
             }
         }
         if let sync = PQgetResult(handle) { PQclear(sync) }
         if PQexitPipelineMode(handle) != 1, failure == nil {
             failure = PostgresError(sqlState: nil, message: "cannot leave pipeline mode: \(errorMessage)")
         }
-        if let failure {
-            PQclear(kept)
-            throw failure
-        }
-        if last != nil, kept == nil {
-            throw PostgresError(
+        if failure == nil, kept.count != tail.count {
+            failure = PostgresError(
                 sqlState: nil, message: "no result: \(errorMessage)", sql: pending[pending.count - 1].sql)
+        }
+        if let failure {
+            for result in kept { PQclear(result) }
+            throw failure
         }
         return kept
     }
@@ -413,7 +425,7 @@ public final class PostgresConnection {
     private func send(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) -> OpaquePointer? {
         try sendCopies(before: sql)
         if !deferred.isEmpty || rowQueues.contains(where: { sql.contains($0.table) }) {
-            return try flush(then: (sql, values))
+            return try flush(then: [(sql, values)])[0]
         }
         try ensureConnected()
         let statement = try prepare(sql, valueCount: values.count)

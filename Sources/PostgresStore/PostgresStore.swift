@@ -135,6 +135,12 @@ public final class PostgresStore: Store {
         try database.connection.runDeferred(sql, values.map(\.postgres))
     }
 
+    /// The statements in one pipeline with what is queued: one round trip for all.
+    public func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int] {
+        for statement in statements { reads.note(statement.sql, statement.values) }
+        return try database.connection.runAll(statements.map { ($0.sql, $0.values.map(\.postgres)) })
+    }
+
     /// Binds a row id taken ahead (``nextRowID(of:)``) and defers the insert; an event's
     /// row goes with the transaction's other queued events in one statement
     /// (``PostgresConnection/insertDeferred(into:columns:_:)``, ``copiesEvents``), in the

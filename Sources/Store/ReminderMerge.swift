@@ -56,22 +56,43 @@ extension Store {
     /// Schedules `reminder` (asked for by the event in row `event`) against the pending one of
     /// its kind. One made `cancelled` (its reason passed before it arrived) is kept as it is.
     public func mergeReminder(_ reminder: Reminder, event: Int64?) throws {
-        let payload = reminder.payload.compactText
         if reminder.status == "pending" {
-            let changed = try run(
-                mergeReminderSQL,
-                [
-                    .real(reminder.dueAt), .text(payload), event.map(SQLValue.integer) ?? .null,
-                    .text(reminder.userID), reminder.dogID.map(SQLValue.text) ?? .null, .text(reminder.kind),
-                    .integer(reminder.leadsToBlock ? 1 : 0),
-                ])
-            guard changed == 0 else { return }
+            guard try run(mergeReminderSQL, Self.mergeValues(reminder, event: event)) == 0 else { return }
         }
+        try insertReminder(reminder, event: event)
+    }
+
+    /// Merges pending reminders of different kinds (or users, or dogs), each with the one
+    /// merged after it of its kind (its `then`, when any), as ``mergeReminder(_:event:)`` would
+    /// one after the other: the first merges' updates in one round trip (``runAll(_:)``); the
+    /// inserts and the second merges, which always find the row by then, are deferred.
+    public func mergePendingReminders(
+        _ merges: [(reminder: Reminder, event: Int64?, then: (reminder: Reminder, event: Int64?)?)]
+    ) throws {
+        let changed = try runAll(merges.map { (mergeReminderSQL, Self.mergeValues($0.reminder, event: $0.event)) })
+        for (merge, count) in zip(merges, changed) {
+            if count == 0 { try insertReminder(merge.reminder, event: merge.event) }
+            if let then = merge.then {
+                try runDeferred(mergeReminderSQL, Self.mergeValues(then.reminder, event: then.event))
+            }
+        }
+    }
+
+    private static func mergeValues(_ reminder: Reminder, event: Int64?) -> [SQLValue] {
+        [
+            .real(reminder.dueAt), .text(reminder.payload.compactText), event.map(SQLValue.integer) ?? .null,
+            .text(reminder.userID), reminder.dogID.map(SQLValue.text) ?? .null, .text(reminder.kind),
+            .integer(reminder.leadsToBlock ? 1 : 0),
+        ]
+    }
+
+    private func insertReminder(_ reminder: Reminder, event: Int64?) throws {
         try runDeferred(
             "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(reminder.userID), reminder.dogID.map(SQLValue.text) ?? .null, .text(reminder.kind),
-                .real(reminder.dueAt), .text(payload), .text(reminder.status), event.map(SQLValue.integer) ?? .null,
+                .real(reminder.dueAt), .text(reminder.payload.compactText), .text(reminder.status),
+                event.map(SQLValue.integer) ?? .null,
             ])
     }
 

@@ -30,6 +30,10 @@ public protocol Store: StoreReader, SQLWriting {
     /// statement (one round trip for several), where its error is then thrown, inside the same
     /// transaction or unit. SQLite runs it at once.
     func runDeferred(_ sql: String, _ values: [SQLValue]) throws
+    /// Runs statements that return no rows, in order, each independent of the others' answers:
+    /// how many rows each changed. A backend may send them in one round trip (PostgreSQL's
+    /// pipeline); SQLite runs them one by one.
+    func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int]
     /// Inserts one row of `table`, whose `id` column is its row id, with `sql`: its first
     /// placeholder is the id, bound here before `values`; returns the id. SQLite binds NULL and
     /// reads the id the insert assigned; PostgreSQL binds one taken ahead from the table's
@@ -58,6 +62,9 @@ extension Store {
     public func serializeWriters(of users: [String]) throws {}
     public func notify(_ channel: String) throws {}
     public func runDeferred(_ sql: String, _ values: [SQLValue]) throws { try run(sql, values) }
+    public func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int] {
+        try statements.map { try run($0.sql, $0.values) }
+    }
 }
 
 /// A store failure that may not happen again when the same work is tried once more (a
