@@ -20,9 +20,15 @@ public protocol EventConsumer: Sendable {
     func readsReminders(for event: Event) -> Bool
     /// The effects of `event`.
     func effects(of event: Event, in context: ConsumerContext) throws -> [Effect]
+    /// Before a batch's events, in its write transaction: reads at once what ``effects(of:in:)``
+    /// will read for many of `events` (a dog's rows for all the batch's dogs), kept for the
+    /// transaction (``TransactionReads``), so that the events wait for no read of their own.
+    /// What is kept must be what each event would read itself. Nothing by default.
+    func keepReads(for events: [Event], in store: any StoreReader) throws
 }
 
 extension EventConsumer {
+    public func keepReads(for events: [Event], in store: any StoreReader) throws {}
     public var isPure: Bool { false }
     public func readsReminders(for event: Event) -> Bool { !isPure }
 }

@@ -34,6 +34,9 @@ public final class Ingestor {
     /// kept; emptied when a batch fails to commit. Dogs never change once registered.
     private var knownUsers: Set<String> = []
     private var knownDogs: [String: (profile: DogProfile, input: JV)] = [:]
+    /// The dogs the batch being written names, read at once in its transaction (those
+    /// ``knownDogs`` lacked): `asked`, and of them those `found` stored.
+    private var batchDogs: (asked: Set<String>, found: [String: DogProfile])?
     private static let cacheLimit = 100_000
 
     /// The consumers of the bundled engine: dog registration, then one per `event_effects` rule.
@@ -238,7 +241,12 @@ public final class Ingestor {
     {
         var results: [IngestResult] = []
         results.reserveCapacity(items.count)
-        var batch = mode == .optimistic ? BatchEvents() : try BatchEvents(items.compactMap(\.event), in: store)
+        let events = items.compactMap(\.event)
+        let unknown = Set(events.compactMap(\.dogID).filter { knownDogs[$0] == nil })
+        batchDogs = (unknown, try store.dogs(unknown.sorted()))
+        defer { batchDogs = nil }
+        var batch = mode == .optimistic ? BatchEvents() : try BatchEvents(events, in: store)
+        for consumer in consumers where !consumer.isPure { try consumer.keepReads(for: events, in: store) }
         var reminders = ReminderMerges()
         for (index, item) in items.enumerated() {
             switch item {
@@ -367,10 +375,16 @@ public final class Ingestor {
         if let dog = learned.dog { knownDogs[dog.profile.id] = dog }
     }
 
-    /// The stored dog `id`, from memory or from the store.
+    /// The stored dog `id`, from memory, from the batch's read or from the store.
     private func dog(_ id: String, learned: inout Learned) throws -> (profile: DogProfile, input: JV)? {
         if let known = knownDogs[id] { return known }
-        guard let profile = try store.dog(id) else { return nil }
+        let profile: DogProfile?
+        if let batchDogs, batchDogs.asked.contains(id) {
+            profile = batchDogs.found[id]
+        } else {
+            profile = try store.dog(id)
+        }
+        guard let profile else { return nil }
         let found = (profile, JV(profile.json))
         learned.dog = found
         return found

@@ -68,6 +68,15 @@ public struct JourneyConsumer: EventConsumer {
             + (try flowEffects(of: event, dog: dog, isBlockEvent: isBlockEvent, action: action, context: context))
     }
 
+    /// The completed steps of every dog whose block events or app actions the batch holds,
+    /// read at once (the block flow reads a dog's steps for each of them).
+    public func keepReads(for events: [Event], in store: any StoreReader) throws {
+        let dogs = events.compactMap { event in
+            Self.blockEvents.contains(event.type) || Self.actions[event.type] != nil ? event.dogID : nil
+        }
+        try store.keepBlockSteps(dogs: dogs)
+    }
+
     /// The block flow's effects of a block event or an app event performing an action.
     private func flowEffects(
         of event: Event, dog: DogProfile, isBlockEvent: Bool, action: String?, context: ConsumerContext

@@ -30,6 +30,11 @@ public struct BlockStep: Sendable, Equatable {
     }
 }
 
+/// A dog's completed steps, in the order they were completed (a total order: ties of time by
+/// block and step).
+private let blockStepsSQL =
+    "SELECT block_id, step, completed_at FROM block_progress WHERE dog_id = ? ORDER BY completed_at, block_id, step"
+
 /// The Dog Journey's rows, in the shared SQL: one manifest per dog, the catalogs manifests
 /// were built from (by hash), and the completed steps of each dog's blocks.
 extension StoreReader {
@@ -57,12 +62,23 @@ extension StoreReader {
     /// The completed steps of a dog's blocks, in the order they were completed (kept for the
     /// rest of a write transaction: an app event of the dog's reads them each time).
     public func blockSteps(dog: String) throws -> [BlockStep] {
-        try keptRows(
-            "SELECT block_id, step, completed_at FROM block_progress WHERE dog_id = ? ORDER BY completed_at",
-            [.text(dog)], table: "block_progress", keys: [("dog_id", .text(dog))]
-        ) { row in
-            BlockStep(blockID: row.text(0) ?? "", step: row.text(1) ?? "", completedAt: row.real(2))
-        }
+        try keptRows(blockStepsSQL, [.text(dog)], table: "block_progress", keys: [("dog_id", .text(dog))], Self.step)
+    }
+
+    /// Reads the completed steps of all of `dogs` in one statement (per 100 dogs), kept for the
+    /// rest of the write transaction as ``blockSteps(dog:)`` keeps a dog's: a batch's events then
+    /// wait for none of them. Nothing outside a transaction.
+    public func keepBlockSteps(dogs: [String]) throws {
+        try keepRows(
+            blockStepsSQL,
+            batchSQL: """
+                SELECT dog_id, block_id, step, completed_at FROM block_progress WHERE dog_id IN ({keys})
+                ORDER BY dog_id, completed_at, block_id, step
+                """, table: "block_progress", column: "dog_id", of: dogs, Self.step)
+    }
+
+    private static func step(_ row: any SQLRow) -> BlockStep {
+        BlockStep(blockID: row.text(0) ?? "", step: row.text(1) ?? "", completedAt: row.real(2))
     }
 }
 

@@ -110,6 +110,20 @@ public final class TransactionReads {
         return value
     }
 
+    /// Keeps `value` as what `sql` with `values` answers now, read along with others by one
+    /// wider query (``StoreReader/keepRows(_:batchSQL:table:column:of:_:)``), as ``value(_:_:table:keys:make:)``
+    /// would keep it; nothing outside a transaction.
+    func keep<T>(
+        _ sql: String, _ values: [SQLValue], table: String, keys: [(column: String, value: SQLValue)], value: T
+    ) {
+        guard depth > 0 else { return }
+        if entries.count >= 10_000 { entries.removeAll(keepingCapacity: true) }
+        entries[Self.key(sql, values)] = Entry(table: table, keys: keys, value: value)
+    }
+
+    /// Whether reads are kept now (inside a transaction).
+    public var isKeeping: Bool { depth > 0 }
+
     private static func key(_ sql: String, _ values: [SQLValue]) -> String {
         var key = sql
         for value in values {
@@ -172,5 +186,49 @@ extension StoreReader {
     ) throws -> T? {
         guard let reads = transactionReads else { return try first(sql, values, row) }
         return try reads.value(sql, values, table: table, keys: keys) { try first(sql, values, row) }
+    }
+}
+
+extension StoreReader {
+    /// Reads at once, for each of `keys` (a column's values), the rows `sql` reads for that one
+    /// value: `batchSQL` reads them for many (its one `IN (…)` is given as `{keys}`, and its
+    /// first column is the key, the rest as `sql`'s), and each key's rows are kept for the rest
+    /// of the write transaction as ``keptRows(_:_:table:keys:_:)`` would keep them; `batchSQL`
+    /// must order each key's rows as `sql` does. Nothing is read outside a transaction.
+    public func keepRows<T>(
+        _ sql: String, batchSQL: String, table: String, column: String, of keys: [String],
+        _ row: (any SQLRow) throws -> T
+    ) throws {
+        guard let reads = transactionReads, reads.isKeeping, !keys.isEmpty else { return }
+        let unique = Array(Set(keys)).sorted()
+        var start = 0
+        while start < unique.count {
+            var chunk = Array(unique[start..<min(start + 100, unique.count)])
+            start += chunk.count
+            // Few sizes of `IN (…)`, so that few statements are prepared.
+            let size = chunk.count <= 8 ? 8 : 100
+            let wanted = chunk
+            chunk += repeatElement(chunk[0], count: size - chunk.count)
+            let placeholders = Array(repeating: "?", count: size).joined(separator: ", ")
+            var found: [String: [T]] = [:]
+            try query(batchSQL.replacingOccurrences(of: "{keys}", with: placeholders), chunk.map(SQLValue.text)) {
+                found[$0.text(0) ?? "", default: []].append(try row(ShiftedRow(base: $0)))
+            }
+            for key in wanted {
+                reads.keep(sql, [.text(key)], table: table, keys: [(column, .text(key))], value: found[key] ?? [])
+            }
+        }
+    }
+}
+
+/// A row read without its first column (the key of ``StoreReader/keepRows(_:batchSQL:table:column:of:_:)``).
+private struct ShiftedRow: SQLRow {
+    let base: any SQLRow
+    func isNull(_ index: Int32) -> Bool { base.isNull(index + 1) }
+    func integer(_ index: Int32) -> Int64 { base.integer(index + 1) }
+    func real(_ index: Int32) -> Double { base.real(index + 1) }
+    func text(_ index: Int32) -> String? { base.text(index + 1) }
+    func withUTF8<R>(_ index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+        try base.withUTF8(index + 1, body)
     }
 }

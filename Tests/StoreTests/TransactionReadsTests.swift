@@ -87,3 +87,55 @@ import Testing
         #expect(reads.hits == 0)
     }
 }
+
+/// Reads made for many keys at once (``StoreReader/keepRows(_:batchSQL:table:column:of:_:)``)
+/// answer each key's read as the read itself would, keys without rows included, until a write
+/// may change them.
+@Suite struct KeptBatchReadsTests {
+    static let read = "SELECT name FROM analytics_outbox WHERE user_id = ? ORDER BY id"
+
+    static func names(_ store: any Store, user: String) throws -> [String] {
+        try store.keptRows(read, [.text(user)], table: "analytics_outbox", keys: [("user_id", .text(user))]) {
+            $0.text(0) ?? ""
+        }
+    }
+
+    static func keepAll(_ store: any Store, users: [String]) throws {
+        try store.keepRows(
+            read, batchSQL: "SELECT user_id, name FROM analytics_outbox WHERE user_id IN ({keys}) ORDER BY user_id, id",
+            table: "analytics_outbox", column: "user_id", of: users
+        ) { $0.text(0) ?? "" }
+    }
+
+    @Test(arguments: TestStore.names)
+    func eachKeyIsAnsweredAsItsOwnReadWould(backend: String) throws {
+        let test = try TestStore(backend, schema: .core)
+        let store = test.store
+        let reads = try #require(store.transactionReads)
+        // More users than one statement reads, some with rows and some without.
+        let users = (0..<130).map { "u\($0)" }
+        try store.transaction {
+            for user in users { try store.ensureUser(user, firstSeenAt: 1) }
+            for (index, user) in users.enumerated() where index % 3 != 0 {
+                for name in ["b", "a"].prefix(index % 3) {
+                    try TransactionReadsTests.insert(store, user: user, name: name)
+                }
+            }
+        }
+        let expected = try store.transaction { try users.map { try Self.names(store, user: $0) } }
+        try store.transaction {
+            try Self.keepAll(store, users: users + ["u1"])
+            let hits = reads.hits
+            #expect(try users.map { try Self.names(store, user: $0) } == expected)
+            #expect(reads.hits - hits == users.count, "every read answered from the batch read")
+            try TransactionReadsTests.insert(store, user: "u0", name: "c")
+            #expect(try Self.names(store, user: "u0") == ["c"], "a write to a key's rows forgets them")
+            #expect(reads.hits - hits == users.count)
+            #expect(try Self.names(store, user: "u2") == expected[2], "and only that key's")
+            #expect(reads.hits - hits == users.count + 1)
+        }
+        try Self.keepAll(store, users: users)
+        _ = try Self.names(store, user: "u1")
+        #expect(reads.hits == users.count + 1, "nothing is kept outside a transaction")
+    }
+}
