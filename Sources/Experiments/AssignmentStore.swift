@@ -20,9 +20,10 @@ extension StoreReader {
 }
 
 extension Store {
-    /// Keeps (or replaces) a subject's assignment to an experiment.
+    /// Keeps (or replaces) a subject's assignment to an experiment (the write is deferred: its
+    /// error, if any, is thrown by the next statement).
     public func saveAssignment(_ assignment: StoredAssignment) throws {
-        try run(
+        try runDeferred(
             """
             INSERT INTO experiment_assignments
                 (subject, experiment, user_id, variation, bucket_version, hash_value, assigned_at, viewed_at)

@@ -87,11 +87,14 @@ public final class ExperimentAssigner: VariantChooser {
         let subjectKey = Self.subjectKey(attribute: experiment.hashAttribute, value: value)
         switch result.reason {
         case .assigned, .reassigned:
+            // A new (or replacing) assignment is used now, in the same write: nothing to ask.
             guard let variation = result.variation, let hash = result.hashValue else { return result }
             try store.saveAssignment(
                 StoredAssignment(
                     subject: subjectKey, experiment: key, userID: subject.userID, variation: variation,
-                    bucketVersion: experiment.bucketVersion, hashValue: hash, assignedAt: now))
+                    bucketVersion: experiment.bucketVersion, hashValue: hash, assignedAt: now, viewedAt: now))
+            try viewed(key, experiment, result, variation: variation, user: subject.userID, at: now)
+            return result
         case .outsideCoverage:
             // A kept assignment of a lower bucket version that the hash now leaves out.
             try store.removeAssignment(subject: subjectKey, experiment: key)
@@ -108,21 +111,29 @@ public final class ExperimentAssigner: VariantChooser {
         default:
             return result
         }
-        if try store.markAssignmentViewed(subject: subjectKey, experiment: key, at: now), let user = subject.userID,
+        if try store.markAssignmentViewed(subject: subjectKey, experiment: key, at: now),
             let variation = result.variation
         {
-            try store.appendAnalytics(
-                AnalyticsEvent(
-                    userID: user, name: "experiment_viewed", occurredAt: now,
-                    properties: [
-                        "experiment": .string(key), "variation": .string(variation),
-                        "bucket_version": .number(Double(experiment.bucketVersion)),
-                        "hash_attribute": .string(experiment.hashAttribute),
-                        "hash_value": result.hashValue.map(JSON.number) ?? .null,
-                    ]),
-                event: nil)
+            try viewed(key, experiment, result, variation: variation, user: subject.userID, at: now)
         }
         return result
+    }
+
+    /// `experiment_viewed`, written the first time a subject's assignment is used (for a user).
+    private func viewed(
+        _ key: String, _ experiment: Experiment, _ result: Assignment, variation: String, user: String?, at now: Double
+    ) throws {
+        guard let store, let user else { return }
+        try store.appendAnalytics(
+            AnalyticsEvent(
+                userID: user, name: "experiment_viewed", occurredAt: now,
+                properties: [
+                    "experiment": .string(key), "variation": .string(variation),
+                    "bucket_version": .number(Double(experiment.bucketVersion)),
+                    "hash_attribute": .string(experiment.hashAttribute),
+                    "hash_value": result.hashValue.map(JSON.number) ?? .null,
+                ]),
+            event: nil)
     }
 
     // MARK: VariantChooser
