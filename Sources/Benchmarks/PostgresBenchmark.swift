@@ -110,10 +110,14 @@ struct PostgresBenchmark {
             for index in order {
                 let label = builds[index].label
                 rates["\(label) sqlite", default: []].append(
-                    try load(wrk, ports: [services[index].sqlite.port], scripts: scripts))
+                    try load(
+                        wrk, ports: [services[index].sqlite.port], scripts: scripts,
+                        label: "\(label), SQLite, round \(round + 1)"))
                 for count in 1...services[index].postgres.count {
                     rates["\(label) postgres \(count)", default: []].append(
-                        try load(wrk, ports: services[index].postgres.prefix(count).map(\.port), scripts: scripts))
+                        try load(
+                            wrk, ports: services[index].postgres.prefix(count).map(\.port), scripts: scripts,
+                            label: "\(label), PostgreSQL ×\(count), round \(round + 1)"))
                 }
             }
         }
@@ -133,8 +137,9 @@ struct PostgresBenchmark {
         print(table(header: ["service", "events/s", "of its SQLite service"], rows: rows))
     }
 
-    /// One wrk per port at once, the connections shared out; the events per second of all.
-    private func load(_ wrk: String, ports: [Int], scripts: [String]) throws -> Double {
+    /// One wrk per port at once, the connections shared out; the events per second of all (errors
+    /// printed with `label`).
+    private func load(_ wrk: String, ports: [Int], scripts: [String], label: String) throws -> Double {
         let connections = max(1, options.connections / ports.count)
         let results = Results()
         let group = DispatchGroup()
@@ -156,7 +161,7 @@ struct PostgresBenchmark {
         }
         group.wait()
         if let failure = results.failure { throw Problem(description: failure) }
-        if results.errors > 0 { print("  (\(results.errors) requests answered with an error)") }
+        if results.errors > 0 { print("  (\(label): \(results.errors) requests answered with an error)") }
         return results.total
     }
 
