@@ -35,7 +35,7 @@ struct LocaleViewBenchmark {
             for code in codes.indices.map({ codes[($0 + round) % codes.count] }) {
                 for (name, show) in Self.views {
                     measures["\(name)\u{0}\(code)", default: []].append(
-                        try measure { try show(views[code]!, dog) })
+                        try microsecondsPerCall(options.iterations) { try show(views[code]!, dog) })
                 }
             }
         }
@@ -92,14 +92,5 @@ struct LocaleViewBenchmark {
     static func ratio(_ ru: Double?, _ en: Double?) -> String {
         guard let ru, let en, en > 0 else { return "—" }
         return String(format: "%.2f×", ru / en)
-    }
-
-    private func measure(_ body: () throws -> Void) throws -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        for _ in 0..<options.iterations { try body() }
-        let elapsed = clock.now - start
-        return (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
-            / Double(options.iterations)
     }
 }

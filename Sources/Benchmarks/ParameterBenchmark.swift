@@ -114,13 +114,7 @@ struct ParameterBenchmark {
         insertingAfterDirectives(".params as $params |", into: source)
     }
 
-    private func measure(_ iterations: Int, _ body: () -> Void) -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        for _ in 0..<iterations { body() }
-        let (seconds, attoseconds) = (clock.now - start).components
-        return (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(iterations) / 1000
-    }
+    private func measure(_ iterations: Int, _ body: () -> Void) -> Double { microsecondsPerCall(iterations, body) }
 
     private func format(_ microseconds: Double) -> String { String(format: "%.2f", microseconds) }
 }

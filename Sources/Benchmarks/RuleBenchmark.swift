@@ -153,15 +153,7 @@ struct RuleBenchmark {
     }
 
     /// Microseconds per call of `body`, over `iterations` calls.
-    private func measure(_ iterations: Int, _ body: () -> Void) -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        for _ in 0..<iterations { body() }
-        let elapsed = clock.now - start
-        let (seconds, attoseconds) = elapsed.components
-        let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-        return nanoseconds / Double(iterations) / 1000
-    }
+    private func measure(_ iterations: Int, _ body: () -> Void) -> Double { microsecondsPerCall(iterations, body) }
 
     /// Heap bytes per compiled program, in KiB.
     private func memoryPerProgram(_ source: String, _ library: String, _ constants: JSONObject) throws -> Double {

@@ -45,12 +45,5 @@ struct TextBenchmark {
                 }))
     }
 
-    private func measure(_ body: () -> Void) -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        for _ in 0..<options.iterations { body() }
-        let elapsed = clock.now - start
-        return (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
-            / Double(options.iterations)
-    }
+    private func measure(_ body: () -> Void) -> Double { microsecondsPerCall(options.iterations, body) }
 }

@@ -234,14 +234,7 @@ struct ViewBenchmark {
         }
     }
 
-    private func measure(_ body: () -> Void) -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        for _ in 0..<options.iterations { body() }
-        let elapsed = clock.now - start
-        return (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
-            / Double(options.iterations)
-    }
+    private func measure(_ body: () -> Void) -> Double { microsecondsPerCall(options.iterations, body) }
 
     private func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }
