@@ -69,7 +69,7 @@ struct EventsServiceBenchmark {
                 baselineTen.append(try load(wrk, port: baseline.port, script: ten))
                 baselineHundred.append(try load(wrk, port: baseline.port, script: hundred))
             }
-            loads.append(Self.loadAverage())
+            loads.append(RunContext.loadAverages.first ?? 0)
         }
         let ingestRate = median(ingest)
         let tenRate = median(byTen.map(\.requestsPerSecond)) * 10
@@ -156,12 +156,6 @@ struct EventsServiceBenchmark {
             let requests = value("journey_event_commit_requests_total")
         else { return nil }
         return (commits, requests)
-    }
-
-    /// The 1-minute load average (`/proc/loadavg`; 0 where there is none).
-    static func loadAverage() -> Double {
-        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
-        return Double(text.split(separator: " ").first ?? "") ?? 0
     }
 
     private func load(_ wrk: String, port: Int, script: String) throws -> HTTPBenchmark.Measure {

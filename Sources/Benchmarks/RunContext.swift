@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// What a benchmark's output carries so that two runs (or two builds in one run) can be told
@@ -12,10 +13,16 @@ enum RunContext {
         return formatter.string(from: Date())
     }
 
-    /// The load averages over 1, 5 and 15 minutes (`/proc/loadavg`), or `unknown`.
+    /// The load averages over 1, 5 and 15 minutes (`/proc/loadavg`; none where there is none).
+    static var loadAverages: [Double] {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").prefix(3).compactMap { Double($0) }
+    }
+
+    /// ``loadAverages`` as `/proc/loadavg` writes them (`0.85 2.50 3.20`), or `unknown`.
     static var load: String {
-        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "unknown" }
-        return text.split(separator: " ").prefix(3).joined(separator: " ")
+        let averages = loadAverages
+        return averages.isEmpty ? "unknown" : averages.map { String(format: "%.2f", $0) }.joined(separator: " ")
     }
 
     /// The commit checked out in the current directory (`-dirty` with uncommitted changes), or
@@ -29,8 +36,8 @@ enum RunContext {
     /// An executable named by the first 12 hex digits of its SHA-256: the same digits, the
     /// same build.
     static func fingerprint(_ executable: String) -> String {
-        let sum = output("/usr/bin/sha256sum", [executable]).map { String($0.prefix(12)) }
-        return sum ?? "unknown"
+        guard let bytes = FileManager.default.contents(atPath: executable) else { return "unknown" }
+        return String(SHA256.hex(bytes: SHA256.digest(bytes)).prefix(12))
     }
 
     /// `journey` of this build: its commit (when run from a checkout) and its fingerprint.
