@@ -9,7 +9,7 @@ enum ExperimentReferenceChecks {
     static func run(_ catalog: ExperimentCatalog, in context: DocumentCheckContext) {
         let keys = catalog.experiments.map(\.key)
         guard !keys.isEmpty else { return }
-        for literal in context.ruleSet.literals where namesExperiment(literal.use) && !keys.contains(literal.value) {
+        for literal in context.ruleLiterals where namesExperiment(literal.use) && !keys.contains(literal.value) {
             context.unknownName(
                 literal, code: "unknown_experiment", what: "experiment",
                 notIn: "defined in an `experiments:` document", known: keys)

@@ -93,6 +93,13 @@ public enum Sandbox {
     struct Prepared {
         var directives: [Directive]
         var wrappedSource: String
+        /// The directives as written (everything before the program's code).
+        var head: String
+        /// The program's code after its directives (`.` when there is none).
+        var body: String
+        /// Whether every `)` of the body closes a `(` of the body (strings and comments aside),
+        /// and every `(` is closed: the body cannot reach outside parentheses put around it.
+        var bodyIsBalanced: Bool
     }
 
     /// Reads the directives of `source`, checks them against `libraryDirectory`, and wraps it.
@@ -114,7 +121,13 @@ public enum Sandbox {
         let restHasCode = tokens.contains { $0.start >= headEnd }
         let rest = restHasCode ? String(decoding: utf8[headEnd...], as: UTF8.self) : "."
         let binding = source.contains("ENV") ? environmentBinding : ""
-        return Prepared(directives: directives, wrappedSource: head + " " + binding + prelude + rest)
+        var depth = 0
+        for token in tokens where token.start >= headEnd && token.kind == .punctuation && depth >= 0 {
+            if token.text == "(" { depth += 1 } else if token.text == ")" { depth -= 1 }
+        }
+        return Prepared(
+            directives: directives, wrappedSource: head + " " + binding + prelude + rest, head: head, body: rest,
+            bodyIsBalanced: depth == 0)
     }
 
     /// Parses `module`, `import` and `include` directives; returns them, the UTF-8 offset where

@@ -202,8 +202,10 @@ struct CatalogChecks {
 
     private func checkWording() {
         for wording in context.documents(of: WordingRules.self) {
+            let english = wording.forbidden.filter { $0.locale == "en" }
             for text in catalog.texts {
-                for rule in wording.forbidden where rule.locale == "en" && rule.isUsed(in: text.text) {
+                let lowercased = text.text.lowercased()
+                for rule in english where rule.isUsed(inLowercased: lowercased) {
                     var message = "\"\(rule.phrase)\" is not used in our content: \(rule.reason)"
                     if let instead = rule.instead { message += "; instead: \(instead)" }
                     context.error("wording", message, at: text.location)

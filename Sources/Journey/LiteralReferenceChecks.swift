@@ -26,7 +26,7 @@ struct LiteralReferenceChecks {
         let branches = self.branches
         // The elements of each array, by rule, variant and the array's number in its expression.
         var arrays: [String: [RuleLiteral]] = [:]
-        for literal in context.ruleSet.literals {
+        for literal in context.ruleLiterals {
             let outputsBlock = literal.rule.kind.name == RuleKind.recommendation.name
             switch literal.use {
             case .compared(let path):

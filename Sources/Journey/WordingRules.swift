@@ -20,9 +20,15 @@ public struct WordingRules: Sendable {
 
         /// Whether `text` uses the phrase outside its `except` phrases.
         public func isUsed(in text: String) -> Bool {
-            var rest = text.lowercased()
+            isUsed(inLowercased: text.lowercased())
+        }
+
+        /// ``isUsed(in:)`` for a text already lowercased: checking one text against every
+        /// phrase lowercases it once, not once per phrase.
+        public func isUsed(inLowercased text: String) -> Bool {
+            var rest = text
             for allowed in except { rest = rest.replacingOccurrences(of: allowed.lowercased(), with: " ") }
-            return WordingRules.contains(rest, phrase)
+            return WordingRules.contains(lowercased: rest, phrase.lowercased())
         }
     }
 
@@ -40,8 +46,11 @@ public struct WordingRules: Sendable {
     /// Whether `text` holds `phrase` at the start of a word, ignoring case: `dominan` matches
     /// "dominance", `cure` matches "cures" but not "secure".
     public static func contains(_ text: String, _ phrase: String) -> Bool {
-        let haystack = text.lowercased()
-        let needle = phrase.lowercased()
+        contains(lowercased: text.lowercased(), phrase.lowercased())
+    }
+
+    /// ``contains(_:_:)`` for a text and a phrase already lowercased.
+    static func contains(lowercased haystack: String, _ needle: String) -> Bool {
         guard !needle.isEmpty else { return false }
         var rest = haystack[...]
         while let range = rest.range(of: needle) {
@@ -99,7 +108,8 @@ public struct WordingDocumentKind: DocumentKind {
         for locale in context.documents(of: LocaleDocument.self) {
             let list = rules.filter { $0.locale == locale.texts.locale }
             for (key, text) in locale.texts.texts.sorted(by: { $0.key < $1.key }) {
-                for rule in list where rule.isUsed(in: text.message.source) {
+                let lowercased = text.message.source.lowercased()
+                for rule in list where rule.isUsed(inLowercased: lowercased) {
                     var message =
                         "the `\(locale.texts.locale)` text of `\(key)`: \"\(rule.phrase)\" is not used in our content: \(rule.reason)"
                     if let instead = rule.instead { message += "; instead: \(instead)" }

@@ -13,7 +13,7 @@ enum StepReferenceChecks {
             for step in flow.variants.flatMap(\.steps) { flowOfRule[step.ruleID] = flow }
         }
         let every = unique(flows.flatMap(stepIDs))
-        for literal in context.ruleSet.literals where namesStep(literal.use) {
+        for literal in context.ruleLiterals where namesStep(literal.use) {
             let flow = flowOfRule[literal.rule.id]
             let known = flow.map(stepIDs) ?? every
             guard !known.contains(literal.value) else { continue }

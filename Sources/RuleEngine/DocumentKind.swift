@@ -116,6 +116,9 @@ public final class DocumentCheckContext {
     /// An evaluator over the rule set, for checks that run rules (a plugin's content check).
     public let evaluator: RuleEvaluator
     let collector: DiagnosticCollector
+    /// The literals of every rule that name something (``RuleSet/literals``), found once for
+    /// all the checks that read them.
+    public private(set) lazy var ruleLiterals: [RuleLiteral] = ruleSet.literals
 
     init(ruleSet: RuleSet, evaluator: RuleEvaluator, collector: DiagnosticCollector) {
         self.ruleSet = ruleSet

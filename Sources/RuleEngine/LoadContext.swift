@@ -98,15 +98,19 @@ final class LoadContext {
 
     // MARK: Compiling
 
-    /// Compiles every variant and fallback; compile problems become diagnostics at their line.
-    /// Compiles every variant and fallback of `rules`, taking unchanged ones from `cache`
-    /// (rules keyed by `digests`) when given.
+    /// Checks that every variant and fallback of `rules` compiles; compile problems become
+    /// diagnostics at their line. With a `cache`, compiles each program now, taking unchanged
+    /// ones from it (rules keyed by `digests`), and returns them. Without one, confirms the
+    /// programs together (``CompileCheck``: one libjq compile instead of one per program) and
+    /// returns only those it had to compile alone; an evaluator compiles the others when first
+    /// used.
     func compile(
         _ rules: [RuleDefinition], cache: ProgramCache? = nil, digests: [String: String] = [:]
     ) -> [ProgramKey: Program] {
         var programs: [ProgramKey: Program] = [:]
         var used: [String: Program] = [:]
         var reused = 0
+        var pending: [(key: ProgramKey, rule: RuleDefinition, expression: Expression, cacheKey: String?)] = []
         for rule in rules {
             var expressions = rule.variants.map { (ProgramKey(rule: rule.id, variant: $0.name), $0.expression) }
             if let fallback = rule.fallback { expressions.append((ProgramKey(rule: rule.id, variant: nil), fallback)) }
@@ -118,14 +122,28 @@ final class LoadContext {
                     reused += 1
                     continue
                 }
-                do {
-                    let (source, constants) = rule.program(for: expression.source)
-                    let program = try Program(source, name: rule.id, libraryDirectory: library, constants: constants)
-                    programs[key] = program
-                    if let cacheKey { used[cacheKey] = program }
-                } catch {
-                    report(error, in: expression, rule: rule.id)
-                }
+                pending.append((key, rule, expression, cacheKey))
+            }
+        }
+        let alone: [Int]
+        if cache == nil {
+            let candidates = pending.map { job in
+                let (source, constants) = job.rule.program(for: job.expression.source)
+                return CompileCheck.Candidate(source: source, constantNames: Array(constants.keys))
+            }
+            alone = CompileCheck.unconfirmed(candidates, libraryDirectory: library)
+        } else {
+            alone = Array(pending.indices)
+        }
+        for index in alone {
+            let job = pending[index]
+            do {
+                let (source, constants) = job.rule.program(for: job.expression.source)
+                let program = try Program(source, name: job.rule.id, libraryDirectory: library, constants: constants)
+                programs[job.key] = program
+                if let cacheKey = job.cacheKey { used[cacheKey] = program }
+            } catch {
+                report(error, in: job.expression, rule: job.rule.id)
             }
         }
         if let cache, !collector.hasErrors { cache.keep(used, reused: reused) }
