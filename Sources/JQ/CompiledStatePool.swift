@@ -9,14 +9,18 @@ import Foundation
 /// set costs about a second, and most of a revision's programs are the previous revision's
 /// unchanged: a publish, a reload, a preview or a `journey` command run in-process again
 /// compiles only what changed. A state is reused only when the wrapped text and constants are
-/// equal and the program has no `import`/`include` (a library file may have changed under the
-/// same name); it is handed to one program at a time, and `jq_start` resets it before each
-/// evaluation. At most ``capacity`` idle states are kept; the oldest are torn down first.
+/// equal and, for a program with `import`/`include`, the library's files too (by digest: a
+/// library file may change under the same name, and a snapshot copy of the same files may sit
+/// in another folder); it is handed to one program at a time, and `jq_start` resets it before
+/// each evaluation. At most ``capacity`` idle states are kept; the oldest are torn down first.
 final class CompiledStatePool: @unchecked Sendable {
     /// What makes two compilations the same.
     struct Key: Hashable {
         var wrappedSource: String
         var constants: JSONObject
+        /// The digest of the library folder's files (``LibraryDigest``), for a program that reads
+        /// them; nil for one that does not.
+        var library: String? = nil
     }
 
     /// The process's pool.

@@ -56,9 +56,13 @@ public final class Program {
         readsNow = Sandbox.mayReadNow(source)
         Sandbox.disableUserLibrary()
         let prepared = try Sandbox.prepare(source, libraryDirectory: libraryDirectory)
-        let key =
-            prepared.directives.isEmpty
-            ? CompiledStatePool.Key(wrappedSource: prepared.wrappedSource, constants: constants) : nil
+        // A program that reads the library is pooled with the library's digest, taken before and
+        // after the compile: a file changed in between leaves the state unpooled.
+        let library = prepared.directives.isEmpty ? nil : LibraryDigest.of(libraryDirectory)
+        let key: CompiledStatePool.Key? =
+            prepared.directives.isEmpty || library != nil
+            ? CompiledStatePool.Key(wrappedSource: prepared.wrappedSource, constants: constants, library: library)
+            : nil
         if let key, let reused = CompiledStatePool.shared.take(key) {
             state = reused
             poolKey = key
@@ -86,7 +90,7 @@ public final class Program {
             let summary = problems.first?.message ?? "the program does not compile"
             throw JQError(.compileError, summary, problems: problems)
         }
-        poolKey = key
+        poolKey = library == nil || LibraryDigest.of(libraryDirectory) == library ? key : nil
     }
 
     /// The key the program's state is pooled under when released; nil when it is torn down.

@@ -60,12 +60,33 @@ import Testing
         #expect(try next.outputs(JV(false), now: now, timeout: .seconds(5)).outputs == [false])
     }
 
-    @Test func aProgramReadingALibraryIsNeverPooled() throws {
+    @Test func aProgramReadingALibraryIsPooledByTheLibrarysFiles() throws {
+        let source = "include \"answer\"; " + unique("answer")
         let library = try TemporaryDirectory(["answer.jq": "def answer: 42;"])
-        let program = try Program(
-            "include \"answer\"; " + unique("answer"), libraryDirectory: library.path)
-        #expect(program.pooledKey == nil)
-        #expect(try program.outputs(JV(nil), now: now, timeout: nil).outputs == [42])
+        var first: Program? = try Program(source, libraryDirectory: library.path)
+        let key = try #require(first?.pooledKey)
+        #expect(key.library != nil)
+        first = nil
+        #expect(CompiledStatePool.shared.idleCount(key) == 1)
+
+        // Another folder with other contents compiles its own.
+        let other = try TemporaryDirectory(["answer.jq": "def answer: 43;"])
+        #expect(
+            try Program(source, libraryDirectory: other.path).outputs(JV(nil), now: now, timeout: nil).outputs == [43])
+        #expect(CompiledStatePool.shared.idleCount(key) == 1)
+
+        // The same file edited in place is another library.
+        try library.write("answer.jq", "def answer: 44;")
+        let edited = try Program(source, libraryDirectory: library.path)
+        #expect(try edited.outputs(JV(nil), now: now, timeout: nil).outputs == [44])
+        #expect(edited.pooledKey != key)
+        #expect(CompiledStatePool.shared.idleCount(key) == 1)
+
+        // A copy of the first files, in another folder, takes the kept state.
+        let copy = try TemporaryDirectory(["answer.jq": "def answer: 42;"])
+        let second = try Program(source, libraryDirectory: copy.path)
+        #expect(CompiledStatePool.shared.idleCount(key) == 0)
+        #expect(try second.outputs(JV(nil), now: now, timeout: nil).outputs == [42])
     }
 
     @Test func aProgramThatDoesNotCompileLeavesNothing() throws {
