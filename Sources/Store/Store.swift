@@ -34,6 +34,14 @@ public protocol Store: StoreReader, SQLWriting {
     /// how many rows each changed. A backend may send them in one round trip (PostgreSQL's
     /// pipeline); SQLite runs them one by one.
     func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int]
+    /// Runs `update`, then inserts a row of `table` (`columns`, `values`) when it changed no
+    /// row, with no answer waited for: a backend may send both as one statement with the next
+    /// one (PostgreSQL: the update in a `WITH`, the row inserted unless it returned one), where
+    /// its error is then thrown; SQLite runs them at once. `update` numbers its placeholders
+    /// (`?1`, `?2`…), one per value.
+    func runDeferred(
+        update: (sql: String, values: [SQLValue]), elseInsertInto table: String, columns: [String],
+        _ values: [SQLValue]) throws
     /// Inserts one row of `table`, whose `id` column is its row id, with `sql`: its first
     /// placeholder is the id, bound here before `values`; returns the id. SQLite binds NULL and
     /// reads the id the insert assigned; PostgreSQL binds one taken ahead from the table's
@@ -64,6 +72,14 @@ extension Store {
     public func runDeferred(_ sql: String, _ values: [SQLValue]) throws { try run(sql, values) }
     public func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int] {
         try statements.map { try run($0.sql, $0.values) }
+    }
+    public func runDeferred(
+        update: (sql: String, values: [SQLValue]), elseInsertInto table: String, columns: [String],
+        _ values: [SQLValue]
+    ) throws {
+        guard try run(update.sql, update.values) == 0 else { return }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        try runDeferred("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))", values)
     }
 }
 
