@@ -58,7 +58,7 @@ public final class PostgresStore: Store {
         ) { (immediate: $0.integer(0), hasEvents: $0.integer(1) == 1) }
         guard let found, found.hasEvents, found.immediate == 0 else { return }
         copiesEvents = true
-        database.connection.transactionStart = "BEGIN; SET CONSTRAINTS ALL DEFERRED"
+        database.connection.transactionStart = ["BEGIN", "SET CONSTRAINTS ALL DEFERRED"]
     }
 
     public func transaction<T>(_ body: () throws -> T) throws -> T {
@@ -84,13 +84,15 @@ public final class PostgresStore: Store {
 
     /// Takes a transaction-scoped advisory lock per user, in one global order (by key) so
     /// that two instances' batches cannot wait for each other; released at commit or rollback.
+    /// Queued, not waited for: the server takes the locks before it runs the statements sent
+    /// after them in the same pipeline (the transaction's first reads), and a lock that
+    /// deadlocks fails there.
     public func serializeWriters(of users: [String]) throws {
         guard !users.isEmpty else { return }
         let keys = Set(users.map(Self.writerLockKey)).sorted()
-        _ = try first(
+        try database.connection.runDeferred(
             "SELECT count(pg_advisory_xact_lock(\(Self.writerLockSpace), k)) FROM unnest(CAST(? AS integer[])) AS k",
-            [.text("{" + keys.map(String.init).joined(separator: ",") + "}")]
-        ) { $0.integer(0) }
+            [.text("{" + keys.map(String.init).joined(separator: ",") + "}")])
     }
 
     /// `pg_notify`: delivered to the listeners when the transaction commits (at once outside one).

@@ -19,8 +19,9 @@ public protocol Store: StoreReader, SQLWriting {
     func savepoint<T>(_ body: () throws -> T) throws -> T
     /// Inside a write transaction: makes writers of any of `users` on other connections (other
     /// engine instances) wait until this transaction ends, so that what an event's consumers
-    /// read of their user's state is still true when its effects are written. A store with
-    /// one writer at a time (SQLite) has nothing to do.
+    /// read of their user's state is still true when its effects are written. The locks are
+    /// held before the transaction's next statement runs (a backend may send them with it, as
+    /// PostgreSQL does). A store with one writer at a time (SQLite) has nothing to do.
     func serializeWriters(of users: [String]) throws
     /// Tells the store's other connections that listen on `channel` (see ``ChangeSignal``)
     /// that something they follow changed, once this transaction commits. A store whose
