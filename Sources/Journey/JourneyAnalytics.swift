@@ -12,6 +12,8 @@ enum JourneyAnalytics {
     static let opened = "journey_opened"
     /// How soon after the first open a second one counts as a return.
     static let returnWindow = 7 * 86_400.0
+    /// The analytics event of a return to the journey within ``returnWindow``.
+    static let returnName = "journey_return_d7"
 
     /// `ai_interpretation_completed` when the app reports the interpretation read.
     static func interpretationCompleted(_ event: Event, dog: DogProfile) -> [Effect] {
@@ -40,7 +42,7 @@ enum JourneyAnalytics {
     /// `journey_return_d7` once per dog, when the journey is opened again within 7 days of its
     /// first open (in time order: dated at the first such return, whatever arrived first).
     static func returned(_ event: Event, dog: DogProfile, store: any StoreReader) throws -> [Effect] {
-        let kept = try store.analytics(user: event.userID, name: "journey_return_d7", dog: dog.id)
+        let kept = try store.analytics(user: event.userID, name: returnName, dog: dog.id)
         // Counted already, at or before this open: nothing this one can change.
         if let kept, kept.occurredAt <= event.occurredAt { return [] }
         let opens = try store.firstJourneyOpens(dog: dog.id, window: returnWindow)
@@ -67,7 +69,7 @@ enum JourneyAnalytics {
             return [AnalyticsRedatedEffect(id: kept.id, at: back, properties: properties).effect]
         }
         return [
-            Effect.analyticsEvent(name: "journey_return_d7", properties: properties).dated(
+            Effect.analyticsEvent(name: returnName, properties: properties).dated(
                 back, eventTime: event.occurredAt)
         ]
     }
@@ -102,16 +104,38 @@ extension StoreReader {
     }
 
     /// When `dog`'s journey was first opened, by its stored `journey_opened` events, and its next
-    /// open after that within `window` (nil when none): both in one statement.
-    func firstJourneyOpens(dog: String, window: Double) throws -> (first: Double, next: Double?)? {
-        try first(
-            """
-            SELECT f.occurred_at, (SELECT occurred_at FROM events WHERE dog_id = ? AND occurred_at > f.occurred_at
-                AND occurred_at <= f.occurred_at + ? AND type = 'journey_opened' ORDER BY occurred_at LIMIT 1)
-            FROM (SELECT occurred_at FROM events WHERE dog_id = ? AND type = 'journey_opened'
-                ORDER BY occurred_at LIMIT 1) AS f
-            """, [.text(dog), .real(window), .text(dog)]
-        ) { ($0.real(0), $0.isNull(1) ? nil : $0.real(1)) }
+    /// open after that within `window` (nil when none): both in one statement, kept for the rest
+    /// of a write transaction (an open the batch stores updates what was kept).
+    func firstJourneyOpens(dog: String, window: Double) throws -> JourneyOpens? {
+        try keptFirst(
+            journeyOpensSQL, [.text(dog), .real(window), .text(dog)], table: "events", keys: journeyOpenKeys(dog),
+            afterInsert: JourneyOpens.afterInsert(window: window)
+        ) { JourneyOpens(first: $0.real(0), next: $0.isNull(1) ? nil : $0.real(1)) }
+    }
+
+    /// Reads the opens of all of `dogs` (``firstJourneyOpens(dog:window:)``) in one statement
+    /// (per 100 dogs) and keeps each dog's for the rest of the write transaction: a batch's
+    /// opens then wait for none of them. Nothing outside a transaction.
+    func keepJourneyOpens(dogs: [String], window: Double) throws {
+        guard let reads = transactionReads, reads.isKeeping else { return }
+        try inChunks(of: dogs) { chunk, placeholders in
+            var found: [String: JourneyOpens] = [:]
+            try query(
+                """
+                SELECT f.dog_id, f.occurred_at, (SELECT occurred_at FROM events WHERE dog_id = f.dog_id
+                    AND occurred_at > f.occurred_at AND occurred_at <= f.occurred_at + ? AND type = 'journey_opened'
+                    ORDER BY occurred_at LIMIT 1)
+                FROM (SELECT dog_id, min(occurred_at) AS occurred_at FROM events
+                    WHERE type = 'journey_opened' AND dog_id IN (\(placeholders)) GROUP BY dog_id) AS f
+                """, [.real(window)] + chunk.map(SQLValue.text)
+            ) { found[$0.text(0) ?? ""] = JourneyOpens(first: $0.real(1), next: $0.isNull(2) ? nil : $0.real(2)) }
+            for dog in Set(chunk) {
+                keepFirst(
+                    journeyOpensSQL, [.text(dog), .real(window), .text(dog)], table: "events",
+                    keys: journeyOpenKeys(dog), afterInsert: JourneyOpens.afterInsert(window: window),
+                    answer: found[dog])
+            }
+        }
     }
 
     /// Whether `dog`'s journey map was built.
@@ -121,19 +145,102 @@ extension StoreReader {
 
     /// `user`'s analytics event `name` for `dog` (its `dog_id` property), if there is one (kept
     /// for the rest of a write transaction: each `journey_opened` reads it).
-    func analytics(user: String, name: String, dog: String) throws -> (id: Int64, occurredAt: Double, sentAt: Double?)?
-    {
+    func analytics(user: String, name: String, dog: String) throws -> KeptAnalytics? {
         try keptFirst(
-            """
-            SELECT id, occurred_at, sent_at FROM analytics_outbox
-            WHERE user_id = ? AND name = ? AND properties LIKE ? ESCAPE '\\' ORDER BY id LIMIT 1
-            """,
-            [
-                .text(user), .text(name),
-                .text("%\"dog_id\":" + EventTypeFilter.likePattern(JSON.string(dog).compactText) + "%"),
-            ], table: "analytics_outbox", keys: [("user_id", .text(user)), ("name", .text(name))]
-        ) { ($0.integer(0), $0.real(1), $0.optionalReal(2)) }
+            analyticsOfDogSQL, [.text(user), .text(name), .text(dogPropertyPattern(dog))], table: "analytics_outbox",
+            keys: [("user_id", .text(user)), ("name", .text(name))]
+        ) { KeptAnalytics(id: $0.integer(0), occurredAt: $0.real(1), sentAt: $0.optionalReal(2)) }
     }
+
+    /// Reads ``analytics(user:name:dog:)`` for all of `pairs` in one statement (per 100 pairs)
+    /// and keeps each pair's for the rest of the write transaction; the same `LIKE` matches, so
+    /// each backend answers as the read itself would. Nothing outside a transaction.
+    func keepAnalytics(name: String, of pairs: [(user: String, dog: String)]) throws {
+        guard let reads = transactionReads, reads.isKeeping else { return }
+        let keys = pairs.map { UserPattern(user: $0.user, pattern: dogPropertyPattern($0.dog)) }
+        try inChunks(of: keys, placeholder: "(?, ?)") { chunk, placeholders in
+            var found: [UserPattern: KeptAnalytics] = [:]
+            try query(
+                """
+                SELECT p.column1, p.column2, a.id, a.occurred_at, a.sent_at FROM (VALUES \(placeholders)) AS p
+                JOIN analytics_outbox AS a ON a.user_id = p.column1 AND a.name = ?
+                    AND a.properties LIKE p.column2 ESCAPE '\\'
+                ORDER BY p.column1, p.column2, a.id
+                """, chunk.flatMap { [SQLValue.text($0.user), .text($0.pattern)] } + [.text(name)]
+            ) { row in
+                let key = UserPattern(user: row.text(0) ?? "", pattern: row.text(1) ?? "")
+                if found[key] == nil {
+                    found[key] = KeptAnalytics(id: row.integer(2), occurredAt: row.real(3), sentAt: row.optionalReal(4))
+                }
+            }
+            for key in Set(chunk) {
+                keepFirst(
+                    analyticsOfDogSQL, [.text(key.user), .text(name), .text(key.pattern)], table: "analytics_outbox",
+                    keys: [("user_id", .text(key.user)), ("name", .text(name))], answer: found[key])
+            }
+        }
+    }
+}
+
+/// A user and a `LIKE` pattern of properties (a key of ``StoreReader/keepAnalytics(name:of:)``).
+private struct UserPattern: Hashable, Comparable {
+    var user: String
+    var pattern: String
+
+    static func < (a: Self, b: Self) -> Bool { (a.user, a.pattern) < (b.user, b.pattern) }
+}
+
+/// An analytics event kept in the outbox: its id, time and when it was sent (nil: not yet).
+struct KeptAnalytics {
+    var id: Int64
+    var occurredAt: Double
+    var sentAt: Double?
+}
+
+/// A dog's first journey open and its next open within the return window (nil: none).
+struct JourneyOpens: Equatable {
+    var first: Double
+    var next: Double?
+
+    /// What a stored open at the inserted row's `occurred_at` makes of a dog's opens (kept
+    /// reads, ``StoreReader/firstJourneyOpens(dog:window:)``): exactly what the read would answer.
+    static func afterInsert(window: Double) -> KeptAfterInsert<JourneyOpens> {
+        KeptAfterInsert { row, old in
+            guard case .real(let at)? = row("occurred_at") else { return nil }
+            guard let old else { return .some(JourneyOpens(first: at, next: nil)) }
+            if at < old.first {
+                return .some(JourneyOpens(first: at, next: old.first <= at + window ? old.first : nil))
+            }
+            if at > old.first, at <= old.first + window {
+                return .some(JourneyOpens(first: old.first, next: min(old.next ?? at, at)))
+            }
+            return .some(old)
+        }
+    }
+}
+
+/// A dog's first open and the next within a window (`?2`), in one statement.
+private let journeyOpensSQL = """
+    SELECT f.occurred_at, (SELECT occurred_at FROM events WHERE dog_id = ? AND occurred_at > f.occurred_at
+        AND occurred_at <= f.occurred_at + ? AND type = 'journey_opened' ORDER BY occurred_at LIMIT 1)
+    FROM (SELECT occurred_at FROM events WHERE dog_id = ? AND type = 'journey_opened'
+        ORDER BY occurred_at LIMIT 1) AS f
+    """
+
+/// The rows ``journeyOpensSQL`` reads: a dog's `journey_opened` events.
+private func journeyOpenKeys(_ dog: String) -> [(column: String, value: SQLValue)] {
+    [("dog_id", .text(dog)), ("type", .text(JourneyAnalytics.opened))]
+}
+
+/// A user's first analytics event of a name whose properties name a dog.
+private let analyticsOfDogSQL = """
+    SELECT id, occurred_at, sent_at FROM analytics_outbox
+    WHERE user_id = ? AND name = ? AND properties LIKE ? ESCAPE '\\' ORDER BY id LIMIT 1
+    """
+
+/// The `LIKE` pattern of properties that name `dog` (`"dog_id":"…"`).
+private func dogPropertyPattern(_ dog: String) -> String {
+    "%\"dog_id\":" + EventTypeFilter.likePattern(JSON.string(dog).compactText) + "%"
 }
 
 /// An analytics event not sent yet, moved to another time with new properties (a late event

@@ -75,6 +75,13 @@ public struct JourneyConsumer: EventConsumer {
             Self.blockEvents.contains(event.type) || Self.actions[event.type] != nil ? event.dogID : nil
         }
         try store.keepBlockSteps(dogs: dogs)
+        // Each open reads its user's return event and its dog's opens (``JourneyAnalytics/returned``).
+        let opens = events.compactMap { event in
+            event.type == JourneyAnalytics.opened ? event.dogID.map { (user: event.userID, dog: $0) } : nil
+        }
+        guard !opens.isEmpty else { return }
+        try store.keepAnalytics(name: JourneyAnalytics.returnName, of: opens)
+        try store.keepJourneyOpens(dogs: opens.map(\.dog), window: JourneyAnalytics.returnWindow)
     }
 
     /// The block flow's effects of a block event or an app event performing an action.

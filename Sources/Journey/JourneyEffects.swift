@@ -19,7 +19,7 @@ public struct BlockStepCompletedEffect: FeatureEffect, Equatable {
     }
 
     public func apply(to store: any Store, event: Event, eventRow: Int64) throws {
-        _ = try store.completeBlockStep(
+        try store.queueBlockStepCompletion(
             dog: dogID, block: blockID, step: step, at: at ?? event.occurredAt, event: eventRow)
     }
 

@@ -35,6 +35,13 @@ public struct BlockStep: Sendable, Equatable {
 private let blockStepsSQL =
     "SELECT block_id, step, completed_at FROM block_progress WHERE dog_id = ? ORDER BY completed_at, block_id, step"
 
+/// A step of a block done at a time, or at an earlier one than it was.
+private let completeBlockStepSQL = """
+    INSERT INTO block_progress (dog_id, block_id, step, completed_at, event) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (dog_id, block_id, step) DO UPDATE SET completed_at = excluded.completed_at, event = excluded.event
+    WHERE block_progress.completed_at > excluded.completed_at
+    """
+
 /// The Dog Journey's rows, in the shared SQL: one manifest per dog, the catalogs manifests
 /// were built from (by hash), and the completed steps of each dog's blocks.
 extension StoreReader {
@@ -107,11 +114,12 @@ extension Store {
     /// Marks a step of a block done at `at` (or earlier than it was: events arrive out of
     /// order); false when it already was, at that time or before.
     public func completeBlockStep(dog: String, block: String, step: String, at: Double, event: Int64?) throws -> Bool {
-        try run(
-            """
-            INSERT INTO block_progress (dog_id, block_id, step, completed_at, event) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (dog_id, block_id, step) DO UPDATE SET completed_at = excluded.completed_at, event = excluded.event
-            WHERE block_progress.completed_at > excluded.completed_at
-            """, [.text(dog), .text(block), .text(step), .real(at), .optional(event)]) > 0
+        try run(completeBlockStepSQL, [.text(dog), .text(block), .text(step), .real(at), .optional(event)]) > 0
+    }
+
+    /// Marks a step done as ``completeBlockStep(dog:block:step:at:event:)`` does, without
+    /// waiting for the answer: the statement is deferred (its error is thrown by the next one).
+    public func queueBlockStepCompletion(dog: String, block: String, step: String, at: Double, event: Int64?) throws {
+        try runDeferred(completeBlockStepSQL, [.text(dog), .text(block), .text(step), .real(at), .optional(event)])
     }
 }

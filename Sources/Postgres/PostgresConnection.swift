@@ -36,8 +36,11 @@ public final class PostgresConnection {
     /// the tables were first queued), sent in the next pipeline that names one of
     /// the tables, or before a savepoint's end or the commit.
     private var rowQueues: [PipelinedRows] = []
-    /// What ``transaction(_:)`` starts a transaction with.
-    public var transactionStart = "BEGIN"
+    /// The statements ``transaction(_:)`` starts a transaction with.
+    public var transactionStart = ["BEGIN"]
+    /// Whether the open transaction's start is still to be sent: it goes at the head of the
+    /// transaction's first pipeline, so that beginning costs no round trip of its own.
+    private var startPending = false
 
     /// Connects to `url` (`postgresql://user@host:port/database`, or libpq's `key=value` form).
     public init(url: String) throws(PostgresError) {
@@ -88,17 +91,24 @@ public final class PostgresConnection {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Its start is sent with its first statement (in one pipeline), not on its own.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute(transactionStart)
+        try ensureConnected()  // a dropped session is opened again here, outside the transaction
         inTransaction = true
-        defer { inTransaction = false }
+        startPending = true
+        defer {
+            inTransaction = false
+            startPending = false
+        }
         do {
             let value = try body()
             try commit()
             return value
         } catch {
+            let started = !startPending
             dropQueued()
-            if isAlive { try? execute("ROLLBACK") }
+            startPending = false
+            if started, isAlive { try? execute("ROLLBACK") }
             throw error
         }
     }
@@ -304,6 +314,7 @@ public final class PostgresConnection {
         guard !copies.isEmpty else { return }
         let pending = copies
         copies.removeAll()
+        if startPending { try flush() }  // the transaction's start before its rows
         try ensureConnected()
         for rows in pending {
             let sql = "COPY \(rows.table) (\(rows.columns)) FROM STDIN"
@@ -359,8 +370,9 @@ public final class PostgresConnection {
         // to its user), and what refers to the rows is checked at the commit (deferrable keys).
         var pending = deferred + takeRows(all: allRows, naming: statements)
         deferred.removeAll(keepingCapacity: true)
-        guard !pending.isEmpty || !tail.isEmpty else { return [] }
-        for item in pending { try sendCopies(before: item.sql) }
+        guard !pending.isEmpty || !tail.isEmpty || startPending else { return [] }
+        for item in pending + tail { try sendCopies(before: item.sql) }
+        if startPending { pending = transactionStart.map { ($0, []) } + pending }
         let tailStart = pending.count
         pending += tail
         try ensureConnected()
@@ -369,6 +381,7 @@ public final class PostgresConnection {
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresError(sqlState: nil, message: "cannot enter pipeline mode: \(errorMessage)")
         }
+        startPending = false  // sent from here on (a failure later is the transaction's)
         var failure: PostgresError?
         var sent = 0
         for (item, statement) in zip(pending, prepared) {
@@ -424,7 +437,7 @@ public final class PostgresConnection {
     /// Queued statements go in the same pipeline, before it: one round trip for all.
     private func send(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) -> OpaquePointer? {
         try sendCopies(before: sql)
-        if !deferred.isEmpty || rowQueues.contains(where: { sql.contains($0.table) }) {
+        if startPending || !deferred.isEmpty || rowQueues.contains(where: { sql.contains($0.table) }) {
             return try flush(then: [(sql, values)])[0]
         }
         try ensureConnected()
@@ -476,20 +489,5 @@ public final class PostgresConnection {
             let message = String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines
             throw PostgresError(sqlState: state, message: message, sql: sql)
         }
-    }
-}
-
-/// Calls `body` with C strings for `strings` (nil stays NULL), valid during the call.
-private func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-    let storage: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } ?? nil }
-    defer { for pointer in storage { free(pointer) } }
-    return body(storage.map { $0.map { UnsafePointer($0) } })
-}
-
-extension String {
-    fileprivate var trimmingTrailingNewlines: String {
-        var text = self
-        while text.last == "\n" { text.removeLast() }
-        return text
     }
 }

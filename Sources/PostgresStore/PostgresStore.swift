@@ -25,6 +25,8 @@ public final class PostgresStore: Store {
     /// The columns of each event insert's SQL (``insertedColumns(_:table:)``), read once: a
     /// regex literal is parsed again at every use, which cost more than the rest of an event.
     private var eventColumns: [String: [String]?] = [:]
+    /// The statements of ``runDeferred(update:elseInsertInto:columns:_:)``, made once each.
+    private var updateElseInsertSQL: [String: String] = [:]
     /// Whether events are written by COPY (``insertRow(into:_:_:)``): the foreign keys to them
     /// are deferrable, as in a store made since they are (``PostgresDialect``).
     public private(set) var copiesEvents = false
@@ -56,7 +58,7 @@ public final class PostgresStore: Store {
         ) { (immediate: $0.integer(0), hasEvents: $0.integer(1) == 1) }
         guard let found, found.hasEvents, found.immediate == 0 else { return }
         copiesEvents = true
-        database.connection.transactionStart = "BEGIN; SET CONSTRAINTS ALL DEFERRED"
+        database.connection.transactionStart = ["BEGIN", "SET CONSTRAINTS ALL DEFERRED"]
     }
 
     public func transaction<T>(_ body: () throws -> T) throws -> T {
@@ -82,13 +84,15 @@ public final class PostgresStore: Store {
 
     /// Takes a transaction-scoped advisory lock per user, in one global order (by key) so
     /// that two instances' batches cannot wait for each other; released at commit or rollback.
+    /// Queued, not waited for: the server takes the locks before it runs the statements sent
+    /// after them in the same pipeline (the transaction's first reads), and a lock that
+    /// deadlocks fails there.
     public func serializeWriters(of users: [String]) throws {
         guard !users.isEmpty else { return }
         let keys = Set(users.map(Self.writerLockKey)).sorted()
-        _ = try first(
+        try database.connection.runDeferred(
             "SELECT count(pg_advisory_xact_lock(\(Self.writerLockSpace), k)) FROM unnest(CAST(? AS integer[])) AS k",
-            [.text("{" + keys.map(String.init).joined(separator: ",") + "}")]
-        ) { $0.integer(0) }
+            [.text("{" + keys.map(String.init).joined(separator: ",") + "}")])
     }
 
     /// `pg_notify`: delivered to the listeners when the transaction commits (at once outside one).
@@ -139,6 +143,31 @@ public final class PostgresStore: Store {
     public func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int] {
         for statement in statements { reads.note(statement.sql, statement.values) }
         return try database.connection.runAll(statements.map { ($0.sql, $0.values.map(\.postgres)) })
+    }
+
+    /// One statement, queued like ``runDeferred(_:_:)``: the update in a `WITH` that returns a
+    /// row for each it changed, and the row inserted unless it returned any (the writer locks
+    /// keep other instances from the rows meanwhile, ``serializeWriters(of:)``).
+    public func runDeferred(
+        update: (sql: String, values: [SQLValue]), elseInsertInto table: String, columns: [String],
+        _ values: [SQLValue]
+    ) throws {
+        let key = update.sql + "\u{1}" + table + "\u{1}" + columns.joined(separator: ",")
+        let sql: String
+        if let known = updateElseInsertSQL[key] {
+            sql = known
+        } else {
+            let placeholders = (1...columns.count).map { "?\(update.values.count + $0)" }.joined(separator: ", ")
+            sql = """
+                WITH changed AS (\(update.sql) RETURNING 1) INSERT INTO \(table) (\(columns.joined(separator: ", ")))
+                SELECT \(placeholders) WHERE NOT EXISTS (SELECT 1 FROM changed)
+                """
+            if updateElseInsertSQL.count > 100 { updateElseInsertSQL.removeAll() }
+            updateElseInsertSQL[key] = sql
+        }
+        reads.note(update.sql, update.values)
+        reads.note("INSERT INTO \(table)", values)  // any row of the table
+        try database.connection.runDeferred(sql, (update.values + values).map(\.postgres))
     }
 
     /// Binds a row id taken ahead (``nextRowID(of:)``) and defers the insert; an event's

@@ -28,6 +28,9 @@ private let mergeReminderSQL: String = {
         """
 }()
 
+/// The columns a reminder is inserted with (in ``Store/insertReminder(_:event:)``'s order).
+private let reminderColumns = ["user_id", "dog_id", "kind", "due_at", "payload", "status", "event"]
+
 extension Reminder {
     /// Whether it leads to a block (`payload.leads_to`): a return reminder, which outranks
     /// the others of its kind.
@@ -56,23 +59,22 @@ extension Store {
     /// Schedules `reminder` (asked for by the event in row `event`) against the pending one of
     /// its kind. One made `cancelled` (its reason passed before it arrived) is kept as it is.
     public func mergeReminder(_ reminder: Reminder, event: Int64?) throws {
-        if reminder.status == "pending" {
-            guard try run(mergeReminderSQL, Self.mergeValues(reminder, event: event)) == 0 else { return }
-        }
-        try insertReminder(reminder, event: event)
+        guard reminder.status == "pending" else { return try insertReminder(reminder, event: event) }
+        try runDeferred(
+            update: (mergeReminderSQL, Self.mergeValues(reminder, event: event)), elseInsertInto: "reminders",
+            columns: reminderColumns, Self.insertValues(reminder, event: event))
     }
 
     /// Merges pending reminders of different kinds (or users, or dogs), each with the one
     /// merged after it of its kind (its `then`, when any), as ``mergeReminder(_:event:)`` would
-    /// one after the other: the first merges' updates in one round trip (``runAll(_:)``); the
-    /// inserts and the second merges, which always find the row by then, are deferred.
+    /// one after the other; nothing waits for an answer (``runDeferred(update:elseInsertInto:columns:_:)``).
     public func mergePendingReminders(
         _ merges: [(reminder: Reminder, event: Int64?, then: (reminder: Reminder, event: Int64?)?)]
     ) throws {
-        let changed = try runAll(merges.map { (mergeReminderSQL, Self.mergeValues($0.reminder, event: $0.event)) })
-        for (merge, count) in zip(merges, changed) {
-            if count == 0 { try insertReminder(merge.reminder, event: merge.event) }
+        for merge in merges {
+            try mergeReminder(merge.reminder, event: merge.event)
             if let then = merge.then {
+                // The first merge's row is there by now: an update alone.
                 try runDeferred(mergeReminderSQL, Self.mergeValues(then.reminder, event: then.event))
             }
         }
@@ -89,11 +91,15 @@ extension Store {
     private func insertReminder(_ reminder: Reminder, event: Int64?) throws {
         try runDeferred(
             "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(reminder.userID), reminder.dogID.map(SQLValue.text) ?? .null, .text(reminder.kind),
-                .real(reminder.dueAt), .text(reminder.payload.compactText), .text(reminder.status),
-                event.map(SQLValue.integer) ?? .null,
-            ])
+            Self.insertValues(reminder, event: event))
+    }
+
+    private static func insertValues(_ reminder: Reminder, event: Int64?) -> [SQLValue] {
+        [
+            .text(reminder.userID), reminder.dogID.map(SQLValue.text) ?? .null, .text(reminder.kind),
+            .real(reminder.dueAt), .text(reminder.payload.compactText), .text(reminder.status),
+            event.map(SQLValue.integer) ?? .null,
+        ]
     }
 
     /// Moves the pending reminder `id` to `due`: when its runner-up then beats it, the runner-up

@@ -19,8 +19,9 @@ public protocol Store: StoreReader, SQLWriting {
     func savepoint<T>(_ body: () throws -> T) throws -> T
     /// Inside a write transaction: makes writers of any of `users` on other connections (other
     /// engine instances) wait until this transaction ends, so that what an event's consumers
-    /// read of their user's state is still true when its effects are written. A store with
-    /// one writer at a time (SQLite) has nothing to do.
+    /// read of their user's state is still true when its effects are written. The locks are
+    /// held before the transaction's next statement runs (a backend may send them with it, as
+    /// PostgreSQL does). A store with one writer at a time (SQLite) has nothing to do.
     func serializeWriters(of users: [String]) throws
     /// Tells the store's other connections that listen on `channel` (see ``ChangeSignal``)
     /// that something they follow changed, once this transaction commits. A store whose
@@ -34,6 +35,14 @@ public protocol Store: StoreReader, SQLWriting {
     /// how many rows each changed. A backend may send them in one round trip (PostgreSQL's
     /// pipeline); SQLite runs them one by one.
     func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int]
+    /// Runs `update`, then inserts a row of `table` (`columns`, `values`) when it changed no
+    /// row, with no answer waited for: a backend may send both as one statement with the next
+    /// one (PostgreSQL: the update in a `WITH`, the row inserted unless it returned one), where
+    /// its error is then thrown; SQLite runs them at once. `update` numbers its placeholders
+    /// (`?1`, `?2`…), one per value.
+    func runDeferred(
+        update: (sql: String, values: [SQLValue]), elseInsertInto table: String, columns: [String],
+        _ values: [SQLValue]) throws
     /// Inserts one row of `table`, whose `id` column is its row id, with `sql`: its first
     /// placeholder is the id, bound here before `values`; returns the id. SQLite binds NULL and
     /// reads the id the insert assigned; PostgreSQL binds one taken ahead from the table's
@@ -64,6 +73,14 @@ extension Store {
     public func runDeferred(_ sql: String, _ values: [SQLValue]) throws { try run(sql, values) }
     public func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int] {
         try statements.map { try run($0.sql, $0.values) }
+    }
+    public func runDeferred(
+        update: (sql: String, values: [SQLValue]), elseInsertInto table: String, columns: [String],
+        _ values: [SQLValue]
+    ) throws {
+        guard try run(update.sql, update.values) == 0 else { return }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        try runDeferred("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))", values)
     }
 }
 

@@ -19,6 +19,9 @@ public final class TransactionReads {
         var table: String
         var keys: [(column: String, value: SQLValue)]
         var value: Any
+        /// What a plain insert of one row the read may see makes of its answer (see
+        /// ``KeptAfterInsert``); without it, such an insert forgets the read.
+        var afterInsert: ((_ row: (String) -> SQLValue?, _ old: Any) -> Any?)?
     }
 
     /// What a statement may change.
@@ -30,8 +33,9 @@ public final class TransactionReads {
         /// Any row of `table`.
         case table(String)
         /// One row of `table` inserted with `columns` bound in order; when it may update the
-        /// row it conflicts with instead, the columns that row shares with it.
-        case insert(table: String, columns: [String], conflict: [String]?)
+        /// row it conflicts with instead, the columns that row shares with it. `plain`: no
+        /// `ON CONFLICT` (the row is inserted, or the statement fails).
+        case insert(table: String, columns: [String], conflict: [String]?, plain: Bool)
     }
 
     private var entries: [String: Entry] = [:]
@@ -70,16 +74,30 @@ public final class TransactionReads {
         case .none: return
         case .everything: entries.removeAll(keepingCapacity: true)
         case .table(let table): forget { $0.table == table }
-        case .insert(let table, let columns, let conflict):
+        case .insert(let table, let columns, let conflict, let plain):
             let offset = leadingID ? 1 : 0
             guard values.count + offset == columns.count else { return forget { $0.table == table } }
-            forget { entry in
-                guard entry.table == table else { return false }
+            let seen = entries.compactMap { key, entry -> String? in
+                guard entry.table == table else { return nil }
                 // Kept only when the inserted (or updated) row is not one the read could see.
-                return !entry.keys.contains { key in
+                let unseen = entry.keys.contains { key in
                     guard let index = columns.firstIndex(of: key.column), index >= offset else { return false }
                     if let conflict, !conflict.contains(key.column) { return false }
                     return values[index - offset] != key.value
+                }
+                return unseen ? nil : key
+            }
+            func column(_ name: String) -> SQLValue? {
+                guard let index = columns.firstIndex(of: name), index >= offset else { return nil }
+                return values[index - offset]
+            }
+            for key in seen {
+                if plain, let entry = entries[key], let update = entry.afterInsert,
+                    let answer = update(column, entry.value)
+                {
+                    entries[key]?.value = answer
+                } else {
+                    entries[key] = nil
                 }
             }
         }
@@ -96,7 +114,7 @@ public final class TransactionReads {
     /// to by equality.
     func value<T>(
         _ sql: String, _ values: [SQLValue], table: String, keys: [(column: String, value: SQLValue)],
-        make: () throws -> T
+        afterInsert: ((_ row: (String) -> SQLValue?, _ old: Any) -> Any?)? = nil, make: () throws -> T
     ) rethrows -> T {
         guard depth > 0 else { return try make() }
         let key = Self.key(sql, values)
@@ -106,7 +124,7 @@ public final class TransactionReads {
         }
         let value = try make()
         if entries.count >= 10_000 { entries.removeAll(keepingCapacity: true) }
-        entries[key] = Entry(table: table, keys: keys, value: value)
+        entries[key] = Entry(table: table, keys: keys, value: value, afterInsert: afterInsert)
         return value
     }
 
@@ -114,11 +132,12 @@ public final class TransactionReads {
     /// wider query (``StoreReader/keepRows(_:batchSQL:table:column:of:_:)``), as ``value(_:_:table:keys:make:)``
     /// would keep it; nothing outside a transaction.
     func keep<T>(
-        _ sql: String, _ values: [SQLValue], table: String, keys: [(column: String, value: SQLValue)], value: T
+        _ sql: String, _ values: [SQLValue], table: String, keys: [(column: String, value: SQLValue)], value: T,
+        afterInsert: ((_ row: (String) -> SQLValue?, _ old: Any) -> Any?)? = nil
     ) {
         guard depth > 0 else { return }
         if entries.count >= 10_000 { entries.removeAll(keepingCapacity: true) }
-        entries[Self.key(sql, values)] = Entry(table: table, keys: keys, value: value)
+        entries[Self.key(sql, values)] = Entry(table: table, keys: keys, value: value, afterInsert: afterInsert)
     }
 
     /// Whether reads are kept now (inside a transaction).
@@ -161,7 +180,7 @@ public final class TransactionReads {
             if let target = match.5, match.6 != "NOTHING" {
                 conflict = target.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             }
-            return .insert(table: table, columns: columns, conflict: conflict)
+            return .insert(table: table, columns: columns, conflict: conflict, plain: match.4 == nil)
         default: return .everything
         }
     }
@@ -179,13 +198,48 @@ extension StoreReader {
         return try reads.value(sql, values, table: table, keys: keys) { try rows(sql, values, row) }
     }
 
-    /// The first row of `sql`, kept like ``keptRows(_:_:table:keys:_:)``.
+    /// The first row of `sql`, kept like ``keptRows(_:_:table:keys:_:)``; with `afterInsert`,
+    /// a plain insert of a row the read may see updates the answer kept instead of forgetting it.
     public func keptFirst<T>(
         _ sql: String, _ values: [SQLValue], table: String, keys: [(column: String, value: SQLValue)],
-        _ row: (any SQLRow) throws -> T
+        afterInsert: KeptAfterInsert<T>? = nil, _ row: (any SQLRow) throws -> T
     ) throws -> T? {
         guard let reads = transactionReads else { return try first(sql, values, row) }
-        return try reads.value(sql, values, table: table, keys: keys) { try first(sql, values, row) }
+        return try reads.value(sql, values, table: table, keys: keys, afterInsert: afterInsert?.erased) {
+            try first(sql, values, row)
+        }
+    }
+
+    /// Keeps `answer` as what ``keptFirst(_:_:table:keys:afterInsert:_:)`` with the same
+    /// arguments answers now, read by a wider query of the caller's that read it for several
+    /// keys at once; nothing outside a transaction.
+    public func keepFirst<T>(
+        _ sql: String, _ values: [SQLValue], table: String, keys: [(column: String, value: SQLValue)],
+        afterInsert: KeptAfterInsert<T>? = nil, answer: T?
+    ) {
+        guard let reads = transactionReads, reads.isKeeping else { return }
+        reads.keep(sql, values, table: table, keys: keys, value: answer, afterInsert: afterInsert?.erased)
+    }
+}
+
+/// How a plain insert (no `ON CONFLICT`) of one row a kept first-row read may see changes its
+/// answer, computed from the row's values by column (`update`) and the answer kept: the read
+/// then costs no second query. `update` answers nil when it cannot tell (the read is then
+/// forgotten), else the new answer (which may be no row: `.some(nil)`).
+public struct KeptAfterInsert<T> {
+    public var update: (_ row: (String) -> SQLValue?, _ old: T?) -> T??
+
+    public init(_ update: @escaping (_ row: (String) -> SQLValue?, _ old: T?) -> T??) {
+        self.update = update
+    }
+
+    var erased: (_ row: (String) -> SQLValue?, _ old: Any) -> Any? {
+        let update = self.update
+        return { row, old in
+            guard let old = old as? T? else { return nil }
+            guard let answer = update(row, old) else { return nil }
+            return .some(answer as Any)  // the answer boxed whole, no row included
+        }
     }
 }
 
@@ -200,23 +254,31 @@ extension StoreReader {
         _ row: (any SQLRow) throws -> T
     ) throws {
         guard let reads = transactionReads, reads.isKeeping, !keys.isEmpty else { return }
+        try inChunks(of: keys) { chunk, placeholders in
+            var found: [String: [T]] = [:]
+            try query(batchSQL.replacingOccurrences(of: "{keys}", with: placeholders), chunk.map(SQLValue.text)) {
+                found[$0.text(0) ?? "", default: []].append(try row(ShiftedRow(base: $0)))
+            }
+            for key in Set(chunk) {
+                reads.keep(sql, [.text(key)], table: table, keys: [(column, .text(key))], value: found[key] ?? [])
+            }
+        }
+    }
+
+    /// Calls `body` with `keys` (without repeats) 100 at a time, padded to 8 or 100 by repeating
+    /// the first (few sizes of `IN (…)`, so that few statements are prepared), and `placeholder`
+    /// as many times, comma-separated: a read of many keys at once.
+    public func inChunks<Key: Hashable & Comparable>(
+        of keys: [Key], placeholder: String = "?", _ body: ([Key], String) throws -> Void
+    ) throws {
         let unique = Array(Set(keys)).sorted()
         var start = 0
         while start < unique.count {
             var chunk = Array(unique[start..<min(start + 100, unique.count)])
             start += chunk.count
-            // Few sizes of `IN (…)`, so that few statements are prepared.
             let size = chunk.count <= 8 ? 8 : 100
-            let wanted = chunk
             chunk += repeatElement(chunk[0], count: size - chunk.count)
-            let placeholders = Array(repeating: "?", count: size).joined(separator: ", ")
-            var found: [String: [T]] = [:]
-            try query(batchSQL.replacingOccurrences(of: "{keys}", with: placeholders), chunk.map(SQLValue.text)) {
-                found[$0.text(0) ?? "", default: []].append(try row(ShiftedRow(base: $0)))
-            }
-            for key in wanted {
-                reads.keep(sql, [.text(key)], table: table, keys: [(column, .text(key))], value: found[key] ?? [])
-            }
+            try body(chunk, Array(repeating: placeholder, count: size).joined(separator: ", "))
         }
     }
 }

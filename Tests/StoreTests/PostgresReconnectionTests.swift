@@ -46,6 +46,32 @@ struct PostgresReconnectionTests {
         #expect(try StoreNotificationTests.arrived(listener) == 1)
     }
 
+    /// A transaction's start rides with its first statement: after a restart the first
+    /// transaction meets the broken connection (a transient failure, nothing kept), and the next
+    /// one opens the session again before it starts.
+    @Test func aTransactionAfterTheServerRestartsReconnectsFirst() throws {
+        let server = try ThrowawayPostgres()
+        let store = try PostgresStore(url: server.url, schema: .core)
+        try store.ensureUser("u1", firstSeenAt: 1)
+        try server.restart()
+        var firstError: (any Error)?
+        do {
+            try store.transaction {
+                try store.ensureUser("u2", firstSeenAt: 2)
+                _ = try store.first("SELECT count(*) FROM users", []) { $0.integer(0) }
+            }
+        } catch {
+            firstError = error
+        }
+        if let firstError {
+            #expect((firstError as? any TransientStoreFailure)?.isTransient == true, "\(firstError)")
+        }
+        try store.transaction { try store.ensureUser("u3", firstSeenAt: 3) }
+        let users = try store.rows("SELECT user_id FROM users ORDER BY user_id", []) { $0.text(0) ?? "" }
+        #expect(users == (firstError == nil ? ["u1", "u2", "u3"] : ["u1", "u3"]))
+        #expect(store.database.connection.reconnections == 1)
+    }
+
     @Test func aTransactionTheConnectionWasLostInIsNotResumed() throws {
         let server = try ThrowawayPostgres()
         let store = try PostgresStore(url: server.url, schema: .core)

@@ -379,6 +379,9 @@ import Testing
             let store = writers.stores[0]
             try? store.transaction {
                 try store.serializeWriters(of: [user, "someone-else"])
+                // The locks are taken by the time the transaction's next statement runs (a
+                // backend may send them with it): a batch reads what it works on first.
+                _ = try store.event(user: user, eventID: "first")
                 locked.signal()
                 try waitUntil("the other writer trying") { trying.load(ordering: .acquiring) }
                 // Holds the user's lock a moment while the other writer waits for it (nothing

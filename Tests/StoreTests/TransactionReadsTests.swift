@@ -139,3 +139,69 @@ import Testing
         #expect(reads.hits == users.count + 1, "nothing is kept outside a transaction")
     }
 }
+
+/// A kept first-row read told how an insert changes its answer (``KeptAfterInsert``) is
+/// updated by a plain insert of a row it may see, and answers what the query answers then;
+/// any other write still makes it ask again.
+@Suite struct KeptAfterInsertTests {
+    static let read =
+        "SELECT occurred_at FROM analytics_outbox WHERE user_id = ? AND name = ? ORDER BY occurred_at LIMIT 1"
+
+    /// The earliest `x` of user `u`, kept: an inserted row's time moves it earlier.
+    static func earliest(_ store: any Store) throws -> Double? {
+        try store.keptFirst(
+            read, [.text("u"), .text("x")], table: "analytics_outbox",
+            keys: [("user_id", .text("u")), ("name", .text("x"))],
+            afterInsert: KeptAfterInsert { row, old in
+                guard case .real(let at)? = row("occurred_at") else { return nil }
+                return .some(min(old ?? at, at))
+            }
+        ) { $0.real(0) }
+    }
+
+    static func insert(_ sql: String = "", at: Double) -> @Sendable (any Store) throws -> Void {
+        { store in
+            try store.runDeferred(
+                "INSERT INTO analytics_outbox (user_id, name, occurred_at, properties, event) VALUES (?, ?, ?, ?, ?)"
+                    + sql, [.text("u"), .text("x"), .real(at), .text("{}"), .null])
+        }
+    }
+
+    /// Rows before the read, a write after it, whether the next read was answered from what was
+    /// kept, and what it answers.
+    static let cases:
+        [(label: String, before: [Double], write: @Sendable (any Store) throws -> Void, kept: Bool, answer: Double?)] =
+            [
+                ("a first row", [], insert(at: 5), true, 5),
+                ("an earlier row", [7], insert(at: 5), true, 5),
+                ("a later row", [3], insert(at: 5), true, 3),
+                ("a row it cannot see", [3], { try TransactionReadsTests.insert($0, user: "v", name: "x") }, true, 3),
+                ("an insert that may not insert", [7], insert(" ON CONFLICT (id) DO NOTHING", at: 5), false, 5),
+                ("an insert it cannot read", [7], insert(" ON CONFLICT DO NOTHING", at: 5), false, 5),
+                (
+                    "an update of its table", [7], { try $0.run("UPDATE analytics_outbox SET occurred_at = 1", []) },
+                    false, 1
+                ),
+            ]
+
+    @Test(arguments: TestStore.names, cases.indices)
+    func aPlainInsertUpdatesTheAnswerKept(backend: String, index: Int) throws {
+        let (label, before, write, kept, answer) = Self.cases[index]
+        let test = try TestStore(backend, schema: .core)
+        let store = test.store
+        let reads = try #require(store.transactionReads)
+        try store.transaction {
+            for user in ["u", "v"] { try store.ensureUser(user, firstSeenAt: 1) }
+            for at in before { try Self.insert(at: at)(store) }
+        }
+        try store.transaction {
+            _ = try Self.earliest(store)
+            let hits = reads.hits
+            try write(store)
+            #expect(try Self.earliest(store) == answer, "\(label)")
+            #expect((reads.hits > hits) == kept, "\(label): kept")
+            let fresh = try store.first(Self.read, [.text("u"), .text("x")]) { $0.real(0) }
+            #expect(fresh == answer, "\(label): the query itself")
+        }
+    }
+}
