@@ -59,7 +59,7 @@ import Testing
         return process
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: TestStore.names)
+    @Test(.hangLimit, arguments: TestStore.names)
     func killedIngestResumesExactlyOnce(backend name: String) throws {
         let executable = try BuiltExecutable.path("journey")
         let folder = try TemporaryDirectory()
