@@ -91,11 +91,7 @@ public enum CompileCheck {
             jq_teardown(&torn)
         }
         jq_set_error_cb(state, dropMessage, nil)
-        var searchPath = jv_array()
-        if let libraryDirectory {
-            searchPath = jv_array_append(searchPath, JV.makeString(libraryDirectory))
-        }
-        jq_set_attr(state, jv_string("JQ_LIBRARY_PATH"), searchPath)
+        Program.searchLibrary(libraryDirectory, from: state)
         return prepared.wrappedSource.withCString { jq_compile_args(state, $0, jv_object()) } == 1
     }
 

@@ -74,12 +74,7 @@ public final class Program {
         }
         self.state = state
         listen(state)
-        var searchPath = jv_array()
-        if let libraryDirectory {
-            searchPath = jv_array_append(searchPath, JV.makeString(libraryDirectory))
-        }
-        // jq_set_attr consumes the key and the value.
-        jq_set_attr(state, jv_string("JQ_LIBRARY_PATH"), searchPath)
+        Self.searchLibrary(libraryDirectory, from: state)
         // jq_compile_args consumes its arguments object; it returns 1 on success.
         let arguments = constants.isEmpty ? jv_object() : JV.make(.object(constants))
         let compiled = prepared.wrappedSource.withCString { jq_compile_args(state, $0, arguments) }
@@ -91,6 +86,16 @@ public final class Program {
             throw JQError(.compileError, summary, problems: problems)
         }
         poolKey = library == nil || LibraryDigest.of(libraryDirectory) == library ? key : nil
+    }
+
+    /// Makes `directory` (none: no directory) the only place `import`/`include` read in `state`.
+    static func searchLibrary(_ directory: String?, from state: OpaquePointer) {
+        var searchPath = jv_array()
+        if let directory {
+            searchPath = jv_array_append(searchPath, JV.makeString(directory))
+        }
+        // jq_set_attr consumes the key and the value.
+        jq_set_attr(state, jv_string("JQ_LIBRARY_PATH"), searchPath)
     }
 
     /// The key the program's state is pooled under when released; nil when it is torn down.

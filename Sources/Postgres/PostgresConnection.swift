@@ -348,16 +348,6 @@ public final class PostgresConnection {
         }
     }
 
-    /// Runs statements that return no rows in one round trip (a pipeline, after what is
-    /// queued): how many rows each changed. The first error is thrown, once all were read.
-    public func runAll(_ statements: [(sql: String, values: [PostgresValue])]) throws(PostgresError) -> [Int] {
-        guard !statements.isEmpty else { return [] }
-        for statement in statements { try sendCopies(before: statement.sql) }
-        let results = try flush(then: statements)
-        defer { for result in results { PQclear(result) } }
-        return results.map { Int(String(cString: PQcmdTuples($0))) ?? 0 }
-    }
-
     /// Sends the queued statements in one pipeline, after the queued rows of the tables they
     /// (or `tail`) name (all queued rows when `allRows`) and followed by `tail`, and reads their
     /// results; the first error, else a result for each of `tail` (the caller clears them).

@@ -139,12 +139,6 @@ public final class PostgresStore: Store {
         try database.connection.runDeferred(sql, values.map(\.postgres))
     }
 
-    /// The statements in one pipeline with what is queued: one round trip for all.
-    public func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int] {
-        for statement in statements { reads.note(statement.sql, statement.values) }
-        return try database.connection.runAll(statements.map { ($0.sql, $0.values.map(\.postgres)) })
-    }
-
     /// One statement, queued like ``runDeferred(_:_:)``: the update in a `WITH` that returns a
     /// row for each it changed, and the row inserted unless it returned any (the writer locks
     /// keep other instances from the rows meanwhile, ``serializeWriters(of:)``).

@@ -110,7 +110,11 @@ final class LoadContext {
         var programs: [ProgramKey: Program] = [:]
         var used: [String: Program] = [:]
         var reused = 0
-        var pending: [(key: ProgramKey, rule: RuleDefinition, expression: Expression, cacheKey: String?)] = []
+        var pending:
+            [(
+                key: ProgramKey, rule: RuleDefinition, expression: Expression, cacheKey: String?,
+                program: (source: String, constants: JSONObject)
+            )] = []
         for rule in rules {
             var expressions = rule.variants.map { (ProgramKey(rule: rule.id, variant: $0.name), $0.expression) }
             if let fallback = rule.fallback { expressions.append((ProgramKey(rule: rule.id, variant: nil), fallback)) }
@@ -122,14 +126,13 @@ final class LoadContext {
                     reused += 1
                     continue
                 }
-                pending.append((key, rule, expression, cacheKey))
+                pending.append((key, rule, expression, cacheKey, rule.program(for: expression.source)))
             }
         }
         let alone: [Int]
         if cache == nil {
-            let candidates = pending.map { job in
-                let (source, constants) = job.rule.program(for: job.expression.source)
-                return CompileCheck.Candidate(source: source, constantNames: Array(constants.keys))
+            let candidates = pending.map {
+                CompileCheck.Candidate(source: $0.program.source, constantNames: Array($0.program.constants.keys))
             }
             alone = CompileCheck.unconfirmed(candidates, libraryDirectory: library)
         } else {
@@ -138,8 +141,8 @@ final class LoadContext {
         for index in alone {
             let job = pending[index]
             do {
-                let (source, constants) = job.rule.program(for: job.expression.source)
-                let program = try Program(source, name: job.rule.id, libraryDirectory: library, constants: constants)
+                let program = try Program(
+                    job.program.source, name: job.rule.id, libraryDirectory: library, constants: job.program.constants)
                 programs[job.key] = program
                 if let cacheKey = job.cacheKey { used[cacheKey] = program }
             } catch {

@@ -63,14 +63,7 @@ extension StoreReader {
     /// trip on PostgreSQL), as a batch of events reads its dogs.
     public func dogs(_ ids: [String]) throws -> [String: DogProfile] {
         var found: [String: DogProfile] = [:]
-        var start = 0
-        while start < ids.count {
-            var chunk = Array(ids[start..<min(start + 500, ids.count)])
-            start += chunk.count
-            // A few sizes of `IN (…)`, the last id repeated: few statements to prepare.
-            let size = [8, 64, 500].first { $0 >= chunk.count } ?? chunk.count
-            chunk += repeatElement(chunk[chunk.count - 1], count: size - chunk.count)
-            let placeholders = Array(repeating: "?", count: size).joined(separator: ", ")
+        try inChunks(of: ids, sizes: [8, 64, 500]) { chunk, placeholders in
             try query(
                 "SELECT dog_id, user_id, name, birth_date, age_range, breed, timezone, metrics, registered_at FROM dogs WHERE dog_id IN (\(placeholders))",
                 chunk.map { .text($0) }

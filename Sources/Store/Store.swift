@@ -31,10 +31,6 @@ public protocol Store: StoreReader, SQLWriting {
     /// statement (one round trip for several), where its error is then thrown, inside the same
     /// transaction or unit. SQLite runs it at once.
     func runDeferred(_ sql: String, _ values: [SQLValue]) throws
-    /// Runs statements that return no rows, in order, each independent of the others' answers:
-    /// how many rows each changed. A backend may send them in one round trip (PostgreSQL's
-    /// pipeline); SQLite runs them one by one.
-    func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int]
     /// Runs `update`, then inserts a row of `table` (`columns`, `values`) when it changed no
     /// row, with no answer waited for: a backend may send both as one statement with the next
     /// one (PostgreSQL: the update in a `WITH`, the row inserted unless it returned one), where
@@ -71,9 +67,6 @@ extension Store {
     public func serializeWriters(of users: [String]) throws {}
     public func notify(_ channel: String) throws {}
     public func runDeferred(_ sql: String, _ values: [SQLValue]) throws { try run(sql, values) }
-    public func runAll(_ statements: [(sql: String, values: [SQLValue])]) throws -> [Int] {
-        try statements.map { try run($0.sql, $0.values) }
-    }
     public func runDeferred(
         update: (sql: String, values: [SQLValue]), elseInsertInto table: String, columns: [String],
         _ values: [SQLValue]

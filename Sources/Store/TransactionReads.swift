@@ -265,18 +265,20 @@ extension StoreReader {
         }
     }
 
-    /// Calls `body` with `keys` (without repeats) 100 at a time, padded to 8 or 100 by repeating
-    /// the first (few sizes of `IN (…)`, so that few statements are prepared), and `placeholder`
-    /// as many times, comma-separated: a read of many keys at once.
+    /// Calls `body` with `keys` (without repeats) as many at a time as the largest of `sizes`
+    /// (ascending), each chunk padded to the smallest size that holds it by repeating its first
+    /// key (few sizes of `IN (…)`, so that few statements are prepared), and `placeholder` as
+    /// many times, comma-separated: a read of many keys at once.
     public func inChunks<Key: Hashable & Comparable>(
-        of keys: [Key], placeholder: String = "?", _ body: ([Key], String) throws -> Void
+        of keys: [Key], sizes: [Int] = [8, 100], placeholder: String = "?", _ body: ([Key], String) throws -> Void
     ) throws {
         let unique = Array(Set(keys)).sorted()
+        let largest = sizes.last ?? 100
         var start = 0
         while start < unique.count {
-            var chunk = Array(unique[start..<min(start + 100, unique.count)])
+            var chunk = Array(unique[start..<min(start + largest, unique.count)])
             start += chunk.count
-            let size = chunk.count <= 8 ? 8 : 100
+            let size = sizes.first { $0 >= chunk.count } ?? chunk.count
             chunk += repeatElement(chunk[0], count: size - chunk.count)
             try body(chunk, Array(repeating: placeholder, count: size).joined(separator: ", "))
         }

@@ -28,32 +28,6 @@ struct PostgresPipelineTests {
         #expect(try Self.count(try backend.connect()) == 3)
     }
 
-    @Test func statementsRunTogetherAnswerEachItsRowCount() throws {
-        let backend = try TestStore("postgres", schema: .core)
-        let store = backend.store
-        let changed = try store.transaction {
-            try store.runDeferred("INSERT INTO users (user_id, first_seen_at) VALUES ('a', 1), ('b', 1), ('c', 2)", [])
-            return try store.runAll([
-                ("UPDATE users SET timezone = 'UTC' WHERE first_seen_at = ?", [.real(1)]),
-                ("UPDATE users SET timezone = 'UTC' WHERE user_id = ?", [.text("none")]),
-                ("UPDATE users SET first_seen_at = 3 WHERE user_id = ?", [.text("c")]),
-            ])
-        }
-        #expect(changed == [2, 0, 1], "after the queued insert, in order")
-        #expect(try store.first("SELECT count(*) FROM users WHERE first_seen_at = 3", []) { $0.integer(0) } == 1)
-        #expect {
-            try store.transaction {
-                _ = try store.runAll([
-                    ("UPDATE users SET first_seen_at = 4 WHERE user_id = ?", [.text("a")]),
-                    ("UPDATE users SET user_id = 'b' WHERE user_id = ?", [.text("a")]),
-                ])
-            }
-        } throws: { error in
-            (error as? PostgresError)?.sqlState == "23505"
-        }
-        #expect(try store.first("SELECT count(*) FROM users WHERE first_seen_at = 4", []) { $0.integer(0) } == 0)
-    }
-
     @Test func aQueuedInsertThatFailsUndoesItsTransaction() throws {
         let backend = try TestStore("postgres", schema: .core)
         let connection = try #require(backend.store as? PostgresStore).database.connection
