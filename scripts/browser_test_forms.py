@@ -236,6 +236,9 @@ def onboarding():
     click("flow-draft-diff")
     wait_text("flow-draft-result", "- id: meet_stats")
     published = publish_draft("flow", "onboarding: show where streaks live")
+    # The page is drawn again once the new version is served; the confirmation stays.
+    wait_text("flow-state", "Published: version 1.1 is served now.")
+    assert "it is active now" in text_of("flow-draft-result"), text_of("flow-draft")
     shot("forms-08-flow-published")
 
     step("the app's onboarding route serves the new step to a user who had finished")

@@ -78,6 +78,8 @@
         JC.invalidate();
         JC.show(result, JC.message("ok", "Published revision " + revision.slice(0, 12) + "; it is active now."));
         if (opts.published) await opts.published(revision);
+        // A page drawn again after publishing (a flow's) drops the panel: keep the confirmation.
+        if (!result.isConnected) JC.show(target, result);
       });
     };
     const consequences = answer.consequences || [];
