@@ -165,7 +165,7 @@ public final class PostgresStore: Store {
     }
 
     /// Binds a row id taken ahead (``nextRowID(of:)``) and defers the insert; an event's
-    /// row goes with the transaction's other queued events in one statement
+    /// row goes with the transaction's other queued events in a few multi-row statements
     /// (``PostgresConnection/insertDeferred(into:columns:_:)``, ``copiesEvents``), in the
     /// next pipeline that names events, or with the commit.
     public func insertRow(into table: String, _ sql: String, _ values: [SQLValue]) throws -> Int64 {
