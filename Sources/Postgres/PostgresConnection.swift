@@ -36,6 +36,8 @@ public final class PostgresConnection {
     /// the tables were first queued), sent in the next pipeline that names one of
     /// the tables, or before a savepoint's end or the commit.
     private var rowQueues: [PipelinedRows] = []
+    /// Merges the queued runs of one single-row insert (``flush(allRows:then:)``).
+    private var insertRuns = InsertRuns()
     /// The statements ``transaction(_:)`` starts a transaction with.
     public var transactionStart = ["BEGIN"]
     /// Whether the open transaction's start is still to be sent: it goes at the head of the
@@ -357,7 +359,7 @@ public final class PostgresConnection {
         let statements = deferred.map(\.sql) + tail.map(\.sql)
         // The queued statements before the rows: a row may refer to what they insert (an event
         // to its user), and what refers to the rows is checked at the commit (deferrable keys).
-        var pending = deferred + takeRows(all: allRows, naming: statements)
+        var pending = insertRuns.merged(deferred) + takeRows(all: allRows, naming: statements)
         deferred.removeAll(keepingCapacity: true)
         guard !pending.isEmpty || !tail.isEmpty || startPending else { return [] }
         for item in pending + tail { try sendCopies(before: item.sql) }

@@ -22,8 +22,7 @@ public final class PostgresStore: Store {
     var externalSnapshot: (text: String, version: Int64) = ("", 0)
     /// Row ids taken from each table's sequence and not used yet (the next one last).
     var rowIDs: [String: [Int64]] = [:]
-    /// The columns of each event insert's SQL (``insertedColumns(_:table:)``), read once: a
-    /// regex literal is parsed again at every use, which cost more than the rest of an event.
+    /// The columns of each event insert's SQL (``insertedColumns(_:table:)``), read once.
     private var eventColumns: [String: [String]?] = [:]
     /// The statements of ``runDeferred(update:elseInsertInto:columns:_:)``, made once each.
     private var updateElseInsertSQL: [String: String] = [:]
@@ -192,11 +191,8 @@ public final class PostgresStore: Store {
 
     /// The columns of `INSERT INTO table (a, b) VALUES (?, ?)` (placeholders only), else nil.
     static func insertedColumns(_ sql: String, table: String) -> [String]? {
-        let pattern = #/\s*INSERT INTO (\w+) \(([\w\s,]+)\)\s*VALUES \(([?\s,]+)\)\s*/#
-        guard let match = sql.wholeMatch(of: pattern), match.1 == table else { return nil }
-        let columns = match.2.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        let placeholders = match.3.filter { $0 == "?" }.count
-        return placeholders == columns.count ? columns : nil
+        guard let insert = SingleRowInsert(sql), insert.table == table else { return nil }
+        return insert.columns
     }
 
     /// The next row id of `table`: handed out from a block taken from its identity's sequence
