@@ -43,7 +43,7 @@ struct PostgresBenchmark {
         let file = folder + "/events.jsonl"
         try (workload.lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         print("journey ingest, \(workload.lines.count) events (\(options.rounds) rounds, medians):")
-        var runs = PostgresIngestRuns(builds: builds, folder: folder, file: file)
+        var runs = PostgresIngestRuns(builds: builds, folder: folder, file: file, server: ServerCPU(url: url))
         var raw: [String: [Double]] = [:]
         for round in 0..<options.rounds {
             let postgres = try runs.round(round) { try freshSchema(url, name: $0) }

@@ -32,10 +32,12 @@ public final class PostgresConnection {
     /// Rows queued by ``copyDeferred(into:columns:_:)``, a COPY per table (in the order the
     /// tables were first queued), sent before a statement that names one of the tables.
     private var copies: [CopyRows] = []
-    /// Rows queued by ``insertDeferred(into:columns:_:)``, a statement per table (in the order
+    /// Rows queued by ``insertDeferred(into:columns:_:)``, a queue per table (in the order
     /// the tables were first queued), sent in the next pipeline that names one of
     /// the tables, or before a savepoint's end or the commit.
     private var rowQueues: [PipelinedRows] = []
+    /// Merges the queued runs of one single-row insert (``flush(allRows:then:)``).
+    private var insertRuns = InsertRuns()
     /// The statements ``transaction(_:)`` starts a transaction with.
     public var transactionStart = ["BEGIN"]
     /// Whether the open transaction's start is still to be sent: it goes at the head of the
@@ -260,7 +262,7 @@ public final class PostgresConnection {
     }
 
     /// Queues a row for `table` (its `columns`, a value each) inside a transaction: the rows of
-    /// a table go as one statement (``PipelinedRows``) in the next pipeline whose
+    /// a table go as a few multi-row statements (``PipelinedRows``) in the next pipeline whose
     /// statements name the table, before the savepoint's end or with the commit, where its
     /// error is thrown. The rows cost no round trip of their own (a COPY costs two). Other
     /// statements may run in between, so whatever references these rows must check it at the
@@ -284,9 +286,8 @@ public final class PostgresConnection {
             index = rowQueues.count - 1
         }
         rowQueues[index].append(values)
-        if rowQueues[index].json.count >= PipelinedRows.flushBytes {
-            let rows = rowQueues.remove(at: index)
-            deferred.append((rows.sql, [rows.value]))
+        if rowQueues[index].bytes >= PipelinedRows.flushBytes {
+            deferred += rowQueues.remove(at: index).statements
             try flush()
         }
     }
@@ -298,7 +299,7 @@ public final class PostgresConnection {
         var taken: [(sql: String, values: [PostgresValue])] = []
         rowQueues.removeAll { rows in
             guard all || statements.contains(where: { $0.contains(rows.table) }) else { return false }
-            taken.append((rows.sql, [rows.value]))
+            taken += rows.statements
             return true
         }
         return taken
@@ -358,7 +359,7 @@ public final class PostgresConnection {
         let statements = deferred.map(\.sql) + tail.map(\.sql)
         // The queued statements before the rows: a row may refer to what they insert (an event
         // to its user), and what refers to the rows is checked at the commit (deferrable keys).
-        var pending = deferred + takeRows(all: allRows, naming: statements)
+        var pending = insertRuns.merged(deferred) + takeRows(all: allRows, naming: statements)
         deferred.removeAll(keepingCapacity: true)
         guard !pending.isEmpty || !tail.isEmpty || startPending else { return [] }
         for item in pending + tail { try sendCopies(before: item.sql) }

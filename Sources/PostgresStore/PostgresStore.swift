@@ -22,8 +22,7 @@ public final class PostgresStore: Store {
     var externalSnapshot: (text: String, version: Int64) = ("", 0)
     /// Row ids taken from each table's sequence and not used yet (the next one last).
     var rowIDs: [String: [Int64]] = [:]
-    /// The columns of each event insert's SQL (``insertedColumns(_:table:)``), read once: a
-    /// regex literal is parsed again at every use, which cost more than the rest of an event.
+    /// The columns of each event insert's SQL (``insertedColumns(_:table:)``), read once.
     private var eventColumns: [String: [String]?] = [:]
     /// The statements of ``runDeferred(update:elseInsertInto:columns:_:)``, made once each.
     private var updateElseInsertSQL: [String: String] = [:]
@@ -165,7 +164,7 @@ public final class PostgresStore: Store {
     }
 
     /// Binds a row id taken ahead (``nextRowID(of:)``) and defers the insert; an event's
-    /// row goes with the transaction's other queued events in one statement
+    /// row goes with the transaction's other queued events in a few multi-row statements
     /// (``PostgresConnection/insertDeferred(into:columns:_:)``, ``copiesEvents``), in the
     /// next pipeline that names events, or with the commit.
     public func insertRow(into table: String, _ sql: String, _ values: [SQLValue]) throws -> Int64 {
@@ -192,19 +191,19 @@ public final class PostgresStore: Store {
 
     /// The columns of `INSERT INTO table (a, b) VALUES (?, ?)` (placeholders only), else nil.
     static func insertedColumns(_ sql: String, table: String) -> [String]? {
-        let pattern = #/\s*INSERT INTO (\w+) \(([\w\s,]+)\)\s*VALUES \(([?\s,]+)\)\s*/#
-        guard let match = sql.wholeMatch(of: pattern), match.1 == table else { return nil }
-        let columns = match.2.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        let placeholders = match.3.filter { $0 == "?" }.count
-        return placeholders == columns.count ? columns : nil
+        guard let insert = SingleRowInsert(sql), insert.table == table else { return nil }
+        return insert.columns
     }
 
     /// The next row id of `table`: handed out from a block taken from its identity's sequence
     /// (a round trip per 500 rows, a batch of the ingest's, instead of `RETURNING id` for each).
+    /// The sequence is found once per block (`OFFSET 0` keeps the planner from finding it again
+    /// for every row, which cost the server more than the 500 `nextval`s).
     func nextRowID(of table: String) throws -> Int64 {
         if rowIDs[table, default: []].isEmpty {
             rowIDs[table] = try rows(
-                "SELECT nextval(pg_get_serial_sequence(?, 'id')) FROM generate_series(1, 500)", [.text(table)]
+                "SELECT nextval(s.sequence) FROM (SELECT CAST(pg_get_serial_sequence(?, 'id') AS regclass) OFFSET 0)"
+                    + " AS s (sequence), generate_series(1, 500)", [.text(table)]
             ) { $0.integer(0) }.reversed()
         }
         return rowIDs[table]!.removeLast()
