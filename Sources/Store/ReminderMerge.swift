@@ -28,8 +28,12 @@ private let mergeReminderSQL: String = {
         """
 }()
 
-/// The columns a reminder is inserted with (in ``Store/insertReminder(_:event:)``'s order).
+/// The columns a reminder is inserted with (in ``Store/insertValues(_:event:)``'s order), and
+/// the insert of one, written from them.
 private let reminderColumns = ["user_id", "dog_id", "kind", "due_at", "payload", "status", "event"]
+private let insertReminderSQL =
+    "INSERT INTO reminders (\(reminderColumns.joined(separator: ", "))) VALUES ("
+    + Array(repeating: "?", count: reminderColumns.count).joined(separator: ", ") + ")"
 
 extension Reminder {
     /// Whether it leads to a block (`payload.leads_to`): a return reminder, which outranks
@@ -89,9 +93,7 @@ extension Store {
     }
 
     private func insertReminder(_ reminder: Reminder, event: Int64?) throws {
-        try runDeferred(
-            "INSERT INTO reminders (user_id, dog_id, kind, due_at, payload, status, event) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            Self.insertValues(reminder, event: event))
+        try runDeferred(insertReminderSQL, Self.insertValues(reminder, event: event))
     }
 
     private static func insertValues(_ reminder: Reminder, event: Int64?) -> [SQLValue] {
