@@ -16,10 +16,14 @@ struct PipelinedRows {
 
     /// Rows are sent once this much is queued, so that a long transaction keeps little.
     static let flushBytes = 4 << 20
+    /// Rows are sent ahead (``PostgresConnection/sendAhead()``) once a table has this many
+    /// queued: the server inserts them while the next events are computed. A queue is thus
+    /// one statement of the largest size, or the tail of a transaction.
+    static let aheadRows = 64
     /// The rows of one statement, largest first: n rows go as the largest chunks that fit
-    /// (500 rows: 256 + 3 × 64 + 3 × 16 + 4; 3 rows: one statement). 256 rows of 12 columns
-    /// are 3,072 parameters, far below the protocol's 65,535.
-    static let chunkSizes = [256, 64, 16, 4, 3, 2, 1]
+    /// (100 rows: 64 + 2 × 16 + 4; 3 rows: one statement). 64 rows of 12 columns are 768
+    /// parameters, far below the protocol's 65,535.
+    static let chunkSizes = [64, 16, 4, 3, 2, 1]
 
     init(table: String, columns: [String]) {
         self.table = table

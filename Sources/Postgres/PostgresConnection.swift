@@ -16,11 +16,11 @@ import Core
 ///
 /// Not `Sendable`: a connection belongs to one thread (a worker has its own).
 public final class PostgresConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Prepared statements by their SQL (of the current session: emptied on reconnection).
-    private var prepared: [StatementKey: (name: String, parameters: Int)] = [:]
+    var prepared: [StatementKey: (name: String, parameters: Int)] = [:]
     /// Whether a transaction is open (BEGIN sent, no COMMIT or ROLLBACK yet).
-    private var inTransaction = false
+    var inTransaction = false
     /// Statements run at the start of every session (see ``setUpSession(_:)``).
     private var sessionSetup: String?
     /// How many times the connection was opened again after the server dropped it.
@@ -28,21 +28,27 @@ public final class PostgresConnection {
     /// The channels this session listens on (again after a reconnection).
     private var channels: [String] = []
     /// Statements queued by ``runDeferred(_:_:)``, sent before the next other statement.
-    private var deferred: [(sql: String, values: [PostgresValue])] = []
+    var deferred: [(sql: String, values: [PostgresValue])] = []
     /// Rows queued by ``copyDeferred(into:columns:_:)``, a COPY per table (in the order the
     /// tables were first queued), sent before a statement that names one of the tables.
-    private var copies: [CopyRows] = []
+    var copies: [CopyRows] = []
     /// Rows queued by ``insertDeferred(into:columns:_:)``, a queue per table (in the order
     /// the tables were first queued), sent in the next pipeline that names one of
     /// the tables, or before a savepoint's end or the commit.
-    private var rowQueues: [PipelinedRows] = []
+    var rowQueues: [PipelinedRows] = []
     /// Merges the queued runs of one single-row insert (``flush(allRows:then:)``).
-    private var insertRuns = InsertRuns()
+    var insertRuns = InsertRuns()
     /// The statements ``transaction(_:)`` starts a transaction with.
     public var transactionStart = ["BEGIN"]
     /// Whether the open transaction's start is still to be sent: it goes at the head of the
     /// transaction's first pipeline, so that beginning costs no round trip of its own.
-    private var startPending = false
+    var startPending = false
+    /// The statements sent ahead in the open pipeline whose results are not read yet (their
+    /// SQL, to name one that failed): the connection is in pipeline mode while there are any.
+    var ahead: [String] = []
+    /// Whether a pipeline could not be left (the server went away in the middle of it): the
+    /// session is opened again before its next use, as if it had been lost.
+    var isStranded = false
 
     /// Connects to `url` (`postgresql://user@host:port/database`, or libpq's `key=value` form).
     public init(url: String) throws(PostgresError) {
@@ -120,6 +126,7 @@ public final class PostgresConnection {
         deferred.removeAll()
         copies.removeAll()
         rowQueues.removeAll()
+        abandonAhead()
     }
 
     /// Commits the open transaction, in the same pipeline as what is still queued. A
@@ -169,12 +176,13 @@ public final class PostgresConnection {
 
     /// Opens the session again when the server dropped it, outside a transaction; inside one
     /// the transaction is lost, and so is this statement.
-    private func ensureConnected() throws(PostgresError) {
-        guard PQstatus(handle) != CONNECTION_OK else { return }
+    func ensureConnected() throws(PostgresError) {
+        guard !isAlive || isStranded else { return }
         guard !inTransaction else {
             throw PostgresError(sqlState: "08003", message: "the connection was lost during the transaction")
         }
         PQreset(handle)
+        isStranded = false
         guard PQstatus(handle) == CONNECTION_OK else {
             throw PostgresError(sqlState: "08001", message: "cannot reconnect: \(errorMessage)")
         }
@@ -226,45 +234,24 @@ public final class PostgresConnection {
 
     /// Runs a statement whose answer nobody waits for (an insert of a row nothing reads back)
     /// later: inside a transaction it is queued and sent with the other queued ones in one
-    /// round trip (libpq's pipeline mode) before the next other statement, the savepoint's end
-    /// or the commit, where its error, if any, is thrown. Outside a transaction it runs now.
+    /// pipeline (libpq's pipeline mode), ahead once ``aheadStatements`` are queued, else with
+    /// the next other statement, the savepoint's end or the commit; its error, if any, is thrown
+    /// by the first of these that waits for an answer. Outside a transaction it runs now.
     public func runDeferred(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) {
         guard inTransaction else {
             try run(sql, values)
             return
         }
         deferred.append((sql, values))
-        if deferred.count >= 512 { try flush() }
-    }
-
-    /// Queues a row for `table` (its `columns`, a value each) inside a transaction: the rows
-    /// of a table go in one COPY before the next statement that names the table (or any
-    /// queued statement that does), before the savepoint's end or the commit, where its error
-    /// is thrown; much cheaper for the server than an INSERT a row. Other statements may run
-    /// in between, so whatever references these rows must check it at the commit
-    /// (`DEFERRABLE` foreign keys, deferred by ``transactionStart``). Outside a transaction it
-    /// is an INSERT run now.
-    public func copyDeferred(into table: String, columns: [String], _ values: [PostgresValue]) throws(PostgresError) {
-        guard inTransaction else {
-            let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-            try run("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))", values)
-            return
-        }
-        let columnList = columns.joined(separator: ", ")
-        if let index = copies.firstIndex(where: { $0.table == table && $0.columns == columnList }) {
-            copies[index].append(values)
-            if copies[index].data.count >= CopyRows.flushBytes { try sendCopies() }
-        } else {
-            var rows = CopyRows(table: table, columns: columnList)
-            rows.append(values)
-            copies.append(rows)
-        }
+        if deferred.count >= Self.aheadStatements { try sendAhead() }
     }
 
     /// Queues a row for `table` (its `columns`, a value each) inside a transaction: the rows of
-    /// a table go as a few multi-row statements (``PipelinedRows``) in the next pipeline whose
-    /// statements name the table, before the savepoint's end or with the commit, where its
-    /// error is thrown. The rows cost no round trip of their own (a COPY costs two). Other
+    /// a table go as a few multi-row statements (``PipelinedRows``), ahead once
+    /// ``PipelinedRows/aheadRows`` are queued, else in the next pipeline whose statements name
+    /// the table, before the savepoint's end or with the commit; its error is thrown by the first
+    /// of these that waits for an answer. The rows cost no round trip of their own (a COPY costs
+    /// two). Other
     /// statements may run in between, so whatever references these rows must check it at the
     /// commit (`DEFERRABLE` foreign keys, deferred by ``transactionStart``). Outside a
     /// transaction it is an INSERT run now.
@@ -286,149 +273,19 @@ public final class PostgresConnection {
             index = rowQueues.count - 1
         }
         rowQueues[index].append(values)
-        if rowQueues[index].bytes >= PipelinedRows.flushBytes {
-            deferred += rowQueues.remove(at: index).statements
-            try flush()
+        if rowQueues[index].count >= PipelinedRows.aheadRows || rowQueues[index].bytes >= PipelinedRows.flushBytes {
+            try sendAhead()
         }
     }
 
-    /// The queued rows' statements (taken from the queue): all of them, or those of the tables
-    /// `statements` name.
-    private func takeRows(all: Bool, naming statements: [String]) -> [(sql: String, values: [PostgresValue])] {
-        guard !rowQueues.isEmpty else { return [] }
-        var taken: [(sql: String, values: [PostgresValue])] = []
-        rowQueues.removeAll { rows in
-            guard all || statements.contains(where: { $0.contains(rows.table) }) else { return false }
-            taken += rows.statements
-            return true
-        }
-        return taken
-    }
-
-    /// Sends the queued COPYs when `sql` names one of their tables.
-    private func sendCopies(before sql: String) throws(PostgresError) {
-        if copies.contains(where: { sql.contains($0.table) }) { try sendCopies() }
-    }
-
-    /// Sends the queued rows, a COPY per table (COPY has no pipeline mode: two round trips each).
-    private func sendCopies() throws(PostgresError) {
-        guard !copies.isEmpty else { return }
-        let pending = copies
-        copies.removeAll()
-        if startPending { try flush() }  // the transaction's start before its rows
-        try ensureConnected()
-        for rows in pending {
-            let sql = "COPY \(rows.table) (\(rows.columns)) FROM STDIN"
-            let start = PQexec(handle, sql)
-            guard PQresultStatus(start) == PGRES_COPY_IN else {
-                defer { PQclear(start) }
-                try check(start, sql: sql)
-                throw PostgresError(sqlState: nil, message: "the server did not start the COPY", sql: sql)
-            }
-            PQclear(start)
-            let sent = rows.data.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
-            }
-            var failure: PostgresError?
-            if sent != 1 {
-                failure = PostgresError(
-                    sqlState: nil, message: "cannot send the COPY's rows: \(errorMessage)", sql: sql)
-                _ = PQputCopyEnd(handle, "the client could not send the rows")
-            } else if PQputCopyEnd(handle, nil) != 1 {
-                failure = PostgresError(sqlState: nil, message: "cannot end the COPY: \(errorMessage)", sql: sql)
-            }
-            while let result = PQgetResult(handle) {
-                if failure == nil, PQresultStatus(result) != PGRES_COMMAND_OK {
-                    failure = PostgresError(
-                        sqlState: PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) },
-                        message: String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines, sql: sql)
-                }
-                PQclear(result)
-            }
-            if let failure { throw failure }
-        }
-    }
-
-    /// Sends the queued statements in one pipeline, after the queued rows of the tables they
-    /// (or `tail`) name (all queued rows when `allRows`) and followed by `tail`, and reads their
-    /// results; the first error, else a result for each of `tail` (the caller clears them).
-    @discardableResult
-    private func flush(allRows: Bool = false, then tail: [(sql: String, values: [PostgresValue])] = [])
-        throws(PostgresError) -> [OpaquePointer]
-    {
-        let statements = deferred.map(\.sql) + tail.map(\.sql)
-        // The queued statements before the rows: a row may refer to what they insert (an event
-        // to its user), and what refers to the rows is checked at the commit (deferrable keys).
-        var pending = insertRuns.merged(deferred) + takeRows(all: allRows, naming: statements)
-        deferred.removeAll(keepingCapacity: true)
-        guard !pending.isEmpty || !tail.isEmpty || startPending else { return [] }
-        for item in pending + tail { try sendCopies(before: item.sql) }
-        if startPending { pending = transactionStart.map { ($0, []) } + pending }
-        let tailStart = pending.count
-        pending += tail
-        try ensureConnected()
-        var prepared: [String] = []
-        for item in pending { prepared.append(try prepare(item.sql, valueCount: item.values.count)) }
-        guard PQenterPipelineMode(handle) == 1 else {
-            throw PostgresError(sqlState: nil, message: "cannot enter pipeline mode: \(errorMessage)")
-        }
-        startPending = false  // sent from here on (a failure later is the transaction's)
-        var failure: PostgresError?
-        var sent = 0
-        for (item, statement) in zip(pending, prepared) {
-            let accepted = withCStrings(item.values.map(\.text)) { pointers in
-                PQsendQueryPrepared(handle, statement, Int32(item.values.count), pointers, nil, nil, 0)
-            }
-            guard accepted == 1 else {
-                failure = PostgresError(sqlState: nil, message: errorMessage, sql: item.sql)
-                break
-            }
-            sent += 1
-        }
-        if PQpipelineSync(handle) != 1, failure == nil {
-            failure = PostgresError(sqlState: nil, message: "cannot send the pipeline: \(errorMessage)")
-        }
-        // Each statement's results end with a null; then the sync's own result.
-        var kept: [OpaquePointer] = []
-        for index in 0..<sent {
-            var first = true
-            while let result = PQgetResult(handle) {
-                if failure == nil, PQresultStatus(result) == PGRES_FATAL_ERROR {
-                    failure = PostgresError(
-                        sqlState: PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) },
-                        message: String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines,
-                        sql: pending[index].sql)
-                }
-                if index >= tailStart, first {
-                    kept.append(result)
-                } else {
-                    PQclear(result)
-                }
-                first = false
-            }
-        }
-        if let sync = PQgetResult(handle) { PQclear(sync) }
-        if PQexitPipelineMode(handle) != 1, failure == nil {
-            failure = PostgresError(sqlState: nil, message: "cannot leave pipeline mode: \(errorMessage)")
-        }
-        if failure == nil, kept.count != tail.count {
-            failure = PostgresError(
-                sqlState: nil, message: "no result: \(errorMessage)", sql: pending[pending.count - 1].sql)
-        }
-        if let failure {
-            for result in kept { PQclear(result) }
-            throw failure
-        }
-        return kept
-    }
-
-    private var errorMessage: String { String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines }
+    var errorMessage: String { String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines }
 
     /// Prepares `sql` once (its `?` placeholders as `$n`) and executes it with `values` as text.
     /// Queued statements go in the same pipeline, before it: one round trip for all.
     private func send(_ sql: String, _ values: [PostgresValue]) throws(PostgresError) -> OpaquePointer? {
         try sendCopies(before: sql)
-        if startPending || !deferred.isEmpty || rowQueues.contains(where: { sql.contains($0.table) }) {
+        if startPending || !ahead.isEmpty || !deferred.isEmpty || rowQueues.contains(where: { sql.contains($0.table) })
+        {
             return try flush(then: [(sql, values)])[0]
         }
         try ensureConnected()
@@ -447,7 +304,7 @@ public final class PostgresConnection {
     }
 
     /// The name of `sql` prepared on this session (once), checked to take `valueCount` values.
-    private func prepare(_ sql: String, valueCount: Int) throws(PostgresError) -> String {
+    func prepare(_ sql: String, valueCount: Int) throws(PostgresError) -> String {
         let statement = try prepare(sql)
         guard valueCount == statement.parameters else {
             throw PostgresError(
@@ -468,7 +325,7 @@ public final class PostgresConnection {
         return (name, parameters)
     }
 
-    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
+    func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
         guard let result else {
             throw PostgresError(
                 sqlState: nil, message: errorMessage, sql: sql)

@@ -89,8 +89,9 @@ struct PostgresInsertRunsTests {
         #expect(try PostgresPipelineTests.count(backend.store) == 3)
     }
 
-    /// Rows queued, and the sizes of the statements that insert them (300 = 256 + 2 × 16 + 3 × 4).
-    @Test(arguments: [(1, [1]), (3, [3]), (300, [4, 16, 256]), (517, [1, 4, 256])])
+    /// Rows queued, and the sizes of the statements that insert them (300 = 4 × 64 + 2 × 16 +
+    /// 3 × 4, the 64s sent ahead as they fill up).
+    @Test(arguments: [(1, [1]), (3, [3]), (300, [4, 16, 64]), (517, [1, 4, 64])])
     func queuedRowsOfATableAreStoredInOrder(count: Int, statementSizes: [Int]) throws {
         let backend = try TestStore("postgres", schema: .core)
         let connection = try #require(backend.store as? PostgresStore).database.connection
