@@ -65,8 +65,10 @@ enum JourneyAnalytics {
         ]
         if let kept {
             // An earlier return that arrived late moves it back while unsent.
-            guard back < kept.occurredAt, kept.sentAt == nil else { return [] }
-            return [AnalyticsRedatedEffect(id: kept.id, at: back, properties: properties).effect]
+            guard back < kept.occurredAt, kept.sentAt == nil,
+                let id = try kept.id ?? store.analyticsID(user: event.userID, name: returnName, dog: dog.id)
+            else { return [] }
+            return [AnalyticsRedatedEffect(id: id, at: back, properties: properties).effect]
         }
         return [
             Effect.analyticsEvent(name: returnName, properties: properties).dated(
@@ -144,12 +146,18 @@ extension StoreReader {
     }
 
     /// `user`'s analytics event `name` for `dog` (its `dog_id` property), if there is one (kept
-    /// for the rest of a write transaction: each `journey_opened` reads it).
+    /// for the rest of a write transaction: each `journey_opened` reads it, and the batch's own
+    /// insert of it keeps what was read, ``KeptAnalytics/afterInsert(dog:)``).
     func analytics(user: String, name: String, dog: String) throws -> KeptAnalytics? {
         try keptFirst(
             analyticsOfDogSQL, [.text(user), .text(name), .text(dogPropertyPattern(dog))], table: "analytics_outbox",
-            keys: [("user_id", .text(user)), ("name", .text(name))]
+            keys: [("user_id", .text(user)), ("name", .text(name))], afterInsert: KeptAnalytics.afterInsert(dog: dog)
         ) { KeptAnalytics(id: $0.integer(0), occurredAt: $0.real(1), sentAt: $0.optionalReal(2)) }
+    }
+
+    /// The id of ``analytics(user:name:dog:)``'s row, read now (what was kept may not know it).
+    func analyticsID(user: String, name: String, dog: String) throws -> Int64? {
+        try first(analyticsOfDogSQL, [.text(user), .text(name), .text(dogPropertyPattern(dog))]) { $0.integer(0) }
     }
 
     /// Reads ``analytics(user:name:dog:)`` for all of `pairs` in one statement (per 100 pairs)
@@ -158,6 +166,7 @@ extension StoreReader {
     func keepAnalytics(name: String, of pairs: [(user: String, dog: String)]) throws {
         guard let reads = transactionReads, reads.isKeeping else { return }
         let keys = pairs.map { UserPattern(user: $0.user, pattern: dogPropertyPattern($0.dog)) }
+        let dogs = Dictionary(pairs.map { (dogPropertyPattern($0.dog), $0.dog) }) { first, _ in first }
         try inChunks(of: keys, placeholder: "(?, ?)") { chunk, placeholders in
             var found: [UserPattern: KeptAnalytics] = [:]
             try query(
@@ -176,7 +185,8 @@ extension StoreReader {
             for key in Set(chunk) {
                 keepFirst(
                     analyticsOfDogSQL, [.text(key.user), .text(name), .text(key.pattern)], table: "analytics_outbox",
-                    keys: [("user_id", .text(key.user)), ("name", .text(name))], answer: found[key])
+                    keys: [("user_id", .text(key.user)), ("name", .text(name))],
+                    afterInsert: dogs[key.pattern].map(KeptAnalytics.afterInsert(dog:)), answer: found[key])
             }
         }
     }
@@ -190,11 +200,36 @@ private struct UserPattern: Hashable, Comparable {
     static func < (a: Self, b: Self) -> Bool { (a.user, a.pattern) < (b.user, b.pattern) }
 }
 
-/// An analytics event kept in the outbox: its id, time and when it was sent (nil: not yet).
-struct KeptAnalytics {
-    var id: Int64
+/// An analytics event kept in the outbox: its id (nil: inserted by this transaction, its id
+/// given by the table's identity and read when needed), time and when it was sent (nil: not yet).
+struct KeptAnalytics: Equatable {
+    var id: Int64?
     var occurredAt: Double
     var sentAt: Double?
+
+    /// What an insert of the user's event of that name makes of what was read for `dog`: a row
+    /// read stays the first (ids only grow); with none, the row inserted is it when its
+    /// properties name the dog, exactly; what only a case-blind `LIKE` (SQLite's) would match
+    /// is read again.
+    static func afterInsert(dog: String) -> KeptAfterInsert<KeptAnalytics> {
+        let literal = Array(dogPropertyLiteral(dog).utf8)
+        return KeptAfterInsert { row, old in
+            if let old { return .some(old) }
+            guard case .text(let properties)? = row("properties"), case .real(let at)? = row("occurred_at") else {
+                return nil
+            }
+            if properties.utf8.firstRange(of: literal) != nil {
+                let sentAt: Double? = if case .real(let sent)? = row("sent_at") { sent } else { nil }
+                return .some(KeptAnalytics(id: nil, occurredAt: at, sentAt: sentAt))
+            }
+            let folded = literal.map(asciiLowercased)
+            return Array(properties.utf8.lazy.map(asciiLowercased)).firstRange(of: folded) == nil ? .some(nil) : nil
+        }
+    }
+}
+
+private func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
 }
 
 /// A dog's first journey open and its next open within the return window (nil: none).
@@ -238,9 +273,14 @@ private let analyticsOfDogSQL = """
     WHERE user_id = ? AND name = ? AND properties LIKE ? ESCAPE '\\' ORDER BY id LIMIT 1
     """
 
-/// The `LIKE` pattern of properties that name `dog` (`"dog_id":"…"`).
+/// The text of properties that name `dog`: `"dog_id":"…"`.
+private func dogPropertyLiteral(_ dog: String) -> String {
+    "\"dog_id\":" + JSON.string(dog).compactText
+}
+
+/// The `LIKE` pattern of properties that name `dog` (``dogPropertyLiteral(_:)`` within).
 private func dogPropertyPattern(_ dog: String) -> String {
-    "%\"dog_id\":" + EventTypeFilter.likePattern(JSON.string(dog).compactText) + "%"
+    "%" + EventTypeFilter.likePattern(dogPropertyLiteral(dog)) + "%"
 }
 
 /// An analytics event not sent yet, moved to another time with new properties (a late event
