@@ -3,13 +3,11 @@ import Store
 
 /// The experiments feature's rows: each subject's sticky assignment to an experiment.
 extension StoreReader {
-    /// A subject's kept assignment to an experiment.
+    /// A subject's kept assignment to an experiment (kept for the rest of a write transaction).
     public func assignment(subject: String, experiment: String) throws -> StoredAssignment? {
-        try first(
-            """
-            SELECT user_id, variation, bucket_version, hash_value, assigned_at, viewed_at
-            FROM experiment_assignments WHERE subject = ? AND experiment = ?
-            """, [.text(subject), .text(experiment)]
+        try keptFirst(
+            assignmentSQL, [.text(subject), .text(experiment)], table: "experiment_assignments",
+            keys: assignmentKeys(subject, experiment)
         ) { row in
             StoredAssignment(
                 subject: subject, experiment: experiment, userID: row.text(0), variation: row.text(1) ?? "",
@@ -17,6 +15,49 @@ extension StoreReader {
                 viewedAt: row.optionalReal(5))
         }
     }
+
+    /// Reads the assignments of `subjects` (their keys) to `experiments` in one statement (per
+    /// 100 subjects) and keeps each pair's (``assignment(subject:experiment:)``), none
+    /// included, for the rest of the write transaction. Nothing outside a transaction.
+    func keepAssignments(subjects: [String], experiments: [String]) throws {
+        guard let reads = transactionReads, reads.isKeeping, !experiments.isEmpty else { return }
+        try inChunks(of: subjects) { chunk, placeholders in
+            var found: [String: [String: StoredAssignment]] = [:]
+            try query(
+                """
+                SELECT subject, experiment, user_id, variation, bucket_version, hash_value, assigned_at, viewed_at
+                FROM experiment_assignments WHERE subject IN (\(placeholders))
+                """, chunk.map(SQLValue.text)
+            ) { row in
+                let (subject, experiment) = (row.text(0) ?? "", row.text(1) ?? "")
+                found[subject, default: [:]][experiment] = StoredAssignment(
+                    subject: subject, experiment: experiment, userID: row.text(2), variation: row.text(3) ?? "",
+                    bucketVersion: Int(row.integer(4)), hashValue: row.real(5), assignedAt: row.real(6),
+                    viewedAt: row.optionalReal(7))
+            }
+            for subject in Set(chunk) {
+                for experiment in experiments {
+                    keepAssignment(found[subject]?[experiment], subject: subject, experiment: experiment)
+                }
+            }
+        }
+    }
+
+    /// Keeps `assignment` as what ``assignment(subject:experiment:)`` answers now.
+    func keepAssignment(_ assignment: StoredAssignment?, subject: String, experiment: String) {
+        keepFirst(
+            assignmentSQL, [.text(subject), .text(experiment)], table: "experiment_assignments",
+            keys: assignmentKeys(subject, experiment), answer: assignment)
+    }
+}
+
+private let assignmentSQL = """
+    SELECT user_id, variation, bucket_version, hash_value, assigned_at, viewed_at
+    FROM experiment_assignments WHERE subject = ? AND experiment = ?
+    """
+
+private func assignmentKeys(_ subject: String, _ experiment: String) -> [(column: String, value: SQLValue)] {
+    [("subject", .text(subject)), ("experiment", .text(experiment))]
 }
 
 extension Store {

@@ -89,10 +89,12 @@ public final class ExperimentAssigner: VariantChooser {
         case .assigned, .reassigned:
             // A new (or replacing) assignment is used now, in the same write: nothing to ask.
             guard let variation = result.variation, let hash = result.hashValue else { return result }
-            try store.saveAssignment(
-                StoredAssignment(
-                    subject: subjectKey, experiment: key, userID: subject.userID, variation: variation,
-                    bucketVersion: experiment.bucketVersion, hashValue: hash, assignedAt: now, viewedAt: now))
+            let saved = StoredAssignment(
+                subject: subjectKey, experiment: key, userID: subject.userID, variation: variation,
+                bucketVersion: experiment.bucketVersion, hashValue: hash, assignedAt: now, viewedAt: now)
+            try store.saveAssignment(saved)
+            // The row is now exactly this (the save sets every column): the next use asks nothing.
+            store.keepAssignment(saved, subject: subjectKey, experiment: key)
             try viewed(key, experiment, result, variation: variation, user: subject.userID, at: now)
             return result
         case .outsideCoverage:
@@ -140,6 +142,20 @@ public final class ExperimentAssigner: VariantChooser {
 
     public func variation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String? {
         try use(experiment, subject: subject, now: now).variation
+    }
+
+    /// The kept assignments of `subjects` to every experiment without a winner, in one read.
+    public func keepReads(for subjects: [ExperimentSubject]) throws {
+        guard let reader else { return }
+        let running = catalog.experiments.filter { $0.winner == nil }
+        var keys: Set<String> = []
+        for experiment in running {
+            for subject in subjects {
+                guard let value = subject.attribute(experiment.hashAttribute), !value.isEmpty else { continue }
+                keys.insert(Self.subjectKey(attribute: experiment.hashAttribute, value: value))
+            }
+        }
+        try reader.keepAssignments(subjects: Array(keys), experiments: running.map(\.key))
     }
 
     public func explanation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String? {

@@ -170,7 +170,7 @@ public final class TransactionReads {
             guard words.count > 2, words[1] == "INTO", !sql.contains(";") else { return .everything }
             let table = words[2].lowercased()
             let pattern =
-                #/\s*INSERT INTO (\w+) \(([\w\s,]+)\)\s*VALUES \(([?\s,]+)\)\s*(ON CONFLICT \(([\w\s,]+)\) DO (NOTHING|UPDATE[\s\S]*))?\s*/#
+                #/\s*INSERT\s+INTO\s+(\w+)\s*\(([\w\s,]+)\)\s*VALUES\s*\(([?\s,]+)\)\s*(ON\s+CONFLICT\s*\(([\w\s,]+)\)\s*DO\s+(NOTHING|UPDATE[\s\S]*))?\s*/#
             guard let match = sql.wholeMatch(of: pattern) else { return .table(table) }
             let columns = match.2.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             guard match.3.filter({ $0 == "?" }).count == columns.count,

@@ -27,6 +27,17 @@ import Testing
         ("nothing", { _ in }, true, 0),
         ("another user's row", { try insert($0, user: "v", name: "x") }, true, 0),
         ("another name's row", { try insert($0, user: "u", name: "y") }, true, 0),
+        (
+            "another user's row, the insert written over lines",
+            {
+                try $0.runDeferred(
+                    """
+                    INSERT INTO analytics_outbox
+                        (user_id, name, occurred_at, properties, event)
+                    VALUES (?, ?, ?, ?, ?)
+                    """, [.text("v"), .text("x"), .real(1), .text("{}"), .null])
+            }, true, 0
+        ),
         ("a row it reads", { try insert($0, user: "u", name: "x") }, false, 1),
         ("a row of another table", { try $0.ensureUser("w", firstSeenAt: 2) }, true, 0),
         (
