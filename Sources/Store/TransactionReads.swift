@@ -38,7 +38,10 @@ public final class TransactionReads {
         case insert(table: String, columns: [String], conflict: [String]?, plain: Bool)
     }
 
-    private var entries: [String: Entry] = [:]
+    /// The kept reads by the table they read, then by their SQL and values: a write looks at
+    /// its own table's only.
+    private var tables: [String: [String: Entry]] = [:]
+    private var count = 0
     private var writes: [String: Write] = [:]
     private var depth = 0
     /// Reads answered from what was kept (for tests and benchmarks).
@@ -52,16 +55,19 @@ public final class TransactionReads {
     /// A transaction ends, committed or not.
     public func end() {
         depth = max(0, depth - 1)
-        if depth == 0 { entries.removeAll(keepingCapacity: true) }
+        if depth == 0 { forget() }
     }
 
     /// Forgets everything (a unit rolled back).
-    public func forget() { entries.removeAll(keepingCapacity: true) }
+    public func forget() {
+        tables.removeAll(keepingCapacity: true)
+        count = 0
+    }
 
     /// The store is about to run `sql` with `values` (after a row id bound first, for
     /// ``Store/insertRow(into:_:_:)``): forgets the reads it may change.
     public func note(_ sql: String, _ values: [SQLValue], leadingID: Bool = false) {
-        guard !entries.isEmpty else { return }
+        guard count > 0 else { return }
         let write: Write
         if let known = writes[sql] {
             write = known
@@ -72,13 +78,13 @@ public final class TransactionReads {
         }
         switch write {
         case .none: return
-        case .everything: entries.removeAll(keepingCapacity: true)
-        case .table(let table): forget { $0.table == table }
+        case .everything: forget()
+        case .table(let table): forget(table)
         case .insert(let table, let columns, let conflict, let plain):
             let offset = leadingID ? 1 : 0
-            guard values.count + offset == columns.count else { return forget { $0.table == table } }
+            guard values.count + offset == columns.count else { return forget(table) }
+            guard let entries = tables[table] else { return }
             let seen = entries.compactMap { key, entry -> String? in
-                guard entry.table == table else { return nil }
                 // Kept only when the inserted (or updated) row is not one the read could see.
                 let unseen = entry.keys.contains { key in
                     guard let index = columns.firstIndex(of: key.column), index >= offset else { return false }
@@ -95,18 +101,25 @@ public final class TransactionReads {
                 if plain, let entry = entries[key], let update = entry.afterInsert,
                     let answer = update(column, entry.value)
                 {
-                    entries[key]?.value = answer
+                    tables[table]?[key]?.value = answer
                 } else {
-                    entries[key] = nil
+                    tables[table]?[key] = nil
+                    count -= 1
                 }
             }
         }
     }
 
-    /// Forgets the reads `isChanged` says the statement may change (nothing is copied when none).
-    private func forget(where isChanged: (Entry) -> Bool) {
-        let changed = entries.compactMap { isChanged($0.value) ? $0.key : nil }
-        for key in changed { entries[key] = nil }
+    /// Forgets the reads of `table`.
+    private func forget(_ table: String) {
+        guard let entries = tables.removeValue(forKey: table) else { return }
+        count -= entries.count
+    }
+
+    /// Keeps `entry` under `key`, forgetting everything first once 10,000 are kept.
+    private func store(_ entry: Entry, at key: String) {
+        if count >= 10_000 { forget() }
+        if tables[entry.table, default: [:]].updateValue(entry, forKey: key) == nil { count += 1 }
     }
 
     /// The value kept for `sql` with `values`, made by `make` (and kept, inside a transaction)
@@ -118,13 +131,12 @@ public final class TransactionReads {
     ) rethrows -> T {
         guard depth > 0 else { return try make() }
         let key = Self.key(sql, values)
-        if let entry = entries[key], let value = entry.value as? T {
+        if let entry = tables[table]?[key], let value = entry.value as? T {
             hits += 1
             return value
         }
         let value = try make()
-        if entries.count >= 10_000 { entries.removeAll(keepingCapacity: true) }
-        entries[key] = Entry(table: table, keys: keys, value: value, afterInsert: afterInsert)
+        store(Entry(table: table, keys: keys, value: value, afterInsert: afterInsert), at: key)
         return value
     }
 
@@ -136,8 +148,7 @@ public final class TransactionReads {
         afterInsert: ((_ row: (String) -> SQLValue?, _ old: Any) -> Any?)? = nil
     ) {
         guard depth > 0 else { return }
-        if entries.count >= 10_000 { entries.removeAll(keepingCapacity: true) }
-        entries[Self.key(sql, values)] = Entry(table: table, keys: keys, value: value, afterInsert: afterInsert)
+        store(Entry(table: table, keys: keys, value: value, afterInsert: afterInsert), at: Self.key(sql, values))
     }
 
     /// Whether reads are kept now (inside a transaction).
