@@ -248,7 +248,7 @@ public final class Ingestor {
         var batch = mode == .optimistic ? BatchEvents() : try BatchEvents(events, in: store)
         for consumer in consumers where !consumer.isPure { try consumer.keepReads(for: events, in: store) }
         let subjects = Set(events.map { ExperimentSubject(userID: $0.userID, dogID: $0.dogID) })
-        try evaluator.variantChooser?.keepReads(for: Array(subjects))
+        evaluator.variantChooser?.keepReads(for: Array(subjects))
         var reminders = ReminderMerges()
         for (index, item) in items.enumerated() {
             switch item {

@@ -13,6 +13,8 @@ public final class ExperimentAssigner: VariantChooser {
     public let catalog: ExperimentCatalog
     private let reader: (any StoreReader)?
     private let store: (any Store)?
+    /// The subjects of the batch being written, until their assignments are read.
+    private var batchSubjects: [ExperimentSubject] = []
 
     /// An assigner that keeps assignments and writes analytics in `store`.
     public init(catalog: ExperimentCatalog, store: any Store) {
@@ -55,6 +57,7 @@ public final class ExperimentAssigner: VariantChooser {
             return result
         }
         let subjectKey = Self.subjectKey(attribute: experiment.hashAttribute, value: value)
+        try keepBatchAssignments()
         if let kept = try reader?.assignment(subject: subjectKey, experiment: key) {
             if kept.bucketVersion >= experiment.bucketVersion,
                 let index = experiment.variations.firstIndex(of: kept.variation)
@@ -144,9 +147,18 @@ public final class ExperimentAssigner: VariantChooser {
         try use(experiment, subject: subject, now: now).variation
     }
 
-    /// The kept assignments of `subjects` to every experiment without a winner, in one read.
-    public func keepReads(for subjects: [ExperimentSubject]) throws {
-        guard let reader else { return }
+    /// Remembers the batch's subjects: the first assignment the batch asks for reads theirs
+    /// (``keepBatchAssignments()``). A batch that uses no experiment reads nothing.
+    public func keepReads(for subjects: [ExperimentSubject]) {
+        batchSubjects = subjects
+    }
+
+    /// Reads the kept assignments of the batch's subjects to every experiment without a winner
+    /// in one statement, kept for the write transaction (nothing outside one), once.
+    private func keepBatchAssignments() throws {
+        guard !batchSubjects.isEmpty, let reader else { return }
+        let subjects = batchSubjects
+        batchSubjects = []
         let running = catalog.experiments.filter { $0.winner == nil }
         var keys: Set<String> = []
         for experiment in running {

@@ -68,14 +68,15 @@ public protocol VariantChooser: AnyObject {
     func variation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String?
     /// One line saying which variation the subject gets and why (for traces), writing nothing.
     func explanation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String?
-    /// Reads ahead, at once, what the variations of `subjects` depend on (a batch's users and
-    /// dogs), kept for the write transaction: the batch then waits for none of it one by one.
-    func keepReads(for subjects: [ExperimentSubject]) throws
+    /// The subjects of the batch being written (its users and dogs): what their variations
+    /// depend on may be read for all of them at once, when first needed, and kept for the write
+    /// transaction, so that the batch waits for none of it one by one.
+    func keepReads(for subjects: [ExperimentSubject])
 }
 
 extension VariantChooser {
     public func explanation(of experiment: String, subject: ExperimentSubject, now: Double) throws -> String? { nil }
-    public func keepReads(for subjects: [ExperimentSubject]) throws {}
+    public func keepReads(for subjects: [ExperimentSubject]) {}
 }
 
 /// What a rule gave.
