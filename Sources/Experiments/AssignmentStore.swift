@@ -8,12 +8,7 @@ extension StoreReader {
         try keptFirst(
             assignmentSQL, [.text(subject), .text(experiment)], table: "experiment_assignments",
             keys: assignmentKeys(subject, experiment)
-        ) { row in
-            StoredAssignment(
-                subject: subject, experiment: experiment, userID: row.text(0), variation: row.text(1) ?? "",
-                bucketVersion: Int(row.integer(2)), hashValue: row.real(3), assignedAt: row.real(4),
-                viewedAt: row.optionalReal(5))
-        }
+        ) { StoredAssignment(subject: subject, experiment: experiment, $0, from: 0) }
     }
 
     /// Reads the assignments of `subjects` (their keys) to `experiments` in one statement (per
@@ -31,9 +26,7 @@ extension StoreReader {
             ) { row in
                 let (subject, experiment) = (row.text(0) ?? "", row.text(1) ?? "")
                 found[subject, default: [:]][experiment] = StoredAssignment(
-                    subject: subject, experiment: experiment, userID: row.text(2), variation: row.text(3) ?? "",
-                    bucketVersion: Int(row.integer(4)), hashValue: row.real(5), assignedAt: row.real(6),
-                    viewedAt: row.optionalReal(7))
+                    subject: subject, experiment: experiment, row, from: 2)
             }
             for subject in Set(chunk) {
                 for experiment in experiments {
@@ -48,6 +41,17 @@ extension StoreReader {
         keepFirst(
             assignmentSQL, [.text(subject), .text(experiment)], table: "experiment_assignments",
             keys: assignmentKeys(subject, experiment), answer: assignment)
+    }
+}
+
+extension StoredAssignment {
+    /// The assignment read from `row`'s columns `user_id, variation, bucket_version, hash_value,
+    /// assigned_at, viewed_at`, starting at column `first`.
+    fileprivate init(subject: String, experiment: String, _ row: any SQLRow, from first: Int32) {
+        self.init(
+            subject: subject, experiment: experiment, userID: row.text(first), variation: row.text(first + 1) ?? "",
+            bucketVersion: Int(row.integer(first + 2)), hashValue: row.real(first + 3),
+            assignedAt: row.real(first + 4), viewedAt: row.optionalReal(first + 5))
     }
 }
 

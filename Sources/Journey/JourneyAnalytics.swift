@@ -150,14 +150,14 @@ extension StoreReader {
     /// insert of it keeps what was read, ``KeptAnalytics/afterInsert(dog:)``).
     func analytics(user: String, name: String, dog: String) throws -> KeptAnalytics? {
         try keptFirst(
-            analyticsOfDogSQL, [.text(user), .text(name), .text(dogPropertyPattern(dog))], table: "analytics_outbox",
+            analyticsOfDogSQL, analyticsOfDogValues(user, name, dog), table: "analytics_outbox",
             keys: [("user_id", .text(user)), ("name", .text(name))], afterInsert: KeptAnalytics.afterInsert(dog: dog)
         ) { KeptAnalytics(id: $0.integer(0), occurredAt: $0.real(1), sentAt: $0.optionalReal(2)) }
     }
 
     /// The id of ``analytics(user:name:dog:)``'s row, read now (what was kept may not know it).
     func analyticsID(user: String, name: String, dog: String) throws -> Int64? {
-        try first(analyticsOfDogSQL, [.text(user), .text(name), .text(dogPropertyPattern(dog))]) { $0.integer(0) }
+        try first(analyticsOfDogSQL, analyticsOfDogValues(user, name, dog)) { $0.integer(0) }
     }
 
     /// Reads ``analytics(user:name:dog:)`` for all of `pairs` in one statement (per 100 pairs)
@@ -272,6 +272,11 @@ private let analyticsOfDogSQL = """
     SELECT id, occurred_at, sent_at FROM analytics_outbox
     WHERE user_id = ? AND name = ? AND properties LIKE ? ESCAPE '\\' ORDER BY id LIMIT 1
     """
+
+/// ``analyticsOfDogSQL``'s values for `user`'s event `name` naming `dog`.
+private func analyticsOfDogValues(_ user: String, _ name: String, _ dog: String) -> [SQLValue] {
+    [.text(user), .text(name), .text(dogPropertyPattern(dog))]
+}
 
 /// The text of properties that name `dog`: `"dog_id":"…"`.
 private func dogPropertyLiteral(_ dog: String) -> String {
