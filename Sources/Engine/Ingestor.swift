@@ -247,8 +247,9 @@ public final class Ingestor {
         defer { batchDogs = nil }
         var batch = mode == .optimistic ? BatchEvents() : try BatchEvents(events, in: store)
         for consumer in consumers where !consumer.isPure { try consumer.keepReads(for: events, in: store) }
-        let subjects = Set(events.map { ExperimentSubject(userID: $0.userID, dogID: $0.dogID) })
-        evaluator.variantChooser?.keepReads(for: Array(subjects))
+        if let chooser = evaluator.variantChooser {
+            chooser.keepReads(for: Array(Set(events.map { ExperimentSubject(userID: $0.userID, dogID: $0.dogID) })))
+        }
         var reminders = ReminderMerges()
         for (index, item) in items.enumerated() {
             switch item {
