@@ -19,11 +19,19 @@ public final class Connection {
         /// `NORMAL` with WAL survives a killed process; `FULL` also survives power loss.
         public var synchronous: String = "NORMAL"
         public var readOnly = false
+        /// How long a commit that finds the write-ahead log past ``Connection/walRestartPages``
+        /// waits for other connections to leave it (every writer waits meanwhile): long enough
+        /// for another process's write transaction to end.
+        public var walRestartWaitMilliseconds: Int32 = 1000
 
-        public init(busyTimeoutMilliseconds: Int32 = 5000, synchronous: String = "NORMAL", readOnly: Bool = false) {
+        public init(
+            busyTimeoutMilliseconds: Int32 = 5000, synchronous: String = "NORMAL", readOnly: Bool = false,
+            walRestartWaitMilliseconds: Int32 = 1000
+        ) {
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
             self.synchronous = synchronous
             self.readOnly = readOnly
+            self.walRestartWaitMilliseconds = walRestartWaitMilliseconds
         }
     }
 
@@ -42,15 +50,29 @@ public final class Connection {
             throw SQLiteError(code: result, message: "\(message): \(path)")
         }
         self.handle = handle
+        walCheckpoints = .allocate(capacity: 1)
+        walCheckpoints.initialize(
+            to: journey_wal_checkpoints(
+                restart_pages: Self.walRestartPages, wait_ms: options.walRestartWaitMilliseconds,
+                busy_timeout_ms: options.busyTimeoutMilliseconds, next_attempt: 0, restart_attempts: 0))
         sqlite3_extended_result_codes(handle, 1)
         journey_sqlite3_set_busy_wait(handle, options.busyTimeoutMilliseconds)
         _ = journey_sqlite3_keep_plans(handle)
         if !options.readOnly {
             try execute("PRAGMA journal_mode = WAL")
+            journey_sqlite3_set_wal_checkpoints(handle, walCheckpoints)
         }
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA synchronous = \(options.synchronous)")
     }
+
+    /// How many pages the write-ahead log may hold before a commit waits for its readers to
+    /// leave it, so that it starts again from its beginning (16 MiB of 4 KiB pages).
+    public static let walRestartPages: Int32 = 4000
+    /// The state of this connection's checkpoints after commits (C's, for its WAL hook).
+    private let walCheckpoints: UnsafeMutablePointer<journey_wal_checkpoints>
+    /// How many times a commit waited for the readers to leave the log.
+    var walRestartAttempts: Int { Int(walCheckpoints.pointee.restart_attempts) }
 
     /// Process-wide settings of the library, made once before the first connection opens
     /// (SQLite takes them only before it initializes): no memory statistics, whose global
@@ -62,6 +84,7 @@ public final class Connection {
     deinit {
         statements.removeAll()  // finalize every statement before closing
         sqlite3_close_v2(handle)
+        walCheckpoints.deallocate()
     }
 
     /// Builds the error for `result`, with SQLite's current message.
