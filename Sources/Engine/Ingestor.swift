@@ -28,6 +28,10 @@ public final class Ingestor {
     private let origins = OriginTexts()
     /// Batches smaller than this are computed on the calling thread only.
     static let parallelBatchSize = 16
+    /// Whether a batch's pure consumers are computed before its transaction even with no other
+    /// thread to share them: for a store other processes write too (the service's workers),
+    /// so that its write lock is held for writing only, not for evaluating rules.
+    public let computesBeforeWriting: Bool
 
     /// What is known to be stored, to spare a query per event: users, and dogs with their
     /// profile as a libjq value. Filled only with what an event's unit has written or read and
@@ -47,12 +51,16 @@ public final class Ingestor {
         [DogRegistrationConsumer()] + EventRulesConsumer.all(in: ruleSet, effectTypes: effectTypes)
     }
 
-    /// - Parameter cores: how many threads compute pure consumers (default: the machine's cores).
+    /// - Parameters:
+    ///   - cores: how many threads compute pure consumers (default: the machine's cores).
+    ///   - computesBeforeWriting: see ``computesBeforeWriting``.
     public init(
         store: any Store, evaluator: RuleEvaluator, consumers: [any EventConsumer]? = nil,
-        policy: IngestPolicy = IngestPolicy(), cores: Int = ProcessInfo.processInfo.activeProcessorCount
+        policy: IngestPolicy = IngestPolicy(), cores: Int = ProcessInfo.processInfo.activeProcessorCount,
+        computesBeforeWriting: Bool = false
     ) {
         self.store = store
+        self.computesBeforeWriting = computesBeforeWriting
         self.evaluator = evaluator
         let consumers = consumers ?? Self.defaultConsumers(for: evaluator.ruleSet)
         self.consumers = consumers
@@ -69,7 +77,9 @@ public final class Ingestor {
     public func ingest(_ batch: [Result<JSON, Rejection>]) -> [IngestResult] {
         let items = validate(batch)
         var precomputed: [Precomputer.Outcome?]?
-        if precomputer.isUseful, precomputer.hasWorkers, items.count >= Self.parallelBatchSize {
+        if precomputer.isUseful,
+            computesBeforeWriting || (precomputer.hasWorkers && items.count >= Self.parallelBatchSize)
+        {
             var carried: [String: DogProfile] = [:]
             precomputed = precomputer.compute(items.map(\.event), dogs: dogContexts(items, carried: &carried))
         }

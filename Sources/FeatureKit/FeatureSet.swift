@@ -101,12 +101,12 @@ public struct FeatureSet: Sendable {
     /// feature's consumers.
     public func makeIngestor(
         store: any Store, evaluator: RuleEvaluator, policy: IngestPolicy = IngestPolicy(),
-        cores: Int = ProcessInfo.processInfo.activeProcessorCount
+        cores: Int = ProcessInfo.processInfo.activeProcessorCount, computesBeforeWriting: Bool = false
     ) -> Ingestor {
         prepare(evaluator, store: store)
         return Ingestor(
             store: store, evaluator: evaluator, consumers: consumers(for: evaluator.ruleSet), policy: policy,
-            cores: cores)
+            cores: cores, computesBeforeWriting: computesBeforeWriting)
     }
 
     /// The HTTP status of a refused event, by its rejection code (422 for any other).

@@ -26,7 +26,8 @@ final class RulesGeneration {
         self.evaluator = evaluator
         self.snapshot = snapshot
         self.ingestor = features.makeIngestor(
-            store: store, evaluator: evaluator, policy: IngestPolicy(clock: clock), cores: 1)
+            store: store, evaluator: evaluator, policy: IngestPolicy(clock: clock), cores: 1,
+            computesBeforeWriting: true)
     }
 }
 

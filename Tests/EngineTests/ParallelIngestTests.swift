@@ -8,7 +8,8 @@ import TestSupport
 import Testing
 
 /// Computing pure consumers ahead on other cores (within a batch, or pipelined across
-/// batches) gives exactly the results and the store of computing everything serially.
+/// batches), or before the transaction on the one thread, gives exactly the results and the
+/// store of computing everything serially.
 @Suite struct ParallelIngestTests {
     /// Events that exercise the dog contexts computed ahead: registrations refused or made
     /// later in the stream, another user's dog, duplicates across batches, bad payloads.
@@ -93,8 +94,17 @@ import Testing
         var streamedResults: [IngestResult] = []
         pipe.ingest(stream: Self.batches(events, size: batchSize)) { streamedResults += $0 }
 
+        // One thread, its pure consumers computed before the transaction (the service's).
+        let ahead = TestDatabase(schema: .core)
+        let before = Ingestor(
+            store: ahead.store, evaluator: try #require(Fixtures.bundledRules().evaluator),
+            policy: IngestPolicy(clock: { Fixtures.now }), cores: 1, computesBeforeWriting: true)
+        let aheadResults = Self.batches(events, size: batchSize).flatMap { before.ingest($0) }
+
         #expect(serialResults.count == events.count)
         #expect(parallelResults == serialResults)
+        #expect(aheadResults == serialResults)
+        #expect(try dump(ahead) == dump(serial))
         #expect(streamedResults == serialResults)
         #expect(try dump(parallel) == dump(serial))
         #expect(try dump(streamed) == dump(serial))
