@@ -61,9 +61,7 @@ extension PostgresConnection {
             }
             while let result = PQgetResult(handle) {
                 if failure == nil, PQresultStatus(result) != PGRES_COMMAND_OK {
-                    failure = PostgresError(
-                        sqlState: PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) },
-                        message: String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines, sql: sql)
+                    failure = PostgresError(result: result, sql: sql)
                 }
                 PQclear(result)
             }

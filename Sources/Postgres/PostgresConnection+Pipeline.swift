@@ -114,9 +114,7 @@ extension PostgresConnection {
             var first = true
             while let result = PQgetResult(handle) {
                 if failure == nil, PQresultStatus(result) == PGRES_FATAL_ERROR {
-                    failure = PostgresError(
-                        sqlState: PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) },
-                        message: String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines, sql: sql)
+                    failure = PostgresError(result: result, sql: sql)
                 }
                 if index >= keepFrom, first {
                     kept.append(result)

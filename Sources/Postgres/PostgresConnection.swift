@@ -251,9 +251,8 @@ public final class PostgresConnection {
     /// ``PipelinedRows/aheadRows`` are queued, else in the next pipeline whose statements name
     /// the table, before the savepoint's end or with the commit; its error is thrown by the first
     /// of these that waits for an answer. The rows cost no round trip of their own (a COPY costs
-    /// two). Other
-    /// statements may run in between, so whatever references these rows must check it at the
-    /// commit (`DEFERRABLE` foreign keys, deferred by ``transactionStart``). Outside a
+    /// two). Other statements may run in between, so whatever references these rows must check
+    /// it at the commit (`DEFERRABLE` foreign keys, deferred by ``transactionStart``). Outside a
     /// transaction it is an INSERT run now.
     public func insertDeferred(into table: String, columns: [String], _ values: [PostgresValue]) throws(PostgresError) {
         guard inTransaction else {
@@ -333,9 +332,7 @@ public final class PostgresConnection {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines
-            throw PostgresError(sqlState: state, message: message, sql: sql)
+            throw PostgresError(result: result, sql: sql)
         }
     }
 }

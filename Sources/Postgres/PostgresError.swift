@@ -1,3 +1,5 @@
+import CPostgres
+
 /// A failure of libpq or of the server: what was being done, the server's SQLSTATE when it
 /// gave one (`23505` unique violation, `40001` serialization failure, `08006` connection
 /// failure…) and its message, with the statement.
@@ -11,6 +13,13 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         self.sqlState = sqlState
         self.message = message
         self.sql = sql
+    }
+
+    /// The server's error in `result` (a failed statement's): its SQLSTATE and message.
+    init(result: OpaquePointer, sql: String?) {
+        self.init(
+            sqlState: PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) },
+            message: String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines, sql: sql)
     }
 
     /// Whether the connection is gone (class 08, or no state at all from a dead connection).
