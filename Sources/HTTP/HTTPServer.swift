@@ -18,8 +18,11 @@ import Synchronization
 /// thread goes on reading other requests. The first request deferred since the last flush
 /// leads: it is resumed at once, and when the thread comes back to it (after every request that
 /// was ready meanwhile), `flush` answers every deferred request together, on the same thread;
-/// the others are resumed with their answers. So the requests that arrive together are
-/// answered together (one store transaction for their events, say), with no timer.
+/// the others are resumed with their answers. While other requests are still in progress (being
+/// read, or their answers being sent: their clients are about to send the next ones), the
+/// leader goes round the loop again, at most ``maxGatherPasses`` times, so that they join the
+/// group. So the requests that arrive together are answered together (one store transaction for
+/// their events, say), with no timer, and a lone request is answered at once.
 ///
 /// `@unchecked Sendable`: `daemon` is only passed to libmicrohttpd calls that are safe from any
 /// thread (quiesce, info, stop — the last one guarded by `stopped`).
@@ -55,6 +58,12 @@ public final class HTTPServer: @unchecked Sendable {
     public typealias Handler = (HTTPRequest) -> HTTPResponse
     /// Answers every request deferred since the last flush, in the order they were deferred.
     public typealias Flush = () -> [HTTPResponse]
+
+    /// Most extra rounds of the polling loop a leader waits for requests still in progress
+    /// before its flush. Each round is one pass over the ready connections without blocking, so
+    /// a stalled client (a body that stops halfway, an answer it does not read) costs a flush
+    /// this many passes, never a wait.
+    public static let maxGatherPasses = 16
 
     private let daemon: OpaquePointer
     private let context: Unmanaged<ServerContext>
@@ -191,6 +200,8 @@ final class RequestState {
     var deferred = false
     /// The deferred request that runs the next flush when it is resumed.
     var leads = false
+    /// Rounds of the polling loop this leader went for requests still in progress.
+    var gatherPasses = 0
     /// The answer a flush gave it, queued when it is resumed.
     var response: HTTPResponse?
     /// The request is over (answered, or its connection closed).
@@ -324,7 +335,18 @@ private func answer(_ response: HTTPResponse, state: RequestState, on connection
 /// A deferred request's connection is back: the leader flushes, each queues its answer.
 private func resumed(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
     guard state.deferred else { return .YES }
-    if state.leads { flushWaiting(context) }
+    if state.leads {
+        if state.gatherPasses < HTTPServer.maxGatherPasses,
+            context.active.load(ordering: .relaxed) > context.waiting.count
+        {
+            // Other requests are being read or answered: once more round the loop for them.
+            state.gatherPasses += 1
+            MHD_suspend_connection(connection)
+            MHD_resume_connection(connection)
+            return .YES
+        }
+        flushWaiting(context)
+    }
     guard let response = state.response else { return .YES }
     state.deferred = false
     state.response = nil

@@ -14,9 +14,13 @@ import Testing
         let lock = NSLock()
         var waiting: [String] = []
         var flushes: [[String]] = []
+        /// Run on the polling thread when `/lead` is deferred, before its flush.
+        var whenLeading: () -> Void = {}
 
         func handle(_ request: HTTPRequest) -> HTTPResponse {
+            if request.path == "/big" { return .text(String(repeating: "x", count: 32 << 20)) }
             lock.withLock { waiting.append(request.path) }
+            if request.path == "/lead" { whenLeading() }
             return .deferred
         }
 
@@ -64,6 +68,57 @@ import Testing
         let answered = answers.withLock { $0 }
         #expect(answered.count == rounds * 16)
         for (number, answer) in answered { #expect(answer["path"] == .string("/r/\(number)")) }
+    }
+
+    func withServer(_ batches: Batches, _ test: (HTTPServer, Int) throws -> Void) throws {
+        let socket = try ListeningSocket(host: "127.0.0.1", port: 0)
+        defer { socket.close() }
+        let server = try HTTPServer(socket: socket, handler: batches.handle, flush: batches.flush)
+        defer { server.stop(grace: .seconds(1)) }
+        try test(server, socket.port)
+    }
+
+    /// A request whose body is still arriving when the leader is deferred joins its group: the
+    /// leader goes round the loop again while a request is in progress. (Before, the leader
+    /// came back after one round and was flushed alone.)
+    @Test func aRequestStillBeingReadJoinsTheLeadersGroup() throws {
+        let batches = Batches()
+        try withServer(batches) { server, port in
+            let late = try RawConnection(port: port)
+            let body = Array(repeating: UInt8(ascii: "b"), count: 1000)
+            let head = "POST /late HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 1000\r\n\r\n"
+            late.send(Array(head.utf8) + body[..<10])
+            try waitUntil("the server reading the late request", timeout: .seconds(30)) { server.activeRequests == 1 }
+            batches.whenLeading = {
+                late.send(Array(body[10...]))
+                try? late.waitUntilDelivered()
+            }
+            let answer = try HTTPClient(port: port, timeoutSeconds: 30).send("GET", "/lead")
+            #expect(answer.status == 200)
+            #expect(late.response().contains("\"batch\":2"), "the late request answered in the leader's flush")
+            #expect(batches.lock.withLock { batches.flushes } == [["/lead", "/late"]])
+        }
+    }
+
+    static let stalledClients: [(String, String)] = [
+        ("a body that stops halfway", "POST /stalled HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nhalf"),
+        ("an answer it does not read", "GET /big HTTP/1.1\r\nHost: x\r\n\r\n"),
+    ]
+
+    /// A client that stalls with its request in progress holds no other request: the leader
+    /// goes round the loop at most ``HTTPServer/maxGatherPasses`` times, then flushes.
+    @Test(arguments: stalledClients)
+    func aStalledClientHoldsNoFlush(_ name: String, _ start: String) throws {
+        let batches = Batches()
+        try withServer(batches) { server, port in
+            let stalled = try RawConnection(port: port)
+            stalled.send(Array(start.utf8))
+            try waitUntil("the server holding \(name)", timeout: .seconds(30)) { server.activeRequests == 1 }
+            let answer = try HTTPClient(port: port, timeoutSeconds: 30).send("GET", "/alone")
+            #expect(answer.status == 200, "\(name)")
+            #expect(batches.lock.withLock { batches.flushes } == [["/alone"]], "\(name)")
+            try waitUntil("\(name) alone in progress", timeout: .seconds(30)) { server.activeRequests == 1 }
+        }
     }
 
     @Test func aDeferralWithNothingToFlushIsAServerError() throws {

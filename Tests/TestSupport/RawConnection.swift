@@ -42,6 +42,15 @@ public final class RawConnection {
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Waits until the server's end has received everything sent (the send queue holds no byte
+    /// it has not acknowledged), so that its next poll sees it.
+    public func waitUntilDelivered(timeout: Duration = .seconds(30)) throws {
+        try waitUntil("the server receiving what was sent", timeout: timeout) {
+            var unacknowledged: Int32 = 0
+            return ioctl(descriptor, UInt(TIOCOUTQ), &unacknowledged) == 0 && unacknowledged == 0
+        }
+    }
+
     /// Whether the server closed the connection within `seconds` (answers are read and dropped).
     public func isClosedByServer(waiting seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
