@@ -70,20 +70,31 @@ import Testing
         for (number, answer) in answered { #expect(answer["path"] == .string("/r/\(number)")) }
     }
 
-    func withServer(_ batches: Batches, _ test: (HTTPServer, Int) throws -> Void) throws {
+    func withServer(
+        _ batches: Batches, options: HTTPServer.Options = HTTPServer.Options(), _ test: (HTTPServer, Int) throws -> Void
+    ) throws {
         let socket = try ListeningSocket(host: "127.0.0.1", port: 0)
         defer { socket.close() }
-        let server = try HTTPServer(socket: socket, handler: batches.handle, flush: batches.flush)
+        let server = try HTTPServer(socket: socket, options: options, handler: batches.handle, flush: batches.flush)
         defer { server.stop(grace: .seconds(1)) }
         try test(server, socket.port)
     }
 
+    static let gatherings: [(String, Int, [[String]])] = [
+        ("the default", HTTPServer.Options().gatherBytes, [["/lead", "/late"]]),
+        ("a group already as large as gatherBytes", 0, [["/lead"], ["/late"]]),
+    ]
+
     /// A request whose body is still arriving when the leader is deferred joins its group: the
-    /// leader goes round the loop again while a request is in progress. (Before, the leader
-    /// came back after one round and was flushed alone.)
-    @Test func aRequestStillBeingReadJoinsTheLeadersGroup() throws {
+    /// leader goes round the loop again while a request is in progress, unless its group's
+    /// bodies already reach `gatherBytes`. (Before, the leader came back after one round and
+    /// was flushed alone.)
+    @Test(arguments: gatherings)
+    func aRequestStillBeingReadJoinsTheLeadersGroup(_ name: String, _ gatherBytes: Int, _ flushes: [[String]]) throws {
         let batches = Batches()
-        try withServer(batches) { server, port in
+        var options = HTTPServer.Options()
+        options.gatherBytes = gatherBytes
+        try withServer(batches, options: options) { server, port in
             let late = try RawConnection(port: port)
             let body = Array(repeating: UInt8(ascii: "b"), count: 1000)
             let head = "POST /late HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 1000\r\n\r\n"
@@ -95,8 +106,8 @@ import Testing
             }
             let answer = try HTTPClient(port: port, timeoutSeconds: 30).send("GET", "/lead")
             #expect(answer.status == 200)
-            #expect(late.response().contains("\"batch\":2"), "the late request answered in the leader's flush")
-            #expect(batches.lock.withLock { batches.flushes } == [["/lead", "/late"]])
+            #expect(late.response().contains("\"batch\":\(flushes.last?.count ?? 0)"), "\(name)")
+            #expect(batches.lock.withLock { batches.flushes } == flushes, "\(name)")
         }
     }
 
