@@ -23,15 +23,21 @@ public final class Connection {
         /// waits for other connections to leave it (every writer waits meanwhile): long enough
         /// for another process's write transaction to end.
         public var walRestartWaitMilliseconds: Int32 = 1000
+        /// Most memory for pages in this connection's cache, in KiB (taken as pages are read).
+        /// SQLite's default, 2 MiB, holds fewer pages than a transaction of a few hundred events
+        /// changes once a store holds some history: the rest are written to the log before the
+        /// commit, then read back and written again.
+        public var cacheKibibytes: Int32 = 16 << 10
 
         public init(
             busyTimeoutMilliseconds: Int32 = 5000, synchronous: String = "NORMAL", readOnly: Bool = false,
-            walRestartWaitMilliseconds: Int32 = 1000
+            walRestartWaitMilliseconds: Int32 = 1000, cacheKibibytes: Int32 = 16 << 10
         ) {
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
             self.synchronous = synchronous
             self.readOnly = readOnly
             self.walRestartWaitMilliseconds = walRestartWaitMilliseconds
+            self.cacheKibibytes = cacheKibibytes
         }
     }
 
@@ -64,6 +70,7 @@ public final class Connection {
         }
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA synchronous = \(options.synchronous)")
+        try execute("PRAGMA cache_size = -\(options.cacheKibibytes)")
     }
 
     /// How many pages the write-ahead log may hold before a commit waits for its readers to
@@ -73,6 +80,15 @@ public final class Connection {
     private let walCheckpoints: UnsafeMutablePointer<journey_wal_checkpoints>
     /// How many times a commit waited for the readers to leave the log.
     var walRestartAttempts: Int { Int(walCheckpoints.pointee.restart_attempts) }
+
+    /// Pages written to the log before their transaction's commit because the cache was full
+    /// (SQLite's cache spills), since this connection opened.
+    public var cacheSpills: Int {
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_SPILL, &current, &highest, 0)
+        return Int(current)
+    }
 
     /// Process-wide settings of the library, made once before the first connection opens
     /// (SQLite takes them only before it initializes): no memory statistics, whose global

@@ -14,6 +14,30 @@ import Testing
         #expect(try db.scalar("PRAGMA foreign_keys") == 1)
     }
 
+    static let caches: [(String, Int32, Bool)] = [
+        ("SQLite's default, 2 MiB", 2000, true),
+        ("the default of Connection.Options", Connection.Options().cacheKibibytes, false),
+    ]
+
+    /// A transaction that changes 8 MiB of pages, scattered over an index as events' rows are
+    /// over a store's dogs, keeps them in memory until its commit with the default cache; with
+    /// SQLite's own (the connection's before), pages were written to the log mid-transaction.
+    @Test(arguments: caches)
+    func aTransactionOfAFewHundredEventsDoesNotSpillItsPages(_ name: String, _ kibibytes: Int32, _ spills: Bool)
+        throws
+    {
+        let file = TemporaryDatabaseFile()
+        let db = try Connection(path: file.path, options: .init(cacheKibibytes: kibibytes))
+        try db.execute("CREATE TABLE rows (key INTEGER PRIMARY KEY, body BLOB)")
+        let body = SQLiteValue.blob([UInt8](repeating: 1, count: 4000))
+        try db.transaction {
+            for key in 0..<2000 {
+                try db.run("INSERT INTO rows VALUES (?, ?)", [.integer(Int64(key * 7919 % 2000)), body])
+            }
+        }
+        #expect((db.cacheSpills > 0) == spills, "\(name): \(db.cacheSpills) pages spilled")
+    }
+
     /// SQLite's memory statistics are off (each allocation took a global mutex to count
     /// itself): with them on, `sqlite3_memory_used` counts what the connection holds.
     @Test func memoryStatisticsAreOff() throws {
