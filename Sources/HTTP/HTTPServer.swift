@@ -200,8 +200,6 @@ final class ServerContext: @unchecked Sendable {
 final class RequestState {
     var id = ""
     var body: [UInt8] = []
-    /// The size of the whole body, once read.
-    var bodyBytes = 0
     /// Bytes of body seen beyond the limit (discarded).
     var discarded = 0
     /// The body is not kept: it is over the limit, or the request was refused from its header.
@@ -316,16 +314,18 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     request.query = query
     request.body = state.body
-    state.bodyBytes = state.body.count
     state.body = []
     request.id = state.id
-    return answer(context.handler(request), state: state, on: connection, context: context)
+    return answer(
+        context.handler(request), bodyBytes: request.body.count, state: state, on: connection, context: context)
 }
 
-/// Queues the handler's answer, or suspends the connection when it is deferred.
-private func answer(_ response: HTTPResponse, state: RequestState, on connection: OpaquePointer, context: ServerContext)
-    -> MHD_Result
-{
+/// Queues the handler's answer, or suspends the connection when it is deferred (its request's
+/// body, `bodyBytes` long, then counts toward ``HTTPServer/Options/gatherBytes``).
+private func answer(
+    _ response: HTTPResponse, bodyBytes: Int, state: RequestState, on connection: OpaquePointer,
+    context: ServerContext
+) -> MHD_Result {
     guard response.isDeferred else { return queue(response, on: connection, context: context, id: state.id) }
     guard context.flush != nil else {
         return queue(
@@ -335,7 +335,7 @@ private func answer(_ response: HTTPResponse, state: RequestState, on connection
     MHD_suspend_connection(connection)
     state.deferred = true
     context.waiting.append((connection, state))
-    context.waitingBytes += state.bodyBytes
+    context.waitingBytes += bodyBytes
     _ = context.deferredCount.wrappingAdd(1, ordering: .relaxed)
     if context.waiting.count == 1 {
         // Resumed now, it comes back once the loop has read what is ready meanwhile.
