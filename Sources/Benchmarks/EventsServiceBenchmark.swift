@@ -4,8 +4,9 @@ import HTTP
 
 /// `POST /v1/events` beside `journey ingest` on the same SQLite store, in the same run: the
 /// events per second of each, with 10 and with 100 events a request, and the latency of a
-/// 10-event request at 50% and 90% of the service's maximum rate (each connection waits
-/// between its requests; the rate reached is printed beside the one aimed at).
+/// 10-event request at 50% and 90% of the service's maximum rate (each connection waits a
+/// random time between its requests, exponential around the mean that holds the rate; the rate
+/// reached is printed beside the one aimed at).
 struct EventsServiceBenchmark {
     var options: BenchmarkOptions
 
@@ -117,8 +118,8 @@ struct EventsServiceBenchmark {
         let errors = (byTen + byHundred + baselineTen + baselineHundred).map(\.errors).reduce(0, +)
         if errors > 0 { print("(\(errors) requests answered with an error)") }
 
-        // Latency of 10-event requests below the maximum: each connection waits between requests;
-        // the wait is corrected twice from the rate reached.
+        // Latency of 10-event requests below the maximum: each connection waits a random time
+        // between requests; the mean wait is corrected twice from the rate reached.
         let maxRequests = median(byTen.map(\.requestsPerSecond))
         print("\n10-event requests held under the maximum (\(String(format: "%.0f", maxRequests)) requests/s):")
         print("share of max   aimed req/s   reached req/s   p50 ms   p99 ms")
