@@ -191,7 +191,7 @@ public final class PostgresStore: Store {
 
     /// The columns of `INSERT INTO table (a, b) VALUES (?, ?)` (placeholders only), else nil.
     static func insertedColumns(_ sql: String, table: String) -> [String]? {
-        guard let insert = SingleRowInsert(sql), insert.table == table else { return nil }
+        guard let insert = InsertStatement.plain(sql), insert.table == table else { return nil }
         return insert.columns
     }
 

@@ -1,3 +1,5 @@
+import Core
+
 /// Reads of one user's or one dog's rows kept for the rest of the write transaction that made
 /// them, so that a batch's events do not each ask the server again what an earlier event of the
 /// batch read (on PostgreSQL every read is a round trip; on SQLite a statement).
@@ -179,19 +181,14 @@ public final class TransactionReads {
             return .table(words[1].lowercased())
         case "INSERT":
             guard words.count > 2, words[1] == "INTO", !sql.contains(";") else { return .everything }
-            let table = words[2].lowercased()
-            let pattern =
-                #/\s*INSERT\s+INTO\s+(\w+)\s*\(([\w\s,]+)\)\s*VALUES\s*\(([?\s,]+)\)\s*(ON\s+CONFLICT\s*\(([\w\s,]+)\)\s*DO\s+(NOTHING|UPDATE[\s\S]*))?\s*/#
-            guard let match = sql.wholeMatch(of: pattern) else { return .table(table) }
-            let columns = match.2.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            guard match.3.filter({ $0 == "?" }).count == columns.count,
-                sql.filter({ $0 == "?" }).count == columns.count
-            else { return .table(table) }
-            var conflict: [String]?
-            if let target = match.5, match.6 != "NOTHING" {
-                conflict = target.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            guard let insert = InsertStatement(sql) else { return .table(words[2].lowercased()) }
+            let table = insert.table.lowercased()
+            switch insert.onConflict {
+            case nil: return .insert(table: table, columns: insert.columns, conflict: nil, plain: true)
+            case .doNothing: return .insert(table: table, columns: insert.columns, conflict: nil, plain: false)
+            case .doUpdate(let target):
+                return .insert(table: table, columns: insert.columns, conflict: target, plain: false)
             }
-            return .insert(table: table, columns: columns, conflict: conflict, plain: match.4 == nil)
         default: return .everything
         }
     }

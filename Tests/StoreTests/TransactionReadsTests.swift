@@ -39,6 +39,17 @@ import Testing
             }, true, 0
         ),
         ("a row it reads", { try insert($0, user: "u", name: "x") }, false, 1),
+        (
+            // Another user's row, unless the row it conflicts with (by id only) is updated instead.
+            "an insert that may update a row it reads",
+            {
+                try $0.runDeferred(
+                    """
+                    INSERT INTO analytics_outbox (id, user_id, name, occurred_at, properties, event)
+                    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET occurred_at = excluded.occurred_at
+                    """, [.integer(99), .text("v"), .text("x"), .real(1), .text("{}"), .null])
+            }, false, 0
+        ),
         ("a row of another table", { try $0.ensureUser("w", firstSeenAt: 2) }, true, 0),
         (
             "an update of its table",
