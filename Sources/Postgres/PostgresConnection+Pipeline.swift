@@ -71,8 +71,10 @@ extension PostgresConnection {
         var names: [String] = []
         names.reserveCapacity(statements.count)
         for item in statements {
-            if !ahead.isEmpty, prepared[StatementKey(item.sql)] == nil { _ = try readPipeline(keepingLast: 0) }
-            names.append(try prepare(item.sql, valueCount: item.values.count))
+            let name = try prepare(item.sql, valueCount: item.values.count) { () throws(PostgresError) in
+                if !ahead.isEmpty { _ = try readPipeline(keepingLast: 0) }
+            }
+            names.append(name)
         }
         return names
     }

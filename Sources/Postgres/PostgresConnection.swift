@@ -302,26 +302,30 @@ public final class PostgresConnection {
         return result
     }
 
-    /// The name of `sql` prepared on this session (once), checked to take `valueCount` values.
-    func prepare(_ sql: String, valueCount: Int) throws(PostgresError) -> String {
-        let statement = try prepare(sql)
+    /// The name of `sql` prepared on this session (once), checked to take `valueCount` values;
+    /// `beforePreparing` runs first when `sql` is new to the session.
+    func prepare(
+        _ sql: String, valueCount: Int, beforePreparing: () throws(PostgresError) -> Void = {}
+    ) throws(PostgresError) -> String {
+        let key = StatementKey(sql)
+        let statement: (name: String, parameters: Int)
+        if let known = prepared[key] {
+            statement = known
+        } else {
+            try beforePreparing()
+            let (translated, parameters) = Placeholders.translate(sql)
+            let name = "s\(prepared.count)"
+            let result = PQprepare(handle, name, translated, Int32(parameters), nil)
+            defer { PQclear(result) }
+            try check(result, sql: sql)
+            statement = (name, parameters)
+            prepared[key] = statement
+        }
         guard valueCount == statement.parameters else {
             throw PostgresError(
                 sqlState: "07001", message: "\(valueCount) values for \(statement.parameters) placeholders", sql: sql)
         }
         return statement.name
-    }
-
-    private func prepare(_ sql: String) throws(PostgresError) -> (name: String, parameters: Int) {
-        let key = StatementKey(sql)
-        if let known = prepared[key] { return known }
-        let (translated, parameters) = Placeholders.translate(sql)
-        let name = "s\(prepared.count)"
-        let result = PQprepare(handle, name, translated, Int32(parameters), nil)
-        defer { PQclear(result) }
-        try check(result, sql: sql)
-        prepared[key] = (name, parameters)
-        return (name, parameters)
     }
 
     func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
