@@ -35,42 +35,40 @@ import Testing
     }
 
     @Test func concurrentDeferredRequestsAreAnsweredTogetherEachWithItsOwnAnswer() throws {
-        let socket = try ListeningSocket(host: "127.0.0.1", port: 0)
-        defer { socket.close() }
         let batches = Batches()
-        let server = try HTTPServer(socket: socket, handler: batches.handle, flush: batches.flush)
-        defer { server.stop(grace: .seconds(1)) }
-        let port = socket.port
-        let answers = Mutex<[Int: JSON]>([:])
-        // Rounds of 16 requests sent at once, until two of them met in one flush.
-        var rounds = 0
-        while rounds < 20, !batches.lock.withLock({ batches.flushes.contains { $0.count > 1 } }) {
-            rounds += 1
-            let ready = Atomic<Int>(0)
-            let done = DispatchGroup()
-            for index in 0..<16 {
-                done.enter()
-                let number = rounds * 100 + index
-                Thread.detachNewThread {
-                    defer { done.leave() }
-                    let client = HTTPClient(port: port, timeoutSeconds: 10)
-                    ready.add(1, ordering: .acquiringAndReleasing)
-                    while ready.load(ordering: .acquiring) < 16 { sched_yield() }
-                    guard let response = try? client.send("GET", "/r/\(number)") else { return }
-                    answers.withLock { $0[number] = try? JSONParser().parse(response.body) }
+        try withServer(batches) { _, port in
+            let answers = Mutex<[Int: JSON]>([:])
+            // Rounds of 16 requests sent at once, until two of them met in one flush.
+            var rounds = 0
+            while rounds < 20, !batches.lock.withLock({ batches.flushes.contains { $0.count > 1 } }) {
+                rounds += 1
+                let ready = Atomic<Int>(0)
+                let done = DispatchGroup()
+                for index in 0..<16 {
+                    done.enter()
+                    let number = rounds * 100 + index
+                    Thread.detachNewThread {
+                        defer { done.leave() }
+                        let client = HTTPClient(port: port, timeoutSeconds: 10)
+                        ready.add(1, ordering: .acquiringAndReleasing)
+                        while ready.load(ordering: .acquiring) < 16 { sched_yield() }
+                        guard let response = try? client.send("GET", "/r/\(number)") else { return }
+                        answers.withLock { $0[number] = try? JSONParser().parse(response.body) }
+                    }
                 }
+                done.wait()
             }
-            done.wait()
+            let flushes = batches.lock.withLock { batches.flushes }
+            #expect(flushes.contains { $0.count > 1 }, "no flush answered two requests in \(rounds) rounds")
+            #expect(flushes.map(\.count).reduce(0, +) == rounds * 16)
+            let answered = answers.withLock { $0 }
+            #expect(answered.count == rounds * 16)
+            for (number, answer) in answered { #expect(answer["path"] == .string("/r/\(number)")) }
         }
-        let flushes = batches.lock.withLock { batches.flushes }
-        #expect(flushes.contains { $0.count > 1 }, "no flush answered two requests in \(rounds) rounds")
-        #expect(flushes.map(\.count).reduce(0, +) == rounds * 16)
-        let answered = answers.withLock { $0 }
-        #expect(answered.count == rounds * 16)
-        for (number, answer) in answered { #expect(answer["path"] == .string("/r/\(number)")) }
     }
 
-    func withServer(
+    /// Runs `test` with a server whose handler and flush are `batches`', and its port.
+    private func withServer(
         _ batches: Batches, options: HTTPServer.Options = HTTPServer.Options(), _ test: (HTTPServer, Int) throws -> Void
     ) throws {
         let socket = try ListeningSocket(host: "127.0.0.1", port: 0)
